@@ -1,0 +1,170 @@
+CREATE TABLE `anos_formaturas` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`ano_semestre` text NOT NULL,
+	`ano_semestre_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `anos_formaturas_regiao_key_uq` ON `anos_formaturas` (`regiao`,`ano_semestre_key`);--> statement-breakpoint
+CREATE TABLE `cursos` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`nome` text NOT NULL,
+	`nome_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `cursos_regiao_key_uq` ON `cursos` (`regiao`,`nome_key`);--> statement-breakpoint
+CREATE TABLE `empresas` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`nome` text NOT NULL,
+	`nome_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `empresas_regiao_key_uq` ON `empresas` (`regiao`,`nome_key`);--> statement-breakpoint
+CREATE TABLE `funcoes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`nome` text NOT NULL,
+	`nome_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `funcoes_regiao_key_uq` ON `funcoes` (`regiao`,`nome_key`);--> statement-breakpoint
+CREATE TABLE `precos` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`tipo_evento_id` text NOT NULL,
+	`funcao_profissional_id` text NOT NULL,
+	`valor_centavos` integer NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`tipo_evento_id`) REFERENCES `tipos_eventos`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`funcao_profissional_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `precos_tipo_funcao_regiao_uq` ON `precos` (`tipo_evento_id`,`funcao_profissional_id`,`regiao`);--> statement-breakpoint
+CREATE INDEX `precos_regiao_idx` ON `precos` (`regiao`);--> statement-breakpoint
+CREATE INDEX `precos_funcao_idx` ON `precos` (`funcao_profissional_id`);--> statement-breakpoint
+CREATE TABLE `tipos_eventos` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`nome` text NOT NULL,
+	`nome_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `tipos_eventos_regiao_key_uq` ON `tipos_eventos` (`regiao`,`nome_key`);--> statement-breakpoint
+CREATE TABLE `tipos_servicos` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`nome` text NOT NULL,
+	`nome_key` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `tipos_servicos_regiao_key_uq` ON `tipos_servicos` (`regiao`,`nome_key`);--> statement-breakpoint
+CREATE TABLE `users` (
+	`id` text PRIMARY KEY NOT NULL,
+	`nome` text NOT NULL,
+	`email` text NOT NULL,
+	`senha_hash` text NOT NULL,
+	`telefone` text,
+	`role` text NOT NULL,
+	`ativo` integer DEFAULT false NOT NULL,
+	`empresa_id` text,
+	`cpf_cnpj` text,
+	`professional_type` text,
+	`endereco` text,
+	`cidade` text,
+	`uf` text,
+	`cep` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`empresa_id`) REFERENCES `empresas`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `users_email_unique` ON `users` (`email`);--> statement-breakpoint
+CREATE INDEX `users_ativo_created_idx` ON `users` (`ativo`,`created_at`);--> statement-breakpoint
+CREATE INDEX `users_role_idx` ON `users` (`role`);--> statement-breakpoint
+CREATE INDEX `users_empresa_idx` ON `users` (`empresa_id`);--> statement-breakpoint
+CREATE TABLE `login_failures` (
+	`id` text PRIMARY KEY NOT NULL,
+	`key` text NOT NULL,
+	`created_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `login_failures_key_created_idx` ON `login_failures` (`key`,`created_at`);--> statement-breakpoint
+CREATE INDEX `login_failures_created_idx` ON `login_failures` (`created_at`);--> statement-breakpoint
+CREATE TABLE `refresh_tokens` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`family_id` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`expires_at` text NOT NULL,
+	`revoked_at` text,
+	`replaced_by` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `refresh_tokens_token_hash_unique` ON `refresh_tokens` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `refresh_tokens_user_idx` ON `refresh_tokens` (`user_id`);--> statement-breakpoint
+CREATE INDEX `refresh_tokens_family_idx` ON `refresh_tokens` (`family_id`);--> statement-breakpoint
+CREATE TABLE `profissionais` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`usuario_id` text,
+	`email` text,
+	`nome` text NOT NULL,
+	`funcao_profissional_id` text,
+	`whatsapp` text,
+	`endereco` text,
+	`cidade` text,
+	`uf` text,
+	`banco` text,
+	`agencia` text,
+	`conta_pix` text,
+	`cpf_cnpj_titular` text,
+	`tipo_cartao` text,
+	`tabela_free` text,
+	`equipamentos` text,
+	`observacao` text,
+	`carro_disponivel` integer,
+	`tem_estudio` integer,
+	`qtd_estudio` integer,
+	`extra_por_equipamento` integer,
+	`qual_tec` integer,
+	`educacao_simpatia` integer,
+	`desempenho_evento` integer,
+	`disp_horario` integer,
+	`avatar_url` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`usuario_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`funcao_profissional_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `profissionais_usuario_id_unique` ON `profissionais` (`usuario_id`);--> statement-breakpoint
+CREATE INDEX `profissionais_regiao_nome_idx` ON `profissionais` (`regiao`,`nome`);--> statement-breakpoint
+CREATE INDEX `profissionais_email_idx` ON `profissionais` (`email`);--> statement-breakpoint
+CREATE INDEX `profissionais_funcao_idx` ON `profissionais` (`funcao_profissional_id`);--> statement-breakpoint
+CREATE TABLE `profissional_funcoes` (
+	`profissional_id` text NOT NULL,
+	`funcao_id` text NOT NULL,
+	PRIMARY KEY(`profissional_id`, `funcao_id`),
+	FOREIGN KEY (`profissional_id`) REFERENCES `profissionais`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`funcao_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE INDEX `profissional_funcoes_funcao_idx` ON `profissional_funcoes` (`funcao_id`);

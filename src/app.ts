@@ -1,0 +1,117 @@
+import { HTTPException } from 'hono/http-exception';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { html } from 'hono/html';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Context } from 'hono';
+import { createDb } from './db/client';
+import { ConfigError, getConfig, type AppEnv } from './env';
+import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
+import { createRouter } from './lib/router';
+import { adminUsersRoutes } from './routes/admin-users';
+import { authRoutes } from './routes/auth';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** One line per unexpected error: never the SQL parameters (they may hold a password hash). */
+function logError(c: Context<AppEnv>, err: unknown) {
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause && (cause as { query?: unknown }).query !== undefined) cause = cause.cause;
+  const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), method: c.req.method, path: c.req.path, message }));
+}
+
+function httpExceptionCode(err: HTTPException): { code: ErrorCode; message: string; status: 400 | 401 | 413 } {
+  if (err.status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than 64 KiB', status: 413 };
+  if (err.status === 401) return { code: 'UNAUTHENTICATED', message: 'authentication required', status: 401 };
+  if (err.status === 415) return { code: 'INVALID_JSON', message: 'request body must be JSON (Content-Type: application/json)', status: 400 };
+  if (/json/i.test(err.message)) return { code: 'INVALID_JSON', message: 'request body is not valid JSON', status: 400 };
+  return { code: 'VALIDATION_FAILED', message: err.message || 'invalid request', status: 400 };
+}
+
+export function createApp() {
+  const app = createRouter();
+
+  app.use(requestId());
+  app.use(secureHeaders());
+  app.use(async (c, next) => {
+    c.set('config', getConfig(c.env));
+    c.set('db', createDb(c.env.DB));
+    await next();
+  });
+  app.use(
+    cors({
+      origin: (origin, c: Context<AppEnv>) => (c.var.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      credentials: true,
+      allowHeaders: ['Authorization', 'Content-Type', 'x-regiao'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
+    }),
+  );
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status, err.headers);
+    const mapped = mapDbError(err);
+    if (mapped) return c.json(errorBody(mapped.code, mapped.message), mapped.status);
+    if (err instanceof HTTPException && err.status < 500) {
+      const { code, message, status } = httpExceptionCode(err);
+      return c.json(errorBody(code, message), status);
+    }
+    if (err instanceof ConfigError) console.error(err.message);
+    else logError(c, err);
+    return c.json(errorBody('INTERNAL', 'internal error'), 500);
+  });
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'BearerAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'The access token, as `Bearer <token>` or the bare token. The `access_token` cookie is accepted too.',
+  });
+
+  app.get('/health', async (c) => {
+    await c.env.DB.prepare('select 1').first();
+    return c.json({ status: 'ok' });
+  });
+
+  const routes = app.route('/', authRoutes).route('/api/admin/users', adminUsersRoutes);
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Event Operations API',
+      version: '1.0',
+      description: 'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`.',
+    },
+  });
+  app.get('/docs', (c) =>
+    c.html(html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>Event Operations API</title>
+          <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css" />
+        </head>
+        <body>
+          <div id="swagger-ui"></div>
+          <script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
+          <script>
+            window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });
+          </script>
+        </body>
+      </html>`),
+  );
+
+  return routes;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,4 @@
+export * from './catalogs';
+export * from './users';
+export * from './auth';
+export * from './profissionais';

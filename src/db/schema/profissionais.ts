@@ -1,0 +1,62 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { funcoes } from './catalogs';
+import { timestamps, uuidPk } from './columns';
+import { users } from './users';
+
+export const profissionais = sqliteTable(
+  'profissionais',
+  {
+    id: uuidPk(),
+    regiao: text('regiao').notNull(),
+    // A deleted account leaves the profile (ratings, bank data) for the business; it just unlinks.
+    usuarioId: text('usuario_id')
+      .unique()
+      .references(() => users.id, { onDelete: 'set null' }),
+    email: text('email'),
+    nome: text('nome').notNull(),
+    funcaoProfissionalId: text('funcao_profissional_id').references(() => funcoes.id, { onDelete: 'restrict' }),
+    whatsapp: text('whatsapp'),
+    endereco: text('endereco'),
+    cidade: text('cidade'),
+    uf: text('uf'),
+    banco: text('banco'),
+    agencia: text('agencia'),
+    contaPix: text('conta_pix'),
+    cpfCnpjTitular: text('cpf_cnpj_titular'),
+    tipoCartao: text('tipo_cartao'),
+    tabelaFree: text('tabela_free'),
+    equipamentos: text('equipamentos'),
+    observacao: text('observacao'),
+    carroDisponivel: integer('carro_disponivel', { mode: 'boolean' }),
+    temEstudio: integer('tem_estudio', { mode: 'boolean' }),
+    qtdEstudio: integer('qtd_estudio'),
+    extraPorEquipamento: integer('extra_por_equipamento', { mode: 'boolean' }),
+    qualTec: integer('qual_tec'),
+    educacaoSimpatia: integer('educacao_simpatia'),
+    desempenhoEvento: integer('desempenho_evento'),
+    dispHorario: integer('disp_horario'),
+    avatarUrl: text('avatar_url'),
+    ...timestamps,
+  },
+  (t) => [
+    index('profissionais_regiao_nome_idx').on(t.regiao, t.nome),
+    index('profissionais_email_idx').on(t.email),
+    index('profissionais_funcao_idx').on(t.funcaoProfissionalId),
+  ],
+);
+
+/** Every function a professional holds (the main one included). */
+export const profissionalFuncoes = sqliteTable(
+  'profissional_funcoes',
+  {
+    profissionalId: text('profissional_id')
+      .notNull()
+      .references(() => profissionais.id, { onDelete: 'cascade' }),
+    funcaoId: text('funcao_id')
+      .notNull()
+      .references(() => funcoes.id, { onDelete: 'restrict' }),
+  },
+  (t) => [primaryKey({ columns: [t.profissionalId, t.funcaoId] }), index('profissional_funcoes_funcao_idx').on(t.funcaoId)],
+);
+
+export type ProfissionalRow = typeof profissionais.$inferSelect;

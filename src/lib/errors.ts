@@ -1,0 +1,84 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Every machine-readable error code (decisions D2) and the HTTP status it maps to. */
+export const codeToStatus = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  INVALID_ID: 400,
+  INVALID_REGION: 400,
+  EMAIL_TAKEN: 400,
+  DUPLICATE_FOT: 400,
+  ROLE_NOT_ALLOWED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  ACCOUNT_PENDING: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  IN_USE: 409,
+  QUOTA_FULL: 409,
+  DOUBLE_BOOKED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof codeToStatus;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  /** Overrides the code's default status (ACCOUNT_PENDING is 401 at login, 403 elsewhere). */
+  readonly status: ContentfulStatusCode;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.code = code;
+    this.status = opts.status ?? codeToStatus[code];
+    this.headers = opts.headers;
+  }
+}
+
+export const errorBody = (code: ErrorCode, error: string) => ({ error, code });
+
+/** Collects the messages of an error and its causes (D1 errors arrive wrapped once or twice). */
+function causeChain(err: unknown): { messages: string; query?: string } {
+  const parts: string[] = [];
+  let query: string | undefined;
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    if (cur instanceof Error) {
+      parts.push(cur.message);
+      const q = (cur as { query?: unknown }).query;
+      if (typeof q === 'string' && !query) query = q;
+      cur = cur.cause;
+    } else {
+      parts.push(String(cur));
+      break;
+    }
+  }
+  return { messages: parts.join(' | '), query };
+}
+
+/**
+ * The one place where database constraint failures become API errors, so uniqueness and
+ * references are enforced by the schema and never only by a read before the write.
+ */
+export function mapDbError(err: unknown): ApiError | undefined {
+  const { messages, query } = causeChain(err);
+  if (/UNIQUE constraint failed/i.test(messages)) {
+    if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: already registered');
+    if (/cadastro_fot\.fot\b/.test(messages)) return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
+    if (/profissionais\.usuario_id/.test(messages)) return new ApiError('CONFLICT', 'this user already has a professional profile');
+    return new ApiError('CONFLICT', 'an entry with this name already exists in this region');
+  }
+  if (/FOREIGN KEY constraint failed/i.test(messages)) {
+    const isDelete = /^\s*delete\b/i.test(query ?? '') || /\bdelete from\b/i.test(messages);
+    return isDelete
+      ? new ApiError('IN_USE', 'this entry is still referenced by other records and cannot be deleted')
+      : new ApiError('NOT_FOUND', 'a referenced entry does not exist');
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+import { sign, verify } from 'hono/jwt';
+import type { Role } from '../db/schema';
+
+export interface AccessClaims {
+  sub: string;
+  role: Role;
+  iat: number;
+  exp: number;
+}
+
+export async function signAccessToken(userId: string, role: Role, secret: string, ttlSeconds: number) {
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + ttlSeconds;
+  const token = await sign({ sub: userId, role, iat, exp } satisfies AccessClaims, secret, 'HS256');
+  return { token, expiresAt: new Date(exp * 1000).toISOString() };
+}
+
+/** Verifies signature (HS256 only), expiry and claim shape; undefined for anything else. */
+export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | undefined> {
+  try {
+    const payload = await verify(token, secret, 'HS256');
+    if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+    return payload as unknown as AccessClaims;
+  } catch {
+    return undefined;
+  }
+}
+
+const b64url = (bytes: Uint8Array) => {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+/** 32 random bytes, base64url. */
+export const newRefreshToken = () => b64url(crypto.getRandomValues(new Uint8Array(32)));
+
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

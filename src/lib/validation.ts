@@ -1,0 +1,155 @@
+import { z } from '@hono/zod-openapi';
+import type * as core from 'zod/v4/core';
+import { isUf, normalizeCpfCnpj } from './brazil';
+import { isIsoDate, isTime } from './dates';
+import { hasAtMost2Decimals } from './money';
+
+/** Plain English sentences for the field errors the router prefixes with the field name. */
+const errorMap: core.$ZodErrorMap = (iss) => {
+  switch (iss.code) {
+    case 'invalid_type':
+      return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
+    case 'too_small':
+      if (iss.origin === 'string') return Number(iss.minimum) <= 1 ? 'is required' : `must be at least ${iss.minimum} characters`;
+      if (iss.origin === 'array') return `must have at least ${iss.minimum} items`;
+      return `must be ${iss.inclusive ? '>=' : '>'} ${iss.minimum}`;
+    case 'too_big':
+      if (iss.origin === 'string') return `must be at most ${iss.maximum} characters`;
+      if (iss.origin === 'array') return `must have at most ${iss.maximum} items`;
+      return `must be ${iss.inclusive ? '<=' : '<'} ${iss.maximum}`;
+    case 'invalid_format':
+      if (iss.format === 'email') return 'must be a valid e-mail address';
+      if (iss.format === 'uuid' || iss.format === 'regex' && iss.pattern?.includes('[0-9a-f]{8}')) return 'must be a UUID';
+      return `has an invalid format`;
+    case 'invalid_value':
+      return `must be one of: ${iss.values.map(String).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field ${iss.keys.join(', ')}`;
+    default:
+      return undefined;
+  }
+};
+z.config({ customError: errorMap, jitless: true });
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are UUID strings (decisions D1); any case accepted, compared in lowercase. */
+export const uuid = () =>
+  z
+    .string()
+    .regex(UUID_RE, 'must be a UUID')
+    .transform((s) => s.toLowerCase())
+    .openapi({ type: 'string', format: 'uuid', example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
+
+export const IdParam = z.object({
+  id: z.string().regex(UUID_RE, 'must be a UUID').transform((s) => s.toLowerCase()).openapi({
+    param: { name: 'id', in: 'path' },
+    type: 'string',
+    format: 'uuid',
+  }),
+});
+
+/** A required string: trimmed, empty counts as missing, bounded. */
+export const reqStr = (max: number) => z.string().trim().min(1, 'is required').max(max);
+
+/** An optional string: trimmed; empty or null clears it (stored as null). */
+export const optStr = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((s) => (s === '' ? null : s));
+
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, 'is required')
+    .max(254)
+    .pipe(z.email('must be a valid e-mail address'))
+    .openapi({ type: 'string', format: 'email', example: 'maria@example.com' });
+
+/** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
+export const senha = () => z.string().min(6).max(128).openapi({ type: 'string', minLength: 6, maxLength: 128, example: 'segredo123' });
+
+export const uf = () =>
+  z
+    .string()
+    .trim()
+    .refine(isUf, 'must be a Brazilian state code (UF), e.g. SP')
+    .transform((s) => s.toUpperCase())
+    .openapi({ type: 'string', example: 'SP' });
+
+export const optUf = () => z.union([uf(), z.literal('').transform(() => null), z.null()]).optional().openapi({ type: ['string', 'null'], example: 'SP' });
+
+export const cpfCnpj = () =>
+  z
+    .string()
+    .trim()
+    .transform((s, ctx) => {
+      const digits = normalizeCpfCnpj(s);
+      if (!digits) {
+        ctx.addIssue({ code: 'custom', message: 'must be a valid CPF or CNPJ' });
+        return z.NEVER;
+      }
+      return digits;
+    })
+    .openapi({ type: 'string', example: '52998224725' });
+
+/** BRL: >= 0, at most 2 decimals. */
+export const money = () =>
+  z
+    .number()
+    .min(0)
+    .max(1_000_000_000)
+    .refine(hasAtMost2Decimals, 'must have at most 2 decimal places')
+    .openapi({ type: 'number', example: 350.5 });
+
+export const isoDate = () => z.string().trim().refine(isIsoDate, 'must be a date YYYY-MM-DD').openapi({ type: 'string', format: 'date', example: '2026-12-05' });
+export const hhmm = () => z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'senha: must be at least 6 characters' }),
+    code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
+  })
+  .openapi('Error');
+
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
+
+const errorContent = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+
+/** Error responses shared by every route; spread the ones a route can produce. */
+export const errors = {
+  400: errorContent('Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)'),
+  401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
+  403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
+  404: errorContent('Not found, or outside the caller\'s region or permissions (NOT_FOUND)'),
+  409: errorContent('Conflict (CONFLICT, IN_USE)'),
+  413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
+  429: errorContent('Too many failed attempts (RATE_LIMITED)'),
+  500: errorContent('Internal failure (INTERNAL)'),
+} as const;
+
+/** The error responses of an authenticated route. */
+export const authErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 413: errors[413], 500: errors[500] } as const;
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** x-regiao header, documented on every regional route. */
+export const RegionHeader = z.object({
+  'x-regiao': z.string().optional().openapi({ param: { name: 'x-regiao', in: 'header' }, example: 'SP', description: 'Region (SP, MG). Missing or empty: the default region.' }),
+});
+
+export { UUID_RE };

@@ -1,0 +1,92 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { empresas, users, type Role } from '../../db/schema';
+import type { AppEnv } from '../../env';
+import type { AuthUser } from '../../middleware/auth';
+import { ApiError } from '../../lib/errors';
+import { hashPassword } from '../../lib/password';
+import { isAdmin } from '../../middleware/require-role';
+import { adminProfileStatements, assertCompany, notLastSuperadmin, toUserResponse, userValues } from '../../services/users';
+import type * as r from './admin-users.routes';
+import type { Db } from '../../env';
+
+const { senhaHash: _h, ...userColumns } = getTableColumns(users);
+
+const selectUsers = (db: Db) =>
+  db.select({ user: userColumns, companyName: empresas.label }).from(users).leftJoin(empresas, eq(empresas.id, users.empresaId));
+
+/** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (decisions D4). */
+function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
+  if (caller.role === 'SUPERADMIN') return;
+  if (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN') {
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+  }
+}
+
+async function findTarget(db: Db, id: string) {
+  const [target] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, id));
+  if (!target) throw new ApiError('NOT_FOUND', 'user not found');
+  return target;
+}
+
+export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
+  const rows = await selectUsers(c.var.db).orderBy(asc(users.nome), asc(users.id));
+  return c.json(rows.map((row) => toUserResponse(row.user, row.companyName)), 200);
+};
+
+export const pending: RouteHandler<typeof r.pending, AppEnv> = async (c) => {
+  const rows = await selectUsers(c.var.db).where(eq(users.ativo, false)).orderBy(asc(users.createdAt), asc(users.id));
+  return c.json(
+    rows.map((row) => ({ ...toUserResponse(row.user, row.companyName), tipo_profissional: row.user.professionalType })),
+    200,
+  );
+};
+
+export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
+  const [row] = await selectUsers(c.var.db).where(eq(users.id, c.req.valid('param').id));
+  if (!row) throw new ApiError('NOT_FOUND', 'user not found');
+  return c.json(toUserResponse(row.user, row.companyName), 200);
+};
+
+export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
+  const input = c.req.valid('json');
+  const { db, user, regiao } = c.var;
+  assertMayTouch(user, input.role);
+  await assertCompany(db, input.role, input.empresa_id);
+  const values = userValues(input, await hashPassword(input.senha), true);
+  const insert = db.insert(users).values(values);
+  if (isAdmin(input.role)) await db.batch([insert, ...adminProfileStatements(db, values, regiao)]);
+  else await insert;
+  return c.json({ id: values.id, message: 'user created' }, 201);
+};
+
+export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
+  const { db, user } = c.var;
+  const { id } = c.req.valid('param');
+  if (id === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
+  const target = await findTarget(db, id);
+  assertMayTouch(user, target.role);
+  const res = await db.delete(users).where(and(eq(users.id, id), notLastSuperadmin));
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+  return c.json({ message: 'user deleted' }, 200);
+};
+
+export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  const res = await c.var.db.update(users).set({ ativo: true }).where(eq(users.id, id));
+  if (res.meta.changes === 0) throw new ApiError('NOT_FOUND', 'user not found');
+  return c.json({ message: 'user approved' }, 200);
+};
+
+export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) => {
+  const { db, user } = c.var;
+  const { id } = c.req.valid('param');
+  const { role } = c.req.valid('json');
+  if (id === user.id) throw new ApiError('FORBIDDEN', 'you cannot change your own role');
+  const target = await findTarget(db, id);
+  assertMayTouch(user, target.role, role);
+  const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
+  const res = await db.update(users).set({ role }).where(guard);
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
+  return c.json({ message: `role changed to ${role}` }, 200);
+};

@@ -1,0 +1,159 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Context } from 'hono';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { profissionais, refreshTokens, users } from '../../db/schema';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
+import { sha256Hex } from '../../lib/tokens';
+import { assertCookieRequestOrigin } from '../../middleware/csrf';
+import { isAdmin } from '../../middleware/require-role';
+import { selfFieldsToColumns } from '../../services/profissionais';
+import {
+  assertLoginAllowed,
+  clearFailures,
+  failureKeys,
+  findRefreshToken,
+  newSession,
+  recordLoginFailure,
+  revokeAllOfUser,
+  revokeFamily,
+  rotate,
+} from '../../services/sessions';
+import { assertCompany, loadAccount, toLoginResponse, userValues } from '../../services/users';
+import type * as r from './auth.routes';
+
+type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
+
+function cookieFlags(c: Context<AppEnv>) {
+  const { COOKIE_SAMESITE, COOKIE_SECURE } = c.var.config;
+  // Browsers drop SameSite=None cookies that are not Secure.
+  return { httpOnly: true, sameSite: COOKIE_SAMESITE, secure: COOKIE_SAMESITE === 'None' || COOKIE_SECURE } as const;
+}
+
+function setSessionCookies(c: Context<AppEnv>, t: Tokens) {
+  const flags = cookieFlags(c);
+  setCookie(c, 'access_token', t.access.token, { ...flags, path: '/', maxAge: c.var.config.ACCESS_TOKEN_TTL_SECONDS });
+  setCookie(c, 'refresh_token', t.refreshToken, { ...flags, path: '/auth', maxAge: c.var.config.REFRESH_TOKEN_TTL_SECONDS });
+}
+
+function clearSessionCookies(c: Context<AppEnv>) {
+  const flags = cookieFlags(c);
+  deleteCookie(c, 'access_token', { ...flags, path: '/' });
+  deleteCookie(c, 'refresh_token', { ...flags, path: '/auth' });
+}
+
+const tokenFields = (t: Tokens) => ({ access_token: t.access.token, expires_at: t.access.expiresAt, refresh_token: t.refreshToken });
+
+export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
+  const input = c.req.valid('json');
+  if (isAdmin(input.role)) throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
+  const { db, config } = c.var;
+  await assertCompany(db, input.role, input.empresa_id);
+  const values = userValues(input, await hashPassword(input.senha), false);
+  const session = await newSession(db, config, values);
+  await db.batch([db.insert(users).values(values), session.insert]);
+  setSessionCookies(c, session);
+  return c.json(
+    { id: values.id, ...tokenFields(session), message: 'registered: the account is pending approval by an administrator' },
+    201,
+  );
+};
+
+export const login: RouteHandler<typeof r.login, AppEnv> = async (c) => {
+  const { email, senha } = c.req.valid('json');
+  const { db, config } = c.var;
+  const keys = failureKeys(email, c.req.header('cf-connecting-ip') ?? 'unknown');
+  await assertLoginAllowed(db, keys);
+  const account = await loadAccount(db, eq(users.email, email));
+  // Unknown e-mail and wrong password cost the same hash and give the same answer.
+  const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
+  if (!account || !ok) {
+    await recordLoginFailure(db, keys);
+    throw new ApiError('INVALID_CREDENTIALS', 'invalid e-mail or password');
+  }
+  if (!account.user.ativo) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  const session = await newSession(db, config, account.user);
+  await db.batch([session.insert, clearFailures(db, keys[0]!)]);
+  setSessionCookies(c, session);
+  return c.json(toLoginResponse(account, tokenFields(session)), 200);
+};
+
+/** The refresh token from the body, else from the cookie (then the request must pass the Origin check). */
+function presentedRefreshToken(c: Context<AppEnv>, body: { refresh_token?: string }) {
+  if (body.refresh_token) return body.refresh_token;
+  const cookie = getCookie(c, 'refresh_token');
+  if (cookie) assertCookieRequestOrigin(c);
+  return cookie;
+}
+
+export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
+  const { db, config } = c.var;
+  const token = presentedRefreshToken(c, c.req.valid('json'));
+  if (!token) throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
+  const row = await findRefreshToken(db, token);
+  if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (row.revokedAt) {
+    await revokeFamily(db, row.familyId);
+    clearSessionCookies(c);
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used or revoked: every session of this login was ended');
+  }
+  if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
+  const [user] = await db.select({ id: users.id, role: users.role, ativo: users.ativo }).from(users).where(eq(users.id, row.userId));
+  if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (!user.ativo) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  const session = await rotate(db, config, row, user);
+  setSessionCookies(c, session);
+  return c.json(tokenFields(session), 200);
+};
+
+export const logout: RouteHandler<typeof r.logout, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const token = body.refresh_token ?? getCookie(c, 'refresh_token');
+  if (token) {
+    await c.var.db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(refreshTokens.tokenHash, await sha256Hex(token)), isNull(refreshTokens.revokedAt)));
+  }
+  clearSessionCookies(c);
+  return c.json({ message: 'logged out' }, 200);
+};
+
+export const getMe: RouteHandler<typeof r.getMe, AppEnv> = async (c) => {
+  const account = await loadAccount(c.var.db, eq(users.id, c.var.user.id));
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  return c.json(toLoginResponse(account, { access_token: '', expires_at: '' }), 200);
+};
+
+export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const { db, config, user } = c.var;
+  const writes: BatchItem<'sqlite'>[] = [];
+  const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
+  if (body.nome !== undefined) userSet.nome = body.nome;
+  if (body.telefone !== undefined) userSet.telefone = body.telefone;
+
+  let session: Awaited<ReturnType<typeof newSession>> | undefined;
+  if (body.nova_senha !== undefined) {
+    const [row] = await db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
+    if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
+      throw new ApiError('VALIDATION_FAILED', 'senha_atual: is not the current password');
+    }
+    userSet.senhaHash = await hashPassword(body.nova_senha);
+    session = await newSession(db, config, user);
+    writes.push(revokeAllOfUser(db, user.id), session.insert);
+  }
+  writes.unshift(db.update(users).set(userSet).where(eq(users.id, user.id)));
+  if (body.profissional) {
+    const cols = selfFieldsToColumns(body.profissional);
+    if (Object.keys(cols).length > 0) writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
+  }
+  await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  const account = await loadAccount(db, eq(users.id, user.id));
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  if (session) setSessionCookies(c, session);
+  return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);
+};

@@ -1,0 +1,11 @@
+import { createRouter } from '../../lib/router';
+import * as h from './auth.handlers';
+import * as r from './auth.routes';
+
+export const authRoutes = createRouter()
+  .openapi(r.register, h.register)
+  .openapi(r.login, h.login)
+  .openapi(r.refresh, h.refresh)
+  .openapi(r.logout, h.logout)
+  .openapi(r.getMe, h.getMe)
+  .openapi(r.updateMe, h.updateMe);

@@ -1,0 +1,70 @@
+import { z } from '@hono/zod-openapi';
+import { cpfCnpj, optStr, optUf, reqStr } from '../../lib/validation';
+
+const optBool = () => z.boolean().nullish();
+const optCount = () => z.number().int().min(0).max(1000).nullish();
+export const rating = () => z.number().int().min(0).max(5).nullish().openapi({ type: ['integer', 'null'], minimum: 0, maximum: 5 });
+
+/** Fields a professional may change on its own profile: everything but ratings, links and functions. */
+export const profissionalSelfFields = {
+  nome: reqStr(120),
+  whatsapp: optStr(30),
+  endereco: optStr(200),
+  cidade: optStr(100),
+  uf: optUf(),
+  banco: optStr(100),
+  agencia: optStr(20),
+  conta_pix: optStr(120),
+  cpf_cnpj_titular: cpfCnpj().nullish().or(z.literal('').transform(() => null)),
+  tipo_cartao: optStr(50),
+  tabela_free: optStr(120),
+  equipamentos: optStr(2000),
+  observacao: optStr(2000),
+  carro_disponivel: optBool(),
+  tem_estudio: optBool(),
+  qtd_estudio: optCount(),
+  extra_por_equipamento: optBool(),
+  avatar_url: optStr(500),
+};
+
+export const ProfissionalSelfUpdate = z.object(profissionalSelfFields).partial().openapi('ProfissionalSelfUpdate');
+
+export const FuncaoRef = z.object({ id: z.string(), nome: z.string() }).openapi('FuncaoRef');
+
+const nullableStr = () => z.string().nullable();
+export const ProfissionalSchema = z
+  .object({
+    id: z.string(),
+    usuario_id: z.string().nullable(),
+    regiao: z.string(),
+    email: nullableStr(),
+    nome: z.string(),
+    funcao_profissional_id: nullableStr(),
+    funcao_profissional: nullableStr().openapi({ description: 'name of the main function' }),
+    funcoes: z.array(FuncaoRef).optional(),
+    whatsapp: nullableStr(),
+    endereco: nullableStr(),
+    cidade: nullableStr(),
+    uf: nullableStr(),
+    banco: nullableStr().optional().openapi({ description: 'shown to administrators and the professional itself only' }),
+    agencia: nullableStr().optional(),
+    conta_pix: nullableStr().optional(),
+    cpf_cnpj_titular: nullableStr().optional(),
+    tipo_cartao: nullableStr().optional(),
+    tabela_free: nullableStr(),
+    equipamentos: nullableStr(),
+    observacao: nullableStr(),
+    carro_disponivel: z.boolean().nullable(),
+    tem_estudio: z.boolean().nullable(),
+    qtd_estudio: z.number().int().nullable(),
+    extra_por_equipamento: z.boolean().nullable(),
+    qual_tec: z.number().int().nullable(),
+    educacao_simpatia: z.number().int().nullable(),
+    desempenho_evento: z.number().int().nullable(),
+    disp_horario: z.number().int().nullable(),
+    media: z.number().nullable().openapi({ description: 'mean of the non-null ratings, 2 decimals' }),
+    avatar_url: nullableStr(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('ProfissionalResponse');

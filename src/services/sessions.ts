@@ -1,0 +1,98 @@
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { loginFailures, refreshTokens, type Role } from '../db/schema';
+import type { Config, Db } from '../env';
+import { ApiError } from '../lib/errors';
+import { newRefreshToken, sha256Hex, signAccessToken } from '../lib/tokens';
+
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_MAX_FAILURES = 5;
+
+async function mintTokens(config: Config, user: { id: string; role: Role }) {
+  const access = await signAccessToken(user.id, user.role, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+  const refreshToken = newRefreshToken();
+  return {
+    id: crypto.randomUUID(),
+    access,
+    refreshToken,
+    tokenHash: await sha256Hex(refreshToken),
+    expiresAt: new Date(Date.now() + config.REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
+  };
+}
+
+/** A new access token and a new refresh token family; the insert is returned to batch with other writes. */
+export async function newSession(db: Db, config: Config, user: { id: string; role: Role }) {
+  const t = await mintTokens(config, user);
+  const insert = db
+    .insert(refreshTokens)
+    .values({ id: t.id, userId: user.id, familyId: crypto.randomUUID(), tokenHash: t.tokenHash, expiresAt: t.expiresAt });
+  return { ...t, insert };
+}
+
+export const failureKeys = (email: string, ip: string) => [`email:${email}`, `ip:${ip}`];
+
+/** 429 with Retry-After when the e-mail or the IP has 5 failures in the last 15 minutes. */
+export async function assertLoginAllowed(db: Db, keys: string[]) {
+  const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
+  const rows = await db
+    .select({ key: loginFailures.key, n: sql<number>`count(*)`, oldest: sql<string>`min(${loginFailures.createdAt})` })
+    .from(loginFailures)
+    .where(and(inArray(loginFailures.key, keys), gt(loginFailures.createdAt, since)))
+    .groupBy(loginFailures.key);
+  const blocked = rows.filter((r) => r.n >= LOGIN_MAX_FAILURES);
+  if (blocked.length === 0) return;
+  const retryAt = Math.max(...blocked.map((r) => Date.parse(r.oldest) + LOGIN_WINDOW_MS));
+  const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+  throw new ApiError('RATE_LIMITED', `too many failed logins: try again in ${retryAfter} seconds`, {
+    headers: { 'Retry-After': String(retryAfter) },
+  });
+}
+
+/** Records one failure per key and drops rows that left the window. */
+export async function recordLoginFailure(db: Db, keys: string[]) {
+  const now = new Date().toISOString();
+  const expired = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
+  await db.batch([
+    db.insert(loginFailures).values(keys.map((key) => ({ id: crypto.randomUUID(), key, createdAt: now }))),
+    db.delete(loginFailures).where(sql`${loginFailures.createdAt} < ${expired}`),
+  ]);
+}
+
+export const clearFailures = (db: Db, key: string) => db.delete(loginFailures).where(eq(loginFailures.key, key));
+
+export async function findRefreshToken(db: Db, token: string) {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(token))).limit(1);
+  return row;
+}
+
+/** Theft detection: a spent token was presented, so every token of its family dies. */
+export const revokeFamily = (db: Db, familyId: string) =>
+  db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+
+export const revokeAllOfUser = (db: Db, userId: string) =>
+  db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+
+/**
+ * Rotation in one batch: the new token is inserted only while the old one is still unspent, then
+ * the old one is spent. Of two concurrent refreshes with one token, only one gets a new token.
+ */
+export async function rotate(db: Db, config: Config, old: { id: string; familyId: string }, user: { id: string; role: Role }) {
+  const t = await mintTokens(config, user);
+  const now = new Date().toISOString();
+  const [inserted] = await db.batch([
+    db.run(sql`insert into ${refreshTokens} (id, user_id, family_id, token_hash, expires_at, created_at, updated_at)
+      select ${t.id}, ${user.id}, ${old.familyId}, ${t.tokenHash}, ${t.expiresAt}, ${now}, ${now}
+      where exists (select 1 from ${refreshTokens} where id = ${old.id} and revoked_at is null)`),
+    db
+      .update(refreshTokens)
+      .set({ revokedAt: now, replacedBy: t.id })
+      .where(and(eq(refreshTokens.id, old.id), isNull(refreshTokens.revokedAt))),
+  ]);
+  if (inserted.meta.changes !== 1) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used');
+  return t;
+}

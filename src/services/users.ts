@@ -1,0 +1,108 @@
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { empresas, funcoes, profissionais, users, type Role, type UserRow } from '../db/schema';
+import type { Db } from '../env';
+import { ApiError } from '../lib/errors';
+import type { AuthUser } from '../middleware/auth';
+import type { RegisterInput } from '../routes/auth/auth.schemas';
+import { toProfissionalResponse } from './profissionais';
+
+export function toUserResponse(u: AuthUser, companyName: string | null) {
+  return {
+    id: u.id,
+    name: u.nome,
+    email: u.email,
+    phone: u.telefone,
+    role: u.role,
+    ativo: u.ativo,
+    company_id: u.empresaId,
+    company_name: companyName,
+    cpf_cnpj: u.cpfCnpj,
+    professional_type: u.professionalType,
+    endereco: u.endereco,
+    cidade: u.cidade,
+    uf: u.uf,
+    cep: u.cep,
+    created_at: u.createdAt,
+    updated_at: u.updatedAt,
+  };
+}
+
+const withoutHash = ({ senhaHash: _h, ...u }: UserRow): AuthUser => u;
+
+/** A user with company name, linked profile and its function name: one query. */
+export async function loadAccount(db: Db, where: SQL) {
+  const [row] = await db
+    .select({ user: users, companyName: empresas.label, prof: profissionais, funcaoNome: funcoes.label })
+    .from(users)
+    .leftJoin(empresas, eq(empresas.id, users.empresaId))
+    .leftJoin(profissionais, eq(profissionais.usuarioId, users.id))
+    .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
+    .where(where)
+    .limit(1);
+  return row;
+}
+
+export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;
+
+/** The loginResponse body; tokens are empty where none is issued (GET /api/me). */
+export function toLoginResponse(a: Account, tokens: { access_token: string; expires_at: string; refresh_token?: string }) {
+  return {
+    ...tokens,
+    user: toUserResponse(withoutHash(a.user), a.companyName),
+    profissional: a.prof ? toProfissionalResponse(a.prof, { funcaoNome: a.funcaoNome, showPrivate: true }) : null,
+  };
+}
+
+/** EVENT_OWNER users belong to a company (decisions D4); others may name one too. */
+export async function assertCompany(db: Db, role: Role, empresaId: string | null | undefined) {
+  if (!empresaId) {
+    if (role === 'EVENT_OWNER') throw new ApiError('VALIDATION_FAILED', 'empresa_id: is required for role EVENT_OWNER');
+    return;
+  }
+  const [hit] = await db.select({ id: empresas.id }).from(empresas).where(eq(empresas.id, empresaId)).limit(1);
+  if (!hit) throw new ApiError('VALIDATION_FAILED', 'empresa_id: no company with this id');
+}
+
+export function userValues(input: RegisterInput, senhaHash: string, ativo: boolean) {
+  return {
+    id: crypto.randomUUID(),
+    nome: input.nome,
+    email: input.email,
+    senhaHash,
+    telefone: input.telefone ?? null,
+    role: input.role,
+    ativo,
+    empresaId: input.empresa_id ?? null,
+    cpfCnpj: input.cpf_cnpj ?? null,
+    professionalType: input.professional_type ?? null,
+    endereco: input.endereco ?? null,
+    cidade: input.cidade ?? null,
+    uf: input.uf ?? null,
+    cep: input.cep ?? null,
+  } satisfies typeof users.$inferInsert;
+}
+
+/**
+ * An administrator gets a professional profile: the unlinked one with the same e-mail, or a new
+ * one. Two guarded statements, meant to run in the same batch as the user insert.
+ */
+export function adminProfileStatements(db: Db, user: { id: string; nome: string; email: string }, regiao: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+  const link = db
+    .update(profissionais)
+    .set({ usuarioId: user.id })
+    .where(
+      eq(
+        profissionais.id,
+        sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and ${profissionais.usuarioId} is null order by ${profissionais.createdAt} limit 1)`,
+      ),
+    );
+  const now = new Date().toISOString();
+  const create = db.run(sql`insert into ${profissionais} (id, regiao, usuario_id, email, nome, created_at, updated_at)
+    select ${crypto.randomUUID()}, ${regiao}, ${user.id}, ${user.email}, ${user.nome}, ${now}, ${now}
+    where not exists (select 1 from ${profissionais} where ${profissionais.usuarioId} = ${user.id})`);
+  return [link, create];
+}
+
+/** Guards the last SUPERADMIN inside the statement itself, so two concurrent changes cannot both pass. */
+export const notLastSuperadmin = sql`(${users.role} <> 'SUPERADMIN' or (select count(*) from ${users} where ${users.role} = 'SUPERADMIN') > 1)`;

@@ -1,0 +1,56 @@
+import { env } from 'cloudflare:test';
+import { drizzle } from 'drizzle-orm/d1';
+import * as schema from '../../src/db/schema';
+import type { Role } from '../../src/db/schema';
+import { hashPassword } from '../../src/lib/password';
+import { signAccessToken } from '../../src/lib/tokens';
+import { nameKey } from '../../src/lib/names';
+
+export const db = drizzle(env.DB, { schema });
+
+let seq = 0;
+/** A value no other test in the file uses. */
+export const uniq = (prefix = 'x') => `${prefix}-${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+export const PASSWORD = 'senha-segura-1';
+let passwordHash: Promise<string> | undefined;
+const hashed = () => (passwordHash ??= hashPassword(PASSWORD));
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  role: Role;
+  token: string;
+}
+
+export async function tokenFor(id: string, role: Role) {
+  return (await signAccessToken(id, role, env.JWT_SECRET, 900)).token;
+}
+
+/** A user inserted straight into D1 (one shared PBKDF2 hash keeps factories fast), with an access token. */
+export async function makeUser(over: Partial<typeof schema.users.$inferInsert> & { role?: Role } = {}): Promise<TestUser> {
+  const role = over.role ?? 'agenda_viewer';
+  const values = {
+    id: crypto.randomUUID(),
+    nome: `Pessoa ${seq}`,
+    email: `${uniq('u')}@example.com`,
+    senhaHash: await hashed(),
+    ativo: true,
+    ...over,
+    role,
+  };
+  await db.insert(schema.users).values(values);
+  return { id: values.id, email: values.email, password: PASSWORD, role, token: await tokenFor(values.id, role) };
+}
+
+export const makeAdmin = (over: Parameters<typeof makeUser>[0] = {}) => makeUser({ role: 'SUPERADMIN', ...over });
+
+/** A catalog row straight into D1 (label is the `nome` / `ano_semestre` column). */
+export async function makeCatalog(table: schema.CatalogTable, regiao = 'SP', label = uniq('Nome')) {
+  const row = { id: crypto.randomUUID(), regiao, label, labelKey: nameKey(label) };
+  await db.insert(table).values(row);
+  return row;
+}
+
+export const makeEmpresa = (regiao = 'SP') => makeCatalog(schema.empresas, regiao);
