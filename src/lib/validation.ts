@@ -22,9 +22,12 @@ const errorMap: core.$ZodErrorMap = (iss) => {
       if (iss.format === 'uuid' || iss.format === 'regex' && iss.pattern?.includes('[0-9a-f]{8}')) return 'must be a UUID';
       return `has an invalid format`;
     case 'invalid_value':
+      if (iss.input === undefined) return 'is required';
       return `must be one of: ${iss.values.map(String).join(', ')}`;
     case 'unrecognized_keys':
       return `unknown field ${iss.keys.join(', ')}`;
+    case 'custom':
+      return iss.message && iss.message !== 'Invalid input' ? iss.message : 'is invalid';
     default:
       return undefined;
   }
@@ -74,21 +77,28 @@ export const email = () =>
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
 export const senha = () => z.string().min(6).max(128).openapi({ type: 'string', minLength: 6, maxLength: 128, example: 'segredo123' });
 
+const UF_MESSAGE = 'must be a Brazilian state code (UF), e.g. SP';
+
 export const uf = () =>
+  z.string().trim().refine(isUf, UF_MESSAGE).transform((s) => s.toUpperCase()).openapi({ type: 'string', example: 'SP' });
+
+/** Optional UF: empty or null clears it. */
+export const optUf = () =>
   z
     .string()
     .trim()
-    .refine(isUf, 'must be a Brazilian state code (UF), e.g. SP')
-    .transform((s) => s.toUpperCase())
-    .openapi({ type: 'string', example: 'SP' });
+    .refine((v) => v === '' || isUf(v), UF_MESSAGE)
+    .transform((v) => (v === '' ? null : v.toUpperCase()))
+    .nullish()
+    .openapi({ type: ['string', 'null'], example: 'SP' });
 
-export const optUf = () => z.union([uf(), z.literal('').transform(() => null), z.null()]).optional().openapi({ type: ['string', 'null'], example: 'SP' });
-
-export const cpfCnpj = () =>
+/** Optional CPF or CNPJ (check digits verified), punctuation allowed, stored as digits; empty clears it. */
+export const optCpfCnpj = () =>
   z
     .string()
     .trim()
     .transform((s, ctx) => {
+      if (s === '') return null;
       const digits = normalizeCpfCnpj(s);
       if (!digits) {
         ctx.addIssue({ code: 'custom', message: 'must be a valid CPF or CNPJ' });
@@ -96,7 +106,18 @@ export const cpfCnpj = () =>
       }
       return digits;
     })
-    .openapi({ type: 'string', example: '52998224725' });
+    .nullish()
+    .openapi({ type: ['string', 'null'], example: '529.982.247-25' });
+
+/** Optional CEP (00000-000), stored as 8 digits; empty clears it. */
+export const optCep = () =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{5}-?\d{3}$/.test(v), 'must be a CEP (00000-000)')
+    .transform((v) => (v === '' ? null : v.replace('-', '')))
+    .nullish()
+    .openapi({ type: ['string', 'null'], example: '30140-071' });
 
 /** BRL: >= 0, at most 2 decimals. */
 export const money = () =>

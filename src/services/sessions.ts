@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens, type Role } from '../db/schema';
 import type { Config, Db } from '../env';
+import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { newRefreshToken, sha256Hex, signAccessToken } from '../lib/tokens';
 
@@ -85,9 +86,12 @@ export async function rotate(db: Db, config: Config, old: { id: string; familyId
   const t = await mintTokens(config, user);
   const now = new Date().toISOString();
   const [inserted] = await db.batch([
-    db.run(sql`insert into ${refreshTokens} (id, user_id, family_id, token_hash, expires_at, created_at, updated_at)
-      select ${t.id}, ${user.id}, ${old.familyId}, ${t.tokenHash}, ${t.expiresAt}, ${now}, ${now}
-      where exists (select 1 from ${refreshTokens} where id = ${old.id} and revoked_at is null)`),
+    insertWhere(
+      db,
+      refreshTokens,
+      { id: t.id, userId: user.id, familyId: old.familyId, tokenHash: t.tokenHash, expiresAt: t.expiresAt },
+      sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.id} = ${old.id} and ${refreshTokens.revokedAt} is null)`,
+    ),
     db
       .update(refreshTokens)
       .set({ revokedAt: now, replacedBy: t.id })

@@ -85,7 +85,7 @@ export function userValues(input: RegisterInput, senhaHash: string, ativo: boole
 
 /**
  * An administrator gets a professional profile: the unlinked one with the same e-mail, or a new
- * one. Two guarded statements, meant to run in the same batch as the user insert.
+ * one (the unique usuario_id makes the insert a no-op after a link). Run in the user insert's batch.
  */
 export function adminProfileStatements(db: Db, user: { id: string; nome: string; email: string }, regiao: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
   const link = db
@@ -97,10 +97,10 @@ export function adminProfileStatements(db: Db, user: { id: string; nome: string;
         sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and ${profissionais.usuarioId} is null order by ${profissionais.createdAt} limit 1)`,
       ),
     );
-  const now = new Date().toISOString();
-  const create = db.run(sql`insert into ${profissionais} (id, regiao, usuario_id, email, nome, created_at, updated_at)
-    select ${crypto.randomUUID()}, ${regiao}, ${user.id}, ${user.email}, ${user.nome}, ${now}, ${now}
-    where not exists (select 1 from ${profissionais} where ${profissionais.usuarioId} = ${user.id})`);
+  const create = db
+    .insert(profissionais)
+    .values({ regiao, usuarioId: user.id, email: user.email, nome: user.nome })
+    .onConflictDoNothing({ target: profissionais.usuarioId });
   return [link, create];
 }
 

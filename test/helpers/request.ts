@@ -44,7 +44,8 @@ export function expectError(res: ApiResult, status: number, code: string) {
 /** Cookies of a response as name → { value, attributes (lowercase) }. */
 export function cookies(headers: Headers) {
   const out: Record<string, { value: string; attrs: string[] }> = {};
-  for (const line of headers.getSetCookie()) {
+  // workers-types lacks getSetCookie(), workerd has it
+  for (const line of (headers as unknown as { getSetCookie(): string[] }).getSetCookie()) {
     const [pair, ...attrs] = line.split(';').map((s) => s.trim());
     const [name, ...v] = pair!.split('=');
     out[name!] = { value: v.join('='), attrs: attrs.map((a) => a.toLowerCase()) };

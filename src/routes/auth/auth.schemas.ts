@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ROLES } from '../../db/schema';
-import { cpfCnpj, email, optStr, optUf, reqStr, senha, uuid } from '../../lib/validation';
+import { email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/validation';
 import { ProfissionalSelfUpdate, ProfissionalSchema } from '../profissionais/profissionais.schemas';
 
 export const RoleSchema = z.enum(ROLES).openapi('Role');
@@ -28,15 +28,6 @@ export const UserSchema = z
 
 export const PendingUserSchema = UserSchema.extend({ tipo_profissional: z.string().nullable() }).openapi('PendingUser');
 
-const cep = () =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{5}-?\d{3}$/, 'must be a CEP (00000-000)')
-    .transform((s) => s.replace('-', ''))
-    .nullish()
-    .or(z.literal('').transform(() => null));
-
 export const RegisterRequest = z
   .object({
     email: email(),
@@ -45,12 +36,12 @@ export const RegisterRequest = z
     role: RoleSchema,
     telefone: optStr(30),
     empresa_id: uuid().nullish().openapi({ description: 'required for role EVENT_OWNER' }),
-    cpf_cnpj: cpfCnpj().nullish().or(z.literal('').transform(() => null)),
+    cpf_cnpj: optCpfCnpj(),
     professional_type: optStr(50),
     endereco: optStr(200),
     cidade: optStr(100),
     uf: optUf(),
-    cep: cep(),
+    cep: optCep(),
   })
   .openapi('registerRequest');
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { cpfCnpj, optStr, optUf, reqStr } from '../../lib/validation';
+import { optCpfCnpj, optStr, optUf, reqStr } from '../../lib/validation';
 
 const optBool = () => z.boolean().nullish();
 const optCount = () => z.number().int().min(0).max(1000).nullish();
@@ -15,7 +15,7 @@ export const profissionalSelfFields = {
   banco: optStr(100),
   agencia: optStr(20),
   conta_pix: optStr(120),
-  cpf_cnpj_titular: cpfCnpj().nullish().or(z.literal('').transform(() => null)),
+  cpf_cnpj_titular: optCpfCnpj(),
   tipo_cartao: optStr(50),
   tabela_free: optStr(120),
   equipamentos: optStr(2000),

@@ -1,0 +1,19 @@
+import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../env';
+
+/**
+ * `INSERT INTO t (...) SELECT <values> WHERE <condition>`: a write guarded by a condition that is
+ * checked in the same statement, so it holds under concurrency (D1 has no interactive
+ * transactions). Batchable, unlike `db.run(sql)` with parameters. `meta.changes` says if it ran.
+ */
+export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: T['$inferInsert'], condition: SQL) {
+  const row = values as Record<string, unknown>;
+  const exprs = Object.entries(getTableColumns(table)).map(([key, col]) => {
+    let v = row[key];
+    if (v === undefined) v = col.defaultFn ? col.defaultFn() : (col.default ?? null);
+    if (v === null) return sql`null`;
+    return is(v, SQL) ? v : sql.param(v, col);
+  });
+  return db.insert(table).select(sql`select ${sql.join(exprs, sql`, `)} where ${condition}`);
+}

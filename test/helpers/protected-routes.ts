@@ -1,0 +1,31 @@
+import { ROLES, type Role } from '../../src/db/schema';
+
+const ADMINS: Role[] = ['SUPERADMIN', 'BUSINESS_OWNER'];
+const ID = '00000000-0000-4000-8000-000000000000';
+
+export interface ProtectedRoute {
+  method: string;
+  path: string;
+  /** Roles that get past authorization (anything else must be 403). */
+  allowed: readonly Role[];
+  /** A valid body, so that a 403 cannot be a validation failure in disguise. */
+  body?: unknown;
+}
+
+/**
+ * Every authenticated route, once. The shared suite checks: no token → 401, bad token → 401,
+ * each role outside `allowed` → 403. A new route group adds its rows here.
+ */
+export const protectedRoutes: ProtectedRoute[] = [
+  { method: 'GET', path: '/api/me', allowed: ROLES },
+  { method: 'PUT', path: '/api/me', allowed: ROLES, body: { telefone: '11 99999-0000' } },
+  { method: 'GET', path: '/api/admin/users', allowed: ADMINS },
+  { method: 'GET', path: '/api/admin/users/pending', allowed: ADMINS },
+  { method: 'GET', path: `/api/admin/users/${ID}`, allowed: ADMINS },
+  { method: 'POST', path: '/api/admin/users', allowed: ADMINS, body: { email: 'x@example.com', senha: 'segredo1', nome: 'X', role: 'RESEARCHER' } },
+  { method: 'DELETE', path: `/api/admin/users/${ID}`, allowed: ADMINS },
+  { method: 'PATCH', path: `/api/admin/users/${ID}/approve`, allowed: ADMINS },
+  { method: 'PATCH', path: `/api/admin/users/${ID}/role`, allowed: ADMINS, body: { role: 'RESEARCHER' } },
+];
+
+export { ADMINS, ID as UNKNOWN_ID };

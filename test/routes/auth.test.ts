@@ -1,0 +1,344 @@
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { sign } from 'hono/jwt';
+import { describe, expect, it } from 'vitest';
+import { profissionais, refreshTokens, users } from '../../src/db/schema';
+import { signAccessToken } from '../../src/lib/tokens';
+import { LoginResponse, RegisterResponse } from '../../src/routes/auth/auth.schemas';
+import { db, makeEmpresa, makeUser, PASSWORD, uniq } from '../helpers/factories';
+import { api, cookies, expectError } from '../helpers/request';
+
+const email = () => `${uniq('reg')}@example.com`;
+const ip = () => ({ 'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+const registration = (over: Record<string, unknown> = {}) => ({ email: email(), senha: 'segredo123', nome: 'Maria Silva', role: 'profissional', ...over });
+const login = (e: string, senha = PASSWORD, headers = ip()) => api('POST', '/auth/login', { body: { email: e, senha }, headers });
+
+function expectNoSecrets(body: unknown) {
+  const text = JSON.stringify(body);
+  expect(text).not.toMatch(/senha_hash|senhaHash|pbkdf2/);
+}
+
+describe('POST /auth/register', () => {
+  it('creates a pending user and answers 201 {id, access_token, message} with session cookies', async () => {
+    const res = await api('POST', '/auth/register', { body: registration({ telefone: '11 98888-7777', professional_type: 'fotografo' }) });
+    expect(res.status).toBe(201);
+    expect(RegisterResponse.safeParse(res.body).success).toBe(true);
+    expectNoSecrets(res.body);
+    const [row] = await db.select().from(users).where(eq(users.id, res.body.id));
+    expect(row?.ativo).toBe(false);
+    expect(row?.senhaHash).toMatch(/^pbkdf2-sha256\$100000\$/);
+    const c = cookies(res.headers);
+    expect(c.access_token?.attrs).toEqual(expect.arrayContaining(['httponly', 'path=/', 'samesite=lax', 'secure']));
+    expect(c.refresh_token?.attrs).toEqual(expect.arrayContaining(['httponly', 'path=/auth', 'samesite=lax', 'secure']));
+  });
+
+  it('trims and lowercases the e-mail, and refuses it again in another case with 400 EMAIL_TAKEN', async () => {
+    const e = email();
+    const res = await api('POST', '/auth/register', { body: registration({ email: `  ${e.toUpperCase()} ` }) });
+    expect(res.status).toBe(201);
+    const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, res.body.id));
+    expect(row?.email).toBe(e);
+    expectError(await api('POST', '/auth/register', { body: registration({ email: e.toUpperCase() }) }), 400, 'EMAIL_TAKEN');
+  });
+
+  it.each([
+    [{ senha: undefined }, 'senha: is required'],
+    [{ senha: '12345' }, 'senha: must be at least 6 characters'],
+    [{ senha: 'x'.repeat(129) }, 'senha: must be at most 128 characters'],
+    [{ email: 'not-an-email' }, 'email: must be a valid e-mail address'],
+    [{ email: undefined }, 'email: is required'],
+    [{ nome: '   ' }, 'nome: is required'],
+    [{ nome: 'x'.repeat(121) }, 'nome: must be at most 120 characters'],
+    [{ role: 'CHEFE' }, 'role: must be one of'],
+    [{ role: undefined }, 'role: is required'],
+    [{ uf: 'XX' }, 'uf: must be a Brazilian state code'],
+    [{ cpf_cnpj: '123.456.789-00' }, 'cpf_cnpj: must be a valid CPF or CNPJ'],
+    [{ empresa_id: 'abc' }, 'empresa_id: must be a UUID'],
+  ])('rejects %j with 400 VALIDATION_FAILED naming the field', async (over, message) => {
+    const res = await api('POST', '/auth/register', { body: registration(over) });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toContain(message);
+  });
+
+  it.each(['SUPERADMIN', 'BUSINESS_OWNER'])('refuses the administrator role %s with 400 ROLE_NOT_ALLOWED', async (role) => {
+    expectError(await api('POST', '/auth/register', { body: registration({ role }) }), 400, 'ROLE_NOT_ALLOWED');
+  });
+
+  it('requires an existing empresa_id for EVENT_OWNER', async () => {
+    expectError(await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER' }) }), 400, 'VALIDATION_FAILED');
+    const unknown = await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER', empresa_id: crypto.randomUUID() }) });
+    expectError(unknown, 400, 'VALIDATION_FAILED');
+    expect(unknown.body.error).toContain('empresa_id');
+    const empresa = await makeEmpresa();
+    const ok = await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER', empresa_id: empresa.id }) });
+    expect(ok.status).toBe(201);
+  });
+
+  it('stores a formatted CPF as digits and the address fields', async () => {
+    const res = await api('POST', '/auth/register', { body: registration({ cpf_cnpj: '529.982.247-25', uf: 'mg', cep: '30140-071', cidade: 'Belo Horizonte' }) });
+    expect(res.status).toBe(201);
+    const [row] = await db.select().from(users).where(eq(users.id, res.body.id));
+    expect(row).toMatchObject({ cpfCnpj: '52998224725', uf: 'MG', cep: '30140071', cidade: 'Belo Horizonte' });
+  });
+
+  it('ignores ativo and id sent in the body (mass assignment)', async () => {
+    const id = crypto.randomUUID();
+    const res = await api('POST', '/auth/register', { body: registration({ ativo: true, id }) });
+    expect(res.status).toBe(201);
+    expect(res.body.id).not.toBe(id);
+    const [row] = await db.select({ ativo: users.ativo }).from(users).where(eq(users.id, res.body.id));
+    expect(row?.ativo).toBe(false);
+  });
+
+  it('gives the pending token GET /api/me only: other routes answer 403 ACCOUNT_PENDING', async () => {
+    const reg = await api('POST', '/auth/register', { body: registration() });
+    const me = await api('GET', '/api/me', { token: reg.body.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body.user.ativo).toBe(false);
+    expectError(await api('PUT', '/api/me', { token: reg.body.access_token, body: { nome: 'X' } }), 403, 'ACCOUNT_PENDING');
+    expectError(await api('GET', '/api/admin/users', { token: reg.body.access_token }), 403, 'ACCOUNT_PENDING');
+  });
+
+  it('answers 400 INVALID_JSON for malformed JSON and 413 for a body over 64 KiB', async () => {
+    expectError(await api('POST', '/auth/register', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+    expectError(await api('POST', '/auth/register', { rawBody: '{}', headers: {} }), 400, 'INVALID_JSON');
+    const big = await api('POST', '/auth/register', { body: registration({ nome: 'x'.repeat(70 * 1024) }) });
+    expectError(big, 413, 'PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('POST /auth/login', () => {
+  it('answers loginResponse with a 15-minute access token and session cookies', async () => {
+    const u = await makeUser({ role: 'RESEARCHER' });
+    const res = await login(u.email);
+    expect(res.status).toBe(200);
+    expect(LoginResponse.safeParse(res.body).success).toBe(true);
+    expectNoSecrets(res.body);
+    expect(res.body.user).toMatchObject({ id: u.id, email: u.email, role: 'RESEARCHER', ativo: true, company_id: null });
+    expect(res.body.profissional).toBeNull();
+    const ttl = Date.parse(res.body.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(890_000);
+    expect(ttl).toBeLessThanOrEqual(900_000);
+    expect(cookies(res.headers).access_token?.value).toBe(res.body.access_token);
+    expect((await api('GET', '/api/me', { token: res.body.access_token })).status).toBe(200);
+  });
+
+  it('accepts the e-mail in any case and with spaces', async () => {
+    const u = await makeUser();
+    expect((await login(`  ${u.email.toUpperCase()}  `)).status).toBe(200);
+  });
+
+  it('gives the same 401 INVALID_CREDENTIALS for an unknown e-mail and a wrong password', async () => {
+    const u = await makeUser();
+    const wrong = await login(u.email, 'wrong-password');
+    const unknown = await login(`${uniq('nobody')}@example.com`, 'wrong-password');
+    expectError(wrong, 401, 'INVALID_CREDENTIALS');
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('refuses a pending user with the right password with 401 ACCOUNT_PENDING, and a wrong one as usual', async () => {
+    const u = await makeUser({ ativo: false });
+    expectError(await login(u.email), 401, 'ACCOUNT_PENDING');
+    expectError(await login(u.email, 'wrong-password'), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('returns the linked professional profile', async () => {
+    const u = await makeUser({ role: 'profissional' });
+    await db.insert(profissionais).values({ regiao: 'SP', nome: 'Foto Grafo', usuarioId: u.id, qualTec: 4, dispHorario: 5, avatarUrl: 'https://cdn.example.com/a.png' });
+    const res = await login(u.email);
+    expect(res.body.profissional).toMatchObject({ nome: 'Foto Grafo', usuario_id: u.id, media: 4.5, avatar_url: 'https://cdn.example.com/a.png' });
+  });
+
+  it('validates the body', async () => {
+    expectError(await api('POST', '/auth/login', { body: { email: 'a@b.co' } }), 400, 'VALIDATION_FAILED');
+    expectError(await api('POST', '/auth/login', { body: { email: 'a@b.co', senha: '123' } }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('rate limits 5 failures per e-mail in 15 minutes with 429 and Retry-After, even for the right password', async () => {
+    const u = await makeUser();
+    for (let i = 0; i < 5; i++) expectError(await login(u.email, 'wrong-password'), 401, 'INVALID_CREDENTIALS');
+    const blocked = await login(u.email);
+    expectError(blocked, 429, 'RATE_LIMITED');
+    const retry = Number(blocked.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(800);
+    expect(retry).toBeLessThanOrEqual(900);
+  });
+
+  it('rate limits 5 failures per client IP across e-mails', async () => {
+    const headers = ip();
+    for (let i = 0; i < 5; i++) await login(`${uniq('spray')}@example.com`, 'wrong-password', headers);
+    const u = await makeUser();
+    expectError(await login(u.email, PASSWORD, headers), 429, 'RATE_LIMITED');
+    expect((await login(u.email, PASSWORD, ip())).status).toBe(200);
+  });
+
+  it('forgets the failures of an e-mail after a successful login', async () => {
+    const u = await makeUser();
+    for (let i = 0; i < 4; i++) await login(u.email, 'wrong-password');
+    expect((await login(u.email)).status).toBe(200);
+    for (let i = 0; i < 4; i++) await login(u.email, 'wrong-password');
+    expect((await login(u.email)).status).toBe(200);
+  });
+});
+
+describe('access tokens', () => {
+  it('are accepted as Bearer, as a bare Authorization value and from the access_token cookie', async () => {
+    const u = await makeUser();
+    expect((await api('GET', '/api/me', { headers: { authorization: u.token } })).status).toBe(200);
+    expect((await api('GET', '/api/me', { headers: { cookie: `access_token=${u.token}` } })).status).toBe(200);
+  });
+
+  it('prefer the header over the cookie', async () => {
+    const u = await makeUser();
+    expectError(await api('GET', '/api/me', { headers: { authorization: 'Bearer garbage', cookie: `access_token=${u.token}` } }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('are refused when expired, unsigned (alg none) or tampered', async () => {
+    const u = await makeUser();
+    const expired = await signAccessToken(u.id, 'SUPERADMIN', env.JWT_SECRET, -60);
+    expectError(await api('GET', '/api/me', { token: expired.token }), 401, 'UNAUTHENTICATED');
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
+    expectError(await api('GET', '/api/me', { token: none }), 401, 'UNAUTHENTICATED');
+    const [h, , s] = u.token.split('.');
+    const tampered = `${h}.${b64({ sub: u.id, role: 'SUPERADMIN', iat: 1, exp: Math.floor(Date.now() / 1000) + 600 })}.${s}`;
+    expectError(await api('GET', '/api/me', { token: tampered }), 401, 'UNAUTHENTICATED');
+    const hs512 = await sign({ sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 }, env.JWT_SECRET, 'HS512');
+    expectError(await api('GET', '/api/me', { token: hs512 }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('follow the stored role, not the claim: a demoted user loses access at once', async () => {
+    const admin = await makeUser({ role: 'BUSINESS_OWNER' });
+    expect((await api('GET', '/api/admin/users', { token: admin.token })).status).toBe(200);
+    await db.update(users).set({ role: 'RESEARCHER' }).where(eq(users.id, admin.id));
+    expectError(await api('GET', '/api/admin/users', { token: admin.token }), 403, 'FORBIDDEN');
+  });
+
+  it('need an allowed Origin when a cookie authenticates a change', async () => {
+    const u = await makeUser();
+    const cookie = `access_token=${u.token}`;
+    const body = { telefone: '1' };
+    expectError(await api('PUT', '/api/me', { body, headers: { cookie } }), 403, 'FORBIDDEN');
+    expectError(await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
+    expect((await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://app.example.com' } })).status).toBe(200);
+  });
+});
+
+describe('POST /auth/refresh', () => {
+  async function session() {
+    const u = await makeUser();
+    const res = await login(u.email);
+    return { user: u, refresh: res.body.refresh_token as string };
+  }
+
+  it('rotates: a new access and refresh token, the old refresh token is spent', async () => {
+    const { refresh } = await session();
+    const res = await api('POST', '/auth/refresh', { body: { refresh_token: refresh } });
+    expect(res.status).toBe(200);
+    expect(res.body.refresh_token).not.toBe(refresh);
+    expect((await api('GET', '/api/me', { token: res.body.access_token })).status).toBe(200);
+    expect(cookies(res.headers).refresh_token?.value).toBe(res.body.refresh_token);
+  });
+
+  it('revokes the whole family when a spent token is presented again (theft detection)', async () => {
+    const { refresh } = await session();
+    const first = await api('POST', '/auth/refresh', { body: { refresh_token: refresh } });
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: refresh } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: first.body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+  });
+
+  it('lets exactly one of two concurrent refreshes with the same token win', async () => {
+    const { refresh } = await session();
+    const results = await Promise.all([1, 2, 3].map(() => api('POST', '/auth/refresh', { body: { refresh_token: refresh } })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) expectError(r, 401, 'INVALID_REFRESH_TOKEN');
+  });
+
+  it('reads the cookie when the body has no token, if the Origin is allowed', async () => {
+    const { refresh } = await session();
+    const cookie = `refresh_token=${refresh}`;
+    expectError(await api('POST', '/auth/refresh', { body: {}, headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
+    const res = await api('POST', '/auth/refresh', { body: {}, headers: { cookie, origin: 'https://app.example.com' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 INVALID_REFRESH_TOKEN for a missing, unknown or expired token', async () => {
+    expectError(await api('POST', '/auth/refresh', { body: {} }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: 'garbage' } }), 401, 'INVALID_REFRESH_TOKEN');
+    const { refresh } = await session();
+    await db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: refresh } }), 401, 'INVALID_REFRESH_TOKEN');
+  });
+
+  it('refuses a deleted user', async () => {
+    const { user, refresh } = await session();
+    await db.delete(users).where(eq(users.id, user.id));
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: refresh } }), 401, 'INVALID_REFRESH_TOKEN');
+  });
+});
+
+describe('POST /auth/logout', () => {
+  it('revokes the refresh token and clears both cookies', async () => {
+    const u = await makeUser();
+    const { body } = await login(u.email);
+    const res = await api('POST', '/auth/logout', { body: { refresh_token: body.refresh_token } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'logged out' });
+    const c = cookies(res.headers);
+    expect(c.access_token?.attrs).toContain('max-age=0');
+    expect(c.refresh_token?.attrs).toContain('max-age=0');
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+  });
+
+  it('answers 200 without any token', async () => {
+    expect((await api('POST', '/auth/logout', { body: {} })).status).toBe(200);
+  });
+});
+
+describe('GET and PUT /api/me', () => {
+  it('GET answers loginResponse without a new token', async () => {
+    const empresa = await makeEmpresa();
+    const u = await makeUser({ role: 'EVENT_OWNER', empresaId: empresa.id });
+    const res = await api('GET', '/api/me', { token: u.token });
+    expect(res.status).toBe(200);
+    expect(LoginResponse.safeParse(res.body).success).toBe(true);
+    expect(res.body.access_token).toBe('');
+    expect(res.body.user).toMatchObject({ company_id: empresa.id, company_name: empresa.label });
+  });
+
+  it('PUT changes nome and telefone and ignores role, ativo and ratings in the body', async () => {
+    const u = await makeUser({ role: 'profissional' });
+    await db.insert(profissionais).values({ regiao: 'SP', nome: 'Antes', usuarioId: u.id, qualTec: 2 });
+    const res = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { nome: ' Novo Nome ', telefone: '31 3333-0000', role: 'SUPERADMIN', ativo: false, profissional: { nome: 'Depois', uf: 'mg', qual_tec: 5, usuario_id: crypto.randomUUID() } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ name: 'Novo Nome', phone: '31 3333-0000', role: 'profissional', ativo: true });
+    expect(res.body.profissional).toMatchObject({ nome: 'Depois', uf: 'MG', qual_tec: 2, usuario_id: u.id });
+  });
+
+  it('PUT changes the password only with the current one, revokes old sessions and starts a new one', async () => {
+    const u = await makeUser();
+    const old = (await login(u.email)).body.refresh_token;
+    expectError(await api('PUT', '/api/me', { token: u.token, body: { nova_senha: 'nova-senha-1' } }), 400, 'VALIDATION_FAILED');
+    const wrong = await api('PUT', '/api/me', { token: u.token, body: { senha_atual: 'errada-123', nova_senha: 'nova-senha-1' } });
+    expectError(wrong, 400, 'VALIDATION_FAILED');
+    expect(wrong.body.error).toContain('senha_atual');
+    const res = await api('PUT', '/api/me', { token: u.token, body: { senha_atual: PASSWORD, nova_senha: 'nova-senha-1' } });
+    expect(res.status).toBe(200);
+    expect(res.body.refresh_token).toBeTruthy();
+    expectNoSecrets(res.body);
+    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: old } }), 401, 'INVALID_REFRESH_TOKEN');
+    expect((await api('POST', '/auth/refresh', { body: { refresh_token: res.body.refresh_token } })).status).toBe(200);
+    expectError(await login(u.email), 401, 'INVALID_CREDENTIALS');
+    expect((await login(u.email, 'nova-senha-1')).status).toBe(200);
+  });
+
+  it('PUT validates its fields', async () => {
+    const u = await makeUser();
+    expectError(await api('PUT', '/api/me', { token: u.token, body: { nome: '' } }), 400, 'VALIDATION_FAILED');
+    expectError(await api('PUT', '/api/me', { token: u.token, body: { nova_senha: '123', senha_atual: PASSWORD } }), 400, 'VALIDATION_FAILED');
+    expectError(await api('PUT', '/api/me', { token: u.token, body: { profissional: { cpf_cnpj_titular: '11111111111' } } }), 400, 'VALIDATION_FAILED');
+  });
+});
