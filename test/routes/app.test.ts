@@ -1,14 +1,106 @@
-import { describe, expect, it } from 'vitest';
-import { api, expectError } from '../helpers/request';
+import { env, SELF } from 'cloudflare:test';
+import { hc } from 'hono/client';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { createApp, type AppType } from '../../src/app';
+import { PBKDF2_ITERATIONS } from '../../src/lib/password';
+import { makeUser } from '../helpers/factories';
+import { api, BASE, expectError } from '../helpers/request';
 
 describe('app skeleton', () => {
   it('GET /health answers ok after a D1 round trip', async () => {
     const res = await api('GET', '/health');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
-  it('unknown routes answer 404 JSON', async () => {
+  it('answers unknown routes and wrong methods with 404 JSON', async () => {
     expectError(await api('GET', '/nope'), 404, 'NOT_FOUND');
+    expectError(await api('DELETE', '/auth/login'), 404, 'NOT_FOUND');
+  });
+
+  it('sets security headers', async () => {
+    const res = await api('GET', '/health');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+
+  it('allows CORS with credentials for configured origins only', async () => {
+    const ok = await SELF.fetch(`${BASE}/api/me`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type,x-regiao' },
+    });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-regiao');
+    const evil = await SELF.fetch(`${BASE}/api/me`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' } });
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers 500 INTERNAL and logs one clear line when JWT_SECRET is missing', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await createApp().request('/health', {}, { ...env, JWT_SECRET: undefined });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: 'internal error', code: 'INTERNAL' });
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(String(log.mock.calls[0]?.[0])).toContain('JWT_SECRET');
+    log.mockRestore();
+  });
+
+  it('never leaks internals in a 500', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = { ...env, DB: { prepare: () => { throw new Error('SQLITE secret detail'); } } as unknown as D1Database };
+    const res = await createApp().request('/health', {}, broken);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('{"error":"internal error","code":"INTERNAL"}');
+    log.mockRestore();
+  });
+
+  it('keeps PBKDF2 at or below the Workers maximum of 100,000 iterations', () => {
+    expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(100_000);
+  });
+});
+
+describe('GET /openapi.json and /docs', () => {
+  it('is an OpenAPI 3.1 document listing every route of the app with its schemas', async () => {
+    const res = await api('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.components.securitySchemes.BearerAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    const paths = res.body.paths;
+    for (const [path, method] of [
+      ['/auth/register', 'post'], ['/auth/login', 'post'], ['/auth/refresh', 'post'], ['/auth/logout', 'post'],
+      ['/api/me', 'get'], ['/api/me', 'put'], ['/api/admin/users', 'get'], ['/api/admin/users', 'post'],
+      ['/api/admin/users/pending', 'get'], ['/api/admin/users/{id}', 'get'], ['/api/admin/users/{id}', 'delete'],
+      ['/api/admin/users/{id}/approve', 'patch'], ['/api/admin/users/{id}/role', 'patch'],
+    ] as const) {
+      expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(paths['/auth/login'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/loginRequest');
+    expect(paths['/api/admin/users/{id}'].get.security).toEqual([{ BearerAuth: [] }]);
+    expect(paths['/api/admin/users/{id}'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+  });
+
+  it('GET /docs renders an HTML page for the document', async () => {
+    const res = await SELF.fetch(`${BASE}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/openapi.json');
+  });
+});
+
+describe('typed client', () => {
+  it('hc<AppType> types requests and responses', async () => {
+    const u = await makeUser();
+    const client = hc<AppType>(BASE, { fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(input, init) });
+    const res = await client.auth.login.$post({ json: { email: u.email, senha: u.password } });
+    expect(res.status).toBe(200);
+    if (res.status === 200) {
+      const body = await res.json();
+      expectTypeOf(body.access_token).toEqualTypeOf<string>();
+      expectTypeOf(body.user.role).toEqualTypeOf<'SUPERADMIN' | 'BUSINESS_OWNER' | 'EVENT_OWNER' | 'RESEARCHER' | 'agenda_viewer' | 'profissional'>();
+      expect(body.user.id).toBe(u.id);
+    }
   });
 });
