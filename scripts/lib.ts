@@ -1,0 +1,234 @@
+/**
+ * Shared by scripts/admin-create.ts and scripts/dev.ts (decisions D13): running wrangler without
+ * prompts, applying local D1 migrations, creating a SUPERADMIN, reading .dev.vars.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import { hashPassword } from '../src/lib/password.ts';
+
+/** The repository root: wrangler runs here, so wrangler.toml and .wrangler/ are found from any cwd. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** An error meant for the user: printed as one line, exit code 1. */
+export class CliError extends Error {}
+
+/** Where D1 commands go. `persistTo` only applies to the local database. */
+export type Target = { remote: boolean; persistTo?: string };
+
+/** Never prompt (CI=1 also makes `d1 migrations apply` proceed without asking), never phone home. */
+export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' });
+
+export function targetArgs(t: Target): string[] {
+  if (t.remote) return ['--remote'];
+  return ['--local', ...(t.persistTo ? ['--persist-to', t.persistTo] : [])];
+}
+
+/** A path given on the command line, relative to where the user typed it (npm run changes cwd to the root). */
+export function resolveUserPath(p: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
+type RunResult = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * Runs `npx --no-install wrangler ...args` in its own process group with output captured. The whole
+ * group is killed on timeout, and when this process is interrupted, so no workerd is left behind.
+ */
+export function runWrangler(args: string[], timeoutMs = 300_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['--no-install', 'wrangler', ...args], {
+      cwd: ROOT,
+      env: wranglerEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    };
+    const onSignal = (sig: NodeJS.Signals) => {
+      killGroup();
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+    child.on('error', (err) => {
+      done();
+      reject(new CliError(`could not start wrangler (npx --no-install wrangler): ${err.message}; run npm ci first`));
+    });
+    child.on('close', (code) => {
+      done();
+      if (timedOut) reject(new CliError(`wrangler ${args.slice(0, 3).join(' ')} did not finish within ${timeoutMs / 1000} s`));
+      else resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+
+/** The one line that says why a (non --json) wrangler command failed. */
+export function wranglerErrorLine(r: RunResult): string {
+  const lines = stripAnsi(`${r.stdout}\n${r.stderr}`)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('npm warn'));
+  const err = lines.find((l) => l.includes('[ERROR]'));
+  if (err) return err.replace(/^.*\[ERROR\]\s*/, '');
+  return lines.at(-1) ?? `exit code ${r.code}`;
+}
+
+type D1Result = { results?: Record<string, unknown>[]; success?: boolean };
+
+/** `wrangler d1 execute DB --command <sql> --json`; returns one result per statement. */
+export async function d1Execute(sql: string, target: Target): Promise<D1Result[]> {
+  const r = await runWrangler(['d1', 'execute', 'DB', ...targetArgs(target), '--command', sql, '--json']);
+  const start = r.stdout.search(/[[{]/);
+  let parsed: unknown;
+  try {
+    parsed = start >= 0 ? JSON.parse(r.stdout.slice(start)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (r.code === 0 && Array.isArray(parsed)) return parsed as D1Result[];
+  const e = (parsed as { error?: { text?: string; notes?: { text?: string }[] } } | undefined)?.error;
+  const text = e?.text ? [e.text, ...(e.notes ?? []).map((n) => n.text ?? '')].filter(Boolean).join(' ') : wranglerErrorLine(r);
+  throw new CliError(`wrangler d1 execute failed: ${text.replace(/\s+/g, ' ').trim()}`);
+}
+
+/** Applies drizzle/*.sql to the local D1 database; returns a short summary. */
+export async function applyLocalMigrations(persistTo?: string): Promise<string> {
+  const r = await runWrangler(['d1', 'migrations', 'apply', 'DB', ...targetArgs({ remote: false, persistTo })]);
+  if (r.code !== 0) throw new CliError(`applying local D1 migrations failed: ${wranglerErrorLine(r)}`);
+  const out = stripAnsi(r.stdout);
+  if (/No migrations to apply/i.test(out)) return 'local D1 migrations: up to date';
+  const applied = out.match(/\.sql\s*│\s*✅/g)?.length ?? 0;
+  return `local D1 migrations: ${applied} applied`;
+}
+
+/** A SQL string literal: single quotes doubled (SQLite has no backslash escapes). */
+export function sqlString(s: string): string {
+  if (s.includes('\0')) throw new CliError('text with a NUL character cannot be stored');
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+// The same rules the API applies to e-mails (src/lib/validation.ts) and passwords (decisions D3).
+const EmailSchema = z.string().trim().toLowerCase().min(1).max(254).pipe(z.email());
+
+export type AdminInput = { email: string; password: string; name: string };
+
+export function validateAdmin(raw: { email?: string; password?: string; name?: string }): AdminInput {
+  if (raw.email === undefined) throw new CliError('--email is required');
+  if (raw.password === undefined) throw new CliError('--password is required');
+  const email = EmailSchema.safeParse(raw.email);
+  if (!email.success) throw new CliError(`--email: "${raw.email}" is not a valid e-mail address`);
+  // Taken as typed, not trimmed, like the API's senha.
+  if (raw.password.length < 6 || raw.password.length > 128) throw new CliError('--password must be 6 to 128 characters');
+  const name = (raw.name ?? 'Administrador').trim();
+  if (!name) throw new CliError('--name must not be empty');
+  if (name.length > 120) throw new CliError('--name must be at most 120 characters');
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(name)) throw new CliError('--name must not contain control characters');
+  return { email: email.data, password: raw.password, name };
+}
+
+export type AdminResult = { created: boolean; id: string; email: string; role: string; ativo: boolean };
+
+/**
+ * Inserts an active SUPERADMIN unless the e-mail exists. The insert is guarded in SQL, so a
+ * concurrent run cannot create a duplicate, and the row read back tells which case happened.
+ * The password and its hash never appear in what this returns or throws.
+ */
+export async function createSuperadmin(input: AdminInput, target: Target): Promise<AdminResult> {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const hash = await hashPassword(input.password);
+  const email = sqlString(input.email);
+  const select = `select id, role, ativo from users where email = ${email}`;
+  const insert =
+    `insert into users (id, nome, email, senha_hash, role, ativo, created_at, updated_at) ` +
+    `select ${sqlString(id)}, ${sqlString(input.name)}, ${email}, ${sqlString(hash)}, 'SUPERADMIN', 1, ${sqlString(now)}, ${sqlString(now)} ` +
+    `where not exists (select 1 from users where email = ${email})`;
+  const redact = (e: unknown) => {
+    if (!(e instanceof Error)) return e;
+    const msg = e.message.split(hash).join('[hash]').split(input.password).join('[password]');
+    return new CliError(msg);
+  };
+  let rows: Record<string, unknown>[] | undefined;
+  try {
+    const results = await d1Execute(`${insert}; ${select}`, target);
+    rows = results.at(-1)?.results;
+  } catch (e) {
+    // Lost a race with another insert of the same e-mail: the unique index stopped it.
+    if (!(e instanceof Error) || !/UNIQUE constraint failed: users\.email/.test(e.message)) throw redact(e);
+    rows = (await d1Execute(select, target)).at(-1)?.results;
+  }
+  const row = rows?.[0];
+  if (!row || typeof row.id !== 'string') throw new CliError('the user was not found after the insert (unexpected wrangler output)');
+  return { created: row.id === id, id: row.id, email: input.email, role: String(row.role), ativo: Number(row.ativo) === 1 };
+}
+
+/** One line describing the outcome, never the password. */
+export function describeAdmin(r: AdminResult): string {
+  if (r.created) return `Created SUPERADMIN ${r.email} (id ${r.id}).`;
+  const state = `${r.role}, ${r.ativo ? 'active' : 'pending'}`;
+  return `A user with e-mail ${r.email} already exists (id ${r.id}, ${state}): nothing changed.`;
+}
+
+/** KEY=VALUE lines; blank lines and # comments ignored, `export ` and one pair of surrounding quotes stripped. */
+export function parseDevVars(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2]!;
+    const q = value[0];
+    if ((q === '"' || q === "'") && value.length >= 2 && value.endsWith(q)) value = value.slice(1, -1);
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+export function readDevVars(file: string): Record<string, string> {
+  return parseDevVars(readFileSync(file, 'utf8'));
+}
+
+/** Letters and digits, uniformly drawn (randomInt has no modulo bias). */
+export function randomPassword(length = 16): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  let s = '';
+  for (let i = 0; i < length; i++) s += alphabet[randomInt(alphabet.length)];
+  return s;
+}
+
+export const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Prints one line and exits 1 (the stack of an unexpected error only with DEBUG set). */
+export function fail(e: unknown): never {
+  const msg = e instanceof Error ? e.message : String(e);
+  console.error(e instanceof CliError ? `error: ${msg}` : `error (unexpected): ${msg.split('\n')[0]}`);
+  if (!(e instanceof CliError) && process.env.DEBUG && e instanceof Error) console.error(e.stack);
+  process.exit(1);
+}
