@@ -93,8 +93,9 @@ export function wranglerErrorLine(r: RunResult): string {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('npm warn'));
-  const err = lines.find((l) => l.includes('[ERROR]'));
-  if (err) return err.replace(/^.*\[ERROR\]\s*/, '');
+  // wrangler may split one failure over several [ERROR] lines ("Migration x failed with ...:", then the cause).
+  const errors = lines.filter((l) => l.includes('[ERROR]')).map((l) => l.replace(/^.*\[ERROR\]\s*/, ''));
+  if (errors.length) return errors.join(' ');
   return lines.at(-1) ?? `exit code ${r.code}`;
 }
 
@@ -137,18 +138,22 @@ const EmailSchema = z.string().trim().toLowerCase().min(1).max(254).pipe(z.email
 
 export type AdminInput = { email: string; password: string; name: string };
 
-export function validateAdmin(raw: { email?: string; password?: string; name?: string }): AdminInput {
-  if (raw.email === undefined) throw new CliError('--email is required');
-  if (raw.password === undefined) throw new CliError('--password is required');
+/** Where each value came from, for the error messages. */
+export type AdminLabels = { email: string; password: string; name: string };
+const CLI_LABELS: AdminLabels = { email: '--email', password: '--password', name: '--name' };
+
+export function validateAdmin(raw: { email?: string; password?: string; name?: string }, labels: AdminLabels = CLI_LABELS): AdminInput {
+  if (raw.email === undefined) throw new CliError(`${labels.email} is required`);
+  if (raw.password === undefined) throw new CliError(`${labels.password} is required`);
   const email = EmailSchema.safeParse(raw.email);
-  if (!email.success) throw new CliError(`--email: "${raw.email}" is not a valid e-mail address`);
+  if (!email.success) throw new CliError(`${labels.email}: "${raw.email}" is not a valid e-mail address`);
   // Taken as typed, not trimmed, like the API's senha.
-  if (raw.password.length < 6 || raw.password.length > 128) throw new CliError('--password must be 6 to 128 characters');
+  if (raw.password.length < 6 || raw.password.length > 128) throw new CliError(`${labels.password} must be 6 to 128 characters`);
   const name = (raw.name ?? 'Administrador').trim();
-  if (!name) throw new CliError('--name must not be empty');
-  if (name.length > 120) throw new CliError('--name must be at most 120 characters');
+  if (!name) throw new CliError(`${labels.name} must not be empty`);
+  if (name.length > 120) throw new CliError(`${labels.name} must be at most 120 characters`);
   // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x1f\x7f]/.test(name)) throw new CliError('--name must not contain control characters');
+  if (/[\x00-\x1f\x7f]/.test(name)) throw new CliError(`${labels.name} must not contain control characters`);
   return { email: email.data, password: raw.password, name };
 }
 

@@ -1,0 +1,108 @@
+/**
+ * npm run dev [-- --persist-to DIR] [-- other wrangler dev flags]
+ *
+ * Decisions D13: writes .dev.vars (random JWT_SECRET, a local admin) when it does not exist,
+ * applies the local D1 migrations, creates the admin named by ADMIN_EMAIL/ADMIN_PASSWORD when
+ * absent, then runs `wrangler dev --port 8787` in the foreground.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  applyLocalMigrations,
+  CliError,
+  createSuperadmin,
+  describeAdmin,
+  fail,
+  randomHex,
+  randomPassword,
+  readDevVars,
+  resolveUserPath,
+  ROOT,
+  validateAdmin,
+} from './lib.ts';
+
+const DEV_VARS = path.join(ROOT, '.dev.vars');
+
+/** --persist-to is ours too (migrations and the admin go where wrangler dev will look); the rest goes to wrangler dev. */
+function parse(argv: string[]) {
+  const passthrough: string[] = [];
+  let persistTo: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--persist-to' || a.startsWith('--persist-to=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (!v) throw new CliError('--persist-to needs a directory');
+      persistTo = resolveUserPath(v);
+    } else passthrough.push(a);
+  }
+  const hasPort = passthrough.some((a) => a === '--port' || a.startsWith('--port='));
+  return { persistTo, wranglerArgs: [...(hasPort ? [] : ['--port', '8787']), ...passthrough] };
+}
+
+function ensureDevVars() {
+  if (existsSync(DEV_VARS)) return;
+  const text = [
+    '# Local secrets for wrangler dev, written by `npm run dev`. Never commit this file.',
+    `JWT_SECRET=${randomHex(32)}`,
+    '# The dev server speaks http, so the session cookies must not be Secure.',
+    'COOKIE_SECURE=false',
+    '# `npm run dev` creates this SUPERADMIN in the local database when it does not exist.',
+    'ADMIN_EMAIL=admin@example.com',
+    `ADMIN_PASSWORD=${randomPassword(16)}`,
+    '',
+  ].join('\n');
+  writeFileSync(DEV_VARS, text, { flag: 'wx', mode: 0o600 });
+  console.log(`Wrote ${DEV_VARS} with a random JWT_SECRET, COOKIE_SECURE=false and a random admin password.`);
+}
+
+/** wrangler's own launcher, run with this node: it passes SIGINT/SIGTERM on and shuts workerd down. */
+function wranglerBin(): string {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('wrangler/package.json', { paths: [ROOT] });
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin.wrangler!;
+  return path.join(path.dirname(pkgPath), bin);
+}
+
+async function main() {
+  const { persistTo, wranglerArgs } = parse(process.argv.slice(2));
+  ensureDevVars();
+  const vars = readDevVars(DEV_VARS);
+  if (!vars.JWT_SECRET) console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
+
+  console.log(await applyLocalMigrations(persistTo));
+
+  if (vars.ADMIN_EMAIL && vars.ADMIN_PASSWORD) {
+    const input = validateAdmin(
+      { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD, name: vars.ADMIN_NAME },
+      { email: 'ADMIN_EMAIL in .dev.vars', password: 'ADMIN_PASSWORD in .dev.vars', name: 'ADMIN_NAME in .dev.vars' },
+    );
+    const result = await createSuperadmin(input, { remote: false, persistTo });
+    console.log(describeAdmin(result));
+    console.log(
+      `Local admin: ${result.email}, password: ADMIN_PASSWORD in ${DEV_VARS}` +
+        (result.created ? '' : ' (as it was when the user was created)'),
+    );
+  } else {
+    console.log('No ADMIN_EMAIL/ADMIN_PASSWORD in .dev.vars: no admin created (npm run admin:create makes one).');
+  }
+
+  const args = [wranglerBin(), 'dev', ...wranglerArgs, ...(persistTo ? ['--persist-to', persistTo] : [])];
+  console.log(`Starting wrangler dev ${args.slice(2).join(' ')}`);
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
+  const forward = (sig: NodeJS.Signals) => () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+  };
+  process.on('SIGINT', forward('SIGINT'));
+  process.on('SIGTERM', forward('SIGTERM'));
+  child.on('error', (e) => fail(new CliError(`could not start wrangler dev: ${e.message}`)));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : signal ? 143 : 1)));
+}
+
+main().catch(fail);
