@@ -11,6 +11,20 @@ import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import { createRouter } from './lib/router';
 import { adminUsersRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
+import {
+  anosFormaturasConfig,
+  anosFormaturasRoutes,
+  cursosConfig,
+  cursosRoutes,
+  empresasConfig,
+  empresasRoutes,
+  funcoesConfig,
+  funcoesRoutes,
+  tiposServicosConfig,
+  tiposServicosRoutes,
+} from './routes/catalogs';
+import { tiposEventosRoutes } from './routes/tipos-eventos';
+import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -83,7 +97,15 @@ export function createApp() {
     return c.json({ status: 'ok' });
   });
 
-  const routes = app.route('/', authRoutes).route('/api/admin/users', adminUsersRoutes);
+  const routes = app
+    .route('/', authRoutes)
+    .route('/api/admin/users', adminUsersRoutes)
+    .route(anosFormaturasConfig.path, anosFormaturasRoutes)
+    .route(cursosConfig.path, cursosRoutes)
+    .route(empresasConfig.path, empresasRoutes)
+    .route(funcoesConfig.path, funcoesRoutes)
+    .route(tiposServicosConfig.path, tiposServicosRoutes)
+    .route(tiposEventosConfig.path, tiposEventosRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

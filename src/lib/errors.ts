@@ -50,9 +50,11 @@ function causeChain(err: unknown): { messages: string; query?: string } {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
     if (cur instanceof Error) {
-      parts.push(cur.message);
       const q = (cur as { query?: unknown }).query;
-      if (typeof q === 'string' && !query) query = q;
+      // drizzle's wrapper repeats the SQL and the bound parameters (user input) in its message: keep
+      // its SQL text apart and match constraint names only in the driver's messages.
+      if (typeof q === 'string') query ??= q;
+      else parts.push(cur.message);
       cur = cur.cause;
     } else {
       parts.push(String(cur));
@@ -72,10 +74,16 @@ export function mapDbError(err: unknown): ApiError | undefined {
     if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: already registered');
     if (/cadastro_fot\.fot\b/.test(messages)) return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
     if (/profissionais\.usuario_id/.test(messages)) return new ApiError('CONFLICT', 'this user already has a professional profile');
-    return new ApiError('CONFLICT', 'an entry with this name already exists in this region');
+    // Catalog names: unique (regiao, <field>_key), so the message can name the field.
+    const field = /UNIQUE constraint failed: \w+\.regiao, \w+\.(\w+)_key\b/.exec(messages)?.[1];
+    return new ApiError('CONFLICT', `${field ? `${field}: ` : ''}an entry with this name already exists in this region`);
   }
   if (/FOREIGN KEY constraint failed/i.test(messages)) {
-    const isDelete = /^\s*delete\b/i.test(query ?? '') || /\bdelete from\b/i.test(messages);
+    // D1's message never carries the SQL: it is on drizzle's DrizzleQueryError (`query`), and a
+    // db.batch() failure has none. ON DELETE RESTRICT fails at once and SQLite reports it as
+    // SQLITE_CONSTRAINT_TRIGGER; a missing parent on insert/update is SQLITE_CONSTRAINT_FOREIGNKEY.
+    // (Matching "delete from" in the messages would also match the bound parameters.)
+    const isDelete = /^\s*delete\b/i.test(query ?? '') || /SQLITE_CONSTRAINT_TRIGGER/.test(messages);
     return isDelete
       ? new ApiError('IN_USE', 'this entry is still referenced by other records and cannot be deleted')
       : new ApiError('NOT_FOUND', 'a referenced entry does not exist');

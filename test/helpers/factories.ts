@@ -54,3 +54,16 @@ export async function makeCatalog(table: schema.CatalogTable, regiao = 'SP', lab
 }
 
 export const makeEmpresa = (regiao = 'SP') => makeCatalog(schema.empresas, regiao);
+
+/** A price row straight into D1 (valor in cents, as stored). */
+export async function makePreco(tipoEventoId: string, funcaoProfissionalId: string, opts: { regiao?: string; valorCentavos?: number } = {}) {
+  const row = {
+    id: crypto.randomUUID(),
+    regiao: opts.regiao ?? 'SP',
+    tipoEventoId,
+    funcaoProfissionalId,
+    valorCentavos: opts.valorCentavos ?? 10_000,
+  };
+  await db.insert(schema.precos).values(row);
+  return row;
+}

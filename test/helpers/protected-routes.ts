@@ -12,6 +12,16 @@ export interface ProtectedRoute {
   body?: unknown;
 }
 
+/** GET list, POST, PUT /{id} and DELETE /{id} of a catalog. */
+function catalogRoutes(path: string, body: Record<string, string>, opts: { publicList?: boolean } = {}): ProtectedRoute[] {
+  return [
+    ...(opts.publicList ? [] : [{ method: 'GET', path, allowed: ROLES }]),
+    { method: 'POST', path, allowed: ADMINS, body },
+    { method: 'PUT', path: `${path}/${ID}`, allowed: ADMINS, body },
+    { method: 'DELETE', path: `${path}/${ID}`, allowed: ADMINS },
+  ];
+}
+
 /**
  * Every authenticated route, once. The shared suite checks: no token → 401, bad token → 401,
  * each role outside `allowed` → 403. A new route group adds its rows here.
@@ -26,6 +36,15 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'DELETE', path: `/api/admin/users/${ID}`, allowed: ADMINS },
   { method: 'PATCH', path: `/api/admin/users/${ID}/approve`, allowed: ADMINS },
   { method: 'PATCH', path: `/api/admin/users/${ID}/role`, allowed: ADMINS, body: { role: 'RESEARCHER' } },
+  // Catalogs (GET /api/funcoes is public and so not here): reads for every role, writes for administrators.
+  ...catalogRoutes('/api/anos-formaturas', { ano_semestre: '2030.2' }),
+  ...catalogRoutes('/api/cursos', { nome: 'Curso da tabela' }),
+  ...catalogRoutes('/api/empresas', { nome: 'Empresa da tabela' }),
+  ...catalogRoutes('/api/funcoes', { nome: 'Funcao da tabela' }, { publicList: true }),
+  ...catalogRoutes('/api/tipos-servicos', { nome: 'Servico da tabela' }),
+  ...catalogRoutes('/api/tipos-eventos', { nome: 'Evento da tabela' }),
+  { method: 'POST', path: '/api/tipos-eventos/precos', allowed: ADMINS, body: { tipo_evento_id: ID, funcao_profissional_id: ID, valor: 10 } },
+  { method: 'GET', path: `/api/tipos-eventos/${ID}/precos`, allowed: ROLES },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };

@@ -1,0 +1,68 @@
+import { z } from '@hono/zod-openapi';
+import type { CatalogTable } from '../../db/schema';
+import { reqStr } from '../../lib/validation';
+
+/** The wire name of a catalog's label column. */
+export type CatalogField = 'nome' | 'ano_semestre';
+/** DELETE answers 204 (the rule) or 200 {"message"} (DELETE /api/funcoes/{id}, per the interface). */
+export type DeleteStyle = 'no-content' | 'message';
+
+/** Everything that differs between two simple catalogs. */
+export interface CatalogConfig<F extends CatalogField = CatalogField, D extends DeleteStyle = DeleteStyle> {
+  table: CatalogTable;
+  /** Mount path, e.g. `/api/cursos`. */
+  path: `/api/${string}`;
+  field: F;
+  maxLength: number;
+  example: string;
+  /** OpenAPI component names of the request and response bodies. */
+  schemaNames: { request: string; response: string };
+  tag: string;
+  /** Singular noun for summaries and messages ("curso"). */
+  noun: string;
+  deleteStyle: D;
+  /** GET list needs no token (still region-filtered): only /api/funcoes (decisions D4). */
+  publicList?: boolean;
+}
+
+type LabelShape<F extends CatalogField, S> = { [K in F]: S };
+
+const labelShape = <F extends CatalogField, S extends z.ZodType>(field: F, schema: S) => ({ [field]: schema }) as LabelShape<F, S>;
+
+/** Create/update body: the one label field, trimmed, empty = missing, bounded. */
+export const catalogRequestSchema = <F extends CatalogField>(cfg: Pick<CatalogConfig<F>, 'field' | 'maxLength' | 'example'>) =>
+  z.object(labelShape(cfg.field, reqStr(cfg.maxLength).openapi({ example: cfg.example })));
+
+/** Response fields every catalog entry has; event types extend it with `precos`. */
+export const catalogResponseShape = <F extends CatalogField>(field: F) => ({
+  id: z.string().openapi({ format: 'uuid' }),
+  ...labelShape(field, z.string()),
+  regiao: z.string().openapi({ example: 'SP' }),
+  created_at: z.string().openapi({ format: 'date-time' }),
+  updated_at: z.string().openapi({ format: 'date-time' }),
+});
+
+export function catalogSchemas<F extends CatalogField>(cfg: CatalogConfig<F>) {
+  return {
+    request: catalogRequestSchema(cfg).openapi(cfg.schemaNames.request),
+    response: z.object(catalogResponseShape(cfg.field)).openapi(cfg.schemaNames.response),
+  };
+}
+
+export type CatalogRow = CatalogTable['$inferSelect'];
+
+export type CatalogResponse<F extends CatalogField> = {
+  id: string;
+  regiao: string;
+  created_at: string;
+  updated_at: string;
+} & LabelShape<F, string>;
+
+export const toCatalogResponse = <F extends CatalogField>(field: F, row: CatalogRow) =>
+  ({
+    id: row.id,
+    [field]: row.label,
+    regiao: row.regiao,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }) as CatalogResponse<F>;

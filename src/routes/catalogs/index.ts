@@ -1,0 +1,86 @@
+import { anosFormaturas, cursos, empresas, funcoes, tiposServicos } from '../../db/schema';
+import { createRouter } from '../../lib/router';
+import { asRouteHandler, catalogHandlers, plainPresenter } from './catalogs.handlers';
+import { catalogRoutes } from './catalogs.routes';
+import { catalogSchemas, type CatalogConfig, type CatalogField, type DeleteStyle } from './catalogs.schemas';
+
+/** Schemas, routes and handlers of one simple catalog, mounted on a router of their own. */
+export function catalogRouter<F extends CatalogField, D extends DeleteStyle>(cfg: CatalogConfig<F, D>) {
+  const schemas = catalogSchemas(cfg);
+  const r = catalogRoutes(cfg, schemas);
+  const h = catalogHandlers(cfg, plainPresenter(cfg.field));
+  return createRouter()
+    .openapi(r.list, asRouteHandler(r.list, h.list))
+    .openapi(r.create, asRouteHandler(r.create, h.create))
+    .openapi(r.update, asRouteHandler(r.update, h.update))
+    .openapi(r.remove, asRouteHandler(r.remove, h.remove));
+}
+
+// A new simple catalog is one entry here plus one `.route()` line in src/app.ts.
+
+export const anosFormaturasConfig = {
+  table: anosFormaturas,
+  path: '/api/anos-formaturas',
+  field: 'ano_semestre',
+  maxLength: 20,
+  example: '2026.1',
+  schemaNames: { request: 'CreateAnoFormaturaRequest', response: 'AnoFormaturaResponse' },
+  tag: 'Graduation years',
+  noun: 'ano de formatura',
+  deleteStyle: 'no-content',
+} as const satisfies CatalogConfig;
+
+export const cursosConfig = {
+  table: cursos,
+  path: '/api/cursos',
+  field: 'nome',
+  maxLength: 120,
+  example: 'Medicina',
+  schemaNames: { request: 'CreateCursoRequest', response: 'CursoResponse' },
+  tag: 'Courses',
+  noun: 'curso',
+  deleteStyle: 'no-content',
+} as const satisfies CatalogConfig;
+
+export const empresasConfig = {
+  table: empresas,
+  path: '/api/empresas',
+  field: 'nome',
+  maxLength: 120,
+  example: 'Formaturas Alfa',
+  schemaNames: { request: 'CreateEmpresaRequest', response: 'EmpresaResponse' },
+  tag: 'Companies',
+  noun: 'empresa',
+  deleteStyle: 'no-content',
+} as const satisfies CatalogConfig;
+
+export const funcoesConfig = {
+  table: funcoes,
+  path: '/api/funcoes',
+  field: 'nome',
+  maxLength: 120,
+  example: 'Fotógrafo',
+  schemaNames: { request: 'CreateFuncaoRequest', response: 'FuncaoResponse' },
+  tag: 'Professional functions',
+  noun: 'funcao',
+  deleteStyle: 'message',
+  publicList: true,
+} as const satisfies CatalogConfig;
+
+export const tiposServicosConfig = {
+  table: tiposServicos,
+  path: '/api/tipos-servicos',
+  field: 'nome',
+  maxLength: 120,
+  example: 'Cobertura fotográfica',
+  schemaNames: { request: 'CreateTipoServicoRequest', response: 'TipoServicoResponse' },
+  tag: 'Service types',
+  noun: 'tipo de servico',
+  deleteStyle: 'no-content',
+} as const satisfies CatalogConfig;
+
+export const anosFormaturasRoutes = catalogRouter(anosFormaturasConfig);
+export const cursosRoutes = catalogRouter(cursosConfig);
+export const empresasRoutes = catalogRouter(empresasConfig);
+export const funcoesRoutes = catalogRouter(funcoesConfig);
+export const tiposServicosRoutes = catalogRouter(tiposServicosConfig);

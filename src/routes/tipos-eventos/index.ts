@@ -1,0 +1,13 @@
+import { createRouter } from '../../lib/router';
+import { asRouteHandler } from '../catalogs/catalogs.handlers';
+import * as h from './tipos-eventos.handlers';
+import * as r from './tipos-eventos.routes';
+
+// `/precos` is registered before the `/{id}` routes so that it is never read as an id.
+export const tiposEventosRoutes = createRouter()
+  .openapi(r.setPrice, h.setPrice)
+  .openapi(r.listPrices, h.listPrices)
+  .openapi(r.list, asRouteHandler(r.list, h.list))
+  .openapi(r.create, asRouteHandler(r.create, h.create))
+  .openapi(r.update, asRouteHandler(r.update, h.update))
+  .openapi(r.remove, asRouteHandler(r.remove, h.remove));
