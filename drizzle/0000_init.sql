@@ -167,4 +167,29 @@ CREATE TABLE `profissional_funcoes` (
 	FOREIGN KEY (`funcao_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict
 );
 --> statement-breakpoint
-CREATE INDEX `profissional_funcoes_funcao_idx` ON `profissional_funcoes` (`funcao_id`);
+CREATE INDEX `profissional_funcoes_funcao_idx` ON `profissional_funcoes` (`funcao_id`);--> statement-breakpoint
+CREATE TABLE `cadastro_fot` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`fot` integer NOT NULL,
+	`empresa_id` text NOT NULL,
+	`curso_id` text NOT NULL,
+	`ano_formatura_id` text NOT NULL,
+	`instituicao` text,
+	`cidade` text,
+	`estado` text,
+	`observacoes` text,
+	`gastos_captacao_centavos` integer,
+	`pre_venda` integer DEFAULT false NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`empresa_id`) REFERENCES `empresas`(`id`) ON UPDATE no action ON DELETE restrict,
+	FOREIGN KEY (`curso_id`) REFERENCES `cursos`(`id`) ON UPDATE no action ON DELETE restrict,
+	FOREIGN KEY (`ano_formatura_id`) REFERENCES `anos_formaturas`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `cadastro_fot_fot_unique` ON `cadastro_fot` (`fot`);--> statement-breakpoint
+CREATE INDEX `cadastro_fot_regiao_updated_idx` ON `cadastro_fot` (`regiao`,"updated_at" desc,`id`);--> statement-breakpoint
+CREATE INDEX `cadastro_fot_regiao_empresa_updated_idx` ON `cadastro_fot` (`regiao`,`empresa_id`,"updated_at" desc,`id`);--> statement-breakpoint
+CREATE INDEX `cadastro_fot_curso_idx` ON `cadastro_fot` (`curso_id`);--> statement-breakpoint
+CREATE INDEX `cadastro_fot_ano_idx` ON `cadastro_fot` (`ano_formatura_id`);

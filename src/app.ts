@@ -11,6 +11,8 @@ import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import { createRouter } from './lib/router';
 import { adminUsersRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
+import { cadastroFotRoutes } from './routes/cadastro-fot';
+import { profissionaisRoutes } from './routes/profissionais';
 import {
   anosFormaturasConfig,
   anosFormaturasRoutes,
@@ -105,7 +107,9 @@ export function createApp() {
     .route(empresasConfig.path, empresasRoutes)
     .route(funcoesConfig.path, funcoesRoutes)
     .route(tiposServicosConfig.path, tiposServicosRoutes)
-    .route(tiposEventosConfig.path, tiposEventosRoutes);
+    .route(tiposEventosConfig.path, tiposEventosRoutes)
+    .route('/api/cadastro-fot', cadastroFotRoutes)
+    .route('/api/profissionais', profissionaisRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

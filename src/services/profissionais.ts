@@ -1,4 +1,6 @@
-import type { ProfissionalRow } from '../db/schema';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { funcoes, profissionais, profissionalFuncoes, type ProfissionalRow } from '../db/schema';
+import type { Db } from '../env';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -46,16 +48,64 @@ export function toProfissionalResponse(
   };
 }
 
-/** Wire field names of the self-editable profile fields → table columns. */
-export function selfFieldsToColumns(b: Record<string, unknown>): Partial<ProfissionalRow> {
-  const map: Record<string, keyof ProfissionalRow> = {
-    nome: 'nome', whatsapp: 'whatsapp', endereco: 'endereco', cidade: 'cidade', uf: 'uf', banco: 'banco',
-    agencia: 'agencia', conta_pix: 'contaPix', cpf_cnpj_titular: 'cpfCnpjTitular', tipo_cartao: 'tipoCartao',
-    tabela_free: 'tabelaFree', equipamentos: 'equipamentos', observacao: 'observacao',
-    carro_disponivel: 'carroDisponivel', tem_estudio: 'temEstudio', qtd_estudio: 'qtdEstudio',
-    extra_por_equipamento: 'extraPorEquipamento', avatar_url: 'avatarUrl',
-  };
+const wireToColumn = {
+  nome: 'nome', whatsapp: 'whatsapp', endereco: 'endereco', cidade: 'cidade', uf: 'uf', banco: 'banco',
+  agencia: 'agencia', conta_pix: 'contaPix', cpf_cnpj_titular: 'cpfCnpjTitular', tipo_cartao: 'tipoCartao',
+  tabela_free: 'tabelaFree', equipamentos: 'equipamentos', observacao: 'observacao',
+  carro_disponivel: 'carroDisponivel', tem_estudio: 'temEstudio', qtd_estudio: 'qtdEstudio',
+  extra_por_equipamento: 'extraPorEquipamento', avatar_url: 'avatarUrl', funcao_profissional_id: 'funcaoProfissionalId',
+  qual_tec: 'qualTec', educacao_simpatia: 'educacaoSimpatia', desempenho_evento: 'desempenhoEvento',
+  disp_horario: 'dispHorario', email: 'email',
+} as const satisfies Record<string, keyof ProfissionalRow>;
+
+/** Wire fields → columns, for the fields present only (a PUT changes what it carries). */
+export function profissionalColumns(b: Record<string, unknown>): Partial<ProfissionalRow> {
   const out: Record<string, unknown> = {};
-  for (const [wire, col] of Object.entries(map)) if (b[wire] !== undefined) out[col] = b[wire];
+  for (const [wire, col] of Object.entries(wireToColumn)) if (b[wire] !== undefined) out[col] = b[wire];
   return out as Partial<ProfissionalRow>;
 }
+
+/** The two queries behind a profile view: profiles with the main function's name, and every function they hold. */
+export function profissionaisQueries(db: Db, where: SQL) {
+  return [
+    db
+      .select({ p: profissionais, funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome') })
+      .from(profissionais)
+      .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
+      .where(where)
+      .orderBy(asc(profissionais.nome), asc(profissionais.id)),
+    db
+      .select({ profissionalId: profissionalFuncoes.profissionalId, id: funcoes.id, nome: sql<string>`${funcoes.label}`.as('funcao_nome') })
+      .from(profissionalFuncoes)
+      .innerJoin(funcoes, eq(funcoes.id, profissionalFuncoes.funcaoId))
+      .innerJoin(profissionais, eq(profissionais.id, profissionalFuncoes.profissionalId))
+      .where(where)
+      .orderBy(asc(funcoes.labelKey)),
+  ] as const;
+}
+
+type ProfileRows = Awaited<ReturnType<typeof profissionaisQueries>[0]>;
+type HeldRows = Awaited<ReturnType<typeof profissionaisQueries>[1]>;
+
+export function withFuncoes(rows: ProfileRows, held: HeldRows) {
+  const byProfile = new Map<string, { id: string; nome: string }[]>();
+  for (const h of held) {
+    const list = byProfile.get(h.profissionalId) ?? [];
+    list.push({ id: h.id, nome: h.nome });
+    byProfile.set(h.profissionalId, list);
+  }
+  return rows.map((r) => ({ ...r, funcoes: byProfile.get(r.p.id) ?? [] }));
+}
+
+/** Profiles with their functions: one batch, whatever the number of profiles. */
+export async function listProfissionais(db: Db, where: SQL) {
+  const [rows, held] = await db.batch(profissionaisQueries(db, where));
+  return withFuncoes(rows, held);
+}
+
+/** Names of the given functions that exist in the region (to check references in the same round trip). */
+export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>
+  db
+    .select({ id: funcoes.id, nome: funcoes.label })
+    .from(funcoes)
+    .where(and(eq(funcoes.regiao, regiao), inArray(funcoes.id, ids)));

@@ -33,7 +33,12 @@ const withoutHash = ({ senhaHash: _h, ...u }: UserRow): AuthUser => u;
 /** A user with company name, linked profile and its function name: one query. */
 export async function loadAccount(db: Db, where: SQL) {
   const [row] = await db
-    .select({ user: users, companyName: empresas.label, prof: profissionais, funcaoNome: funcoes.label })
+    .select({
+      user: users,
+      companyName: sql<string | null>`${empresas.label}`.as('company_name'),
+      prof: profissionais,
+      funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome'),
+    })
     .from(users)
     .leftJoin(empresas, eq(empresas.id, users.empresaId))
     .leftJoin(profissionais, eq(profissionais.usuarioId, users.id))

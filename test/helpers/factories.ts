@@ -67,3 +67,37 @@ export async function makePreco(tipoEventoId: string, funcaoProfissionalId: stri
   await db.insert(schema.precos).values(row);
   return row;
 }
+
+let fotSeq = Math.floor(Math.random() * 1_000_000);
+/** A unique FOT number. */
+export const nextFot = () => ++fotSeq;
+
+/** A company, course and graduation year of one region: what a FOT record references. */
+export async function makeFotRefs(regiao = 'SP') {
+  const [empresa, curso, ano] = await Promise.all([
+    makeCatalog(schema.empresas, regiao),
+    makeCatalog(schema.cursos, regiao),
+    makeCatalog(schema.anosFormaturas, regiao, uniq('2026.')),
+  ]);
+  return { empresa: empresa!, curso: curso!, ano: ano! };
+}
+
+/** A FOT record straight into D1. */
+export async function makeFot(regiao = 'SP', over: Partial<typeof schema.cadastroFot.$inferInsert> = {}) {
+  const refs = await makeFotRefs(regiao);
+  const [row] = await db
+    .insert(schema.cadastroFot)
+    .values({ regiao, fot: nextFot(), empresaId: refs.empresa.id, cursoId: refs.curso.id, anoFormaturaId: refs.ano.id, ...over })
+    .returning();
+  return { ...row!, refs };
+}
+
+/** A professional profile straight into D1, holding the given functions (the first is the main one). */
+export async function makeProfissional(regiao = 'SP', over: Partial<typeof schema.profissionais.$inferInsert> = {}, funcaoIds: string[] = []) {
+  const [row] = await db
+    .insert(schema.profissionais)
+    .values({ regiao, nome: uniq('Profissional'), funcaoProfissionalId: funcaoIds[0] ?? null, ...over })
+    .returning();
+  if (funcaoIds.length) await db.insert(schema.profissionalFuncoes).values(funcaoIds.map((funcaoId) => ({ profissionalId: row!.id, funcaoId })));
+  return row!;
+}

@@ -2,3 +2,4 @@ export * from './catalogs';
 export * from './users';
 export * from './auth';
 export * from './profissionais';
+export * from './cadastro-fot';

@@ -1,5 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { empresas, users, type Role } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
@@ -13,7 +13,7 @@ import type { Db } from '../../env';
 const { senhaHash: _h, ...userColumns } = getTableColumns(users);
 
 const selectUsers = (db: Db) =>
-  db.select({ user: userColumns, companyName: empresas.label }).from(users).leftJoin(empresas, eq(empresas.id, users.empresaId));
+  db.select({ user: userColumns, companyName: sql<string | null>`${empresas.label}`.as('company_name') }).from(users).leftJoin(empresas, eq(empresas.id, users.empresaId));
 
 /** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (decisions D4). */
 function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {

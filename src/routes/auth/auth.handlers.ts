@@ -10,7 +10,7 @@ import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { sha256Hex } from '../../lib/tokens';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import { isAdmin } from '../../middleware/require-role';
-import { selfFieldsToColumns } from '../../services/profissionais';
+import { profissionalColumns } from '../../services/profissionais';
 import {
   assertLoginAllowed,
   clearFailures,
@@ -148,7 +148,7 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
   }
   writes.unshift(db.update(users).set(userSet).where(eq(users.id, user.id)));
   if (body.profissional) {
-    const cols = selfFieldsToColumns(body.profissional);
+    const cols = profissionalColumns(body.profissional);
     if (Object.keys(cols).length > 0) writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
   }
   await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { optCpfCnpj, optStr, optUf, reqStr } from '../../lib/validation';
+import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/validation';
 
 const optBool = () => z.boolean().nullish();
 const optCount = () => z.number().int().min(0).max(1000).nullish();
@@ -68,3 +68,33 @@ export const ProfissionalSchema = z
     updated_at: z.string(),
   })
   .openapi('ProfissionalResponse');
+
+/** Fields only administrators may set: a professional's own writes drop them. */
+export const adminOnlyFields = ['qual_tec', 'educacao_simpatia', 'desempenho_evento', 'disp_horario', 'email'] as const;
+
+const writeFields = {
+  ...profissionalSelfFields,
+  funcao_profissional_id: uuid().nullish().openapi({ description: 'main function; always one of `funcoes`' }),
+  funcoes_ids: z.array(uuid()).max(20).optional().openapi({ description: 'every function the professional holds' }),
+  qual_tec: rating(),
+  educacao_simpatia: rating(),
+  desempenho_evento: rating(),
+  disp_horario: rating(),
+  email: email().nullish().openapi({ description: 'contact e-mail; with `senha` (administrators) it also creates the login' }),
+};
+
+export const CreateProfissionalInput = z
+  .object({
+    ...writeFields,
+    senha: senha().optional().openapi({ description: 'administrators only: creates the linked active user (role profissional) with `email`' }),
+  })
+  .refine((b) => b.senha === undefined || (b.email !== undefined && b.email !== null), { path: ['email'], message: 'is required with senha' })
+  .openapi('CreateProfissionalInput', { description: 'media is computed by the server; ratings and email are ignored unless an administrator writes' });
+
+export const UpdateProfissionalInput = z.object(writeFields).partial().openapi('UpdateProfissionalInput');
+
+export type ProfissionalInput = z.infer<typeof UpdateProfissionalInput>;
+
+export const ContagemSchema = z
+  .object({ funcao_id: z.string(), funcao_nome: z.string(), total: z.number().int() })
+  .openapi('ContagemPorFuncao');

@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi';
+import { money, optStr, optUf, uuid } from '../../lib/validation';
+
+const fields = {
+  fot: z.number().int().positive().max(2_147_483_647).openapi({ example: 4521 }),
+  empresa_id: uuid(),
+  curso_id: uuid(),
+  ano_formatura_id: uuid(),
+  instituicao: optStr(200),
+  cidade: optStr(100),
+  estado: optUf(),
+  observacoes: optStr(2000),
+  gastos_captacao: money().nullish(),
+  pre_venda: z.boolean().nullish(),
+};
+
+export const CreateFotRequest = z
+  .object(fields)
+  .openapi('CreateInput', { description: 'fot, empresa_id, curso_id and ano_formatura_id are required on create' });
+
+export const UpdateFotRequest = z
+  .object(fields)
+  .partial()
+  .openapi('UpdateCadastroFotInput', { description: 'Only the fields sent change' });
+
+export type FotInput = z.infer<typeof UpdateFotRequest>;
+
+export const FotSchema = z
+  .object({
+    id: z.string(),
+    fot: z.number().int(),
+    regiao: z.string(),
+    empresa_id: z.string(),
+    empresa_nome: z.string(),
+    curso_id: z.string(),
+    curso_nome: z.string(),
+    ano_formatura_id: z.string(),
+    ano_formatura_label: z.string(),
+    instituicao: z.string().nullable(),
+    cidade: z.string().nullable(),
+    estado: z.string().nullable(),
+    observacoes: z.string().nullable(),
+    gastos_captacao: z.number().nullable(),
+    pre_venda: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('CadastroFotResponse');
+
+export const FotListQuery = z.object({
+  empresa_id: uuid().optional().openapi({ param: { name: 'empresa_id', in: 'query' }, description: 'only the records of this company' }),
+});
