@@ -45,6 +45,19 @@ export const protectedRoutes: ProtectedRoute[] = [
   ...catalogRoutes('/api/tipos-eventos', { nome: 'Evento da tabela' }),
   { method: 'POST', path: '/api/tipos-eventos/precos', allowed: ADMINS, body: { tipo_evento_id: ID, funcao_profissional_id: ID, valor: 10 } },
   { method: 'GET', path: `/api/tipos-eventos/${ID}/precos`, allowed: ROLES },
+  // FOT records: administrators; an EVENT_OWNER reads (its company's).
+  { method: 'GET', path: '/api/cadastro-fot', allowed: [...ADMINS, 'EVENT_OWNER'] },
+  { method: 'GET', path: `/api/cadastro-fot/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+  { method: 'POST', path: '/api/cadastro-fot', allowed: ADMINS, body: { fot: 1, empresa_id: ID, curso_id: ID, ano_formatura_id: ID } },
+  { method: 'PUT', path: `/api/cadastro-fot/${ID}`, allowed: ADMINS, body: { cidade: 'Santos' } },
+  { method: 'DELETE', path: `/api/cadastro-fot/${ID}`, allowed: ADMINS },
+  // Professionals: administrators; a professional its own profile.
+  { method: 'GET', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'] },
+  { method: 'GET', path: '/api/profissionais/contagem', allowed: ADMINS },
+  { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
+  { method: 'POST', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'], body: { nome: 'Pessoa da tabela' } },
+  { method: 'PUT', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'], body: { whatsapp: '1' } },
+  { method: 'DELETE', path: `/api/profissionais/${ID}`, allowed: ADMINS },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };
