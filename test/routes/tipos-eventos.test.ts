@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import * as schema from '../../src/db/schema';
 import { EventoResponse, PrecoResponse } from '../../src/routes/tipos-eventos/tipos-eventos.schemas';
 import { db, makeAdmin, makeCatalog, makePreco, makeUser, type TestUser } from '../helpers/factories';
+import { authHeaders, countingD1 } from '../helpers/queries';
 import { api, expectError } from '../helpers/request';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -219,39 +220,16 @@ describe('deleting', () => {
   });
 });
 
-/** Counts what the app asks of D1: prepare() is one statement, batch() one round trip of prepared ones. */
-function countingProxy(d1: D1Database) {
-  const counts = { prepare: 0, batch: 0, exec: 0 };
-  const proxy = new Proxy(d1, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      if (prop === 'prepare' || prop === 'batch' || prop === 'exec') {
-        return (...args: unknown[]) => {
-          counts[prop]++;
-          return value.apply(target, args);
-        };
-      }
-      return value.bind(target);
-    },
-  });
-  return { proxy, counts };
-}
-
 describe('GET /api/tipos-eventos query count', () => {
   const app = createApp();
   // Regions of their own, so each list holds exactly the event types made here.
   const countEnv = { ...env, REGIOES: 'SP,MG,C1,C50' };
 
   async function measure(regiao: string) {
-    const { proxy, counts } = countingProxy(env.DB);
-    const res = await app.request(
-      '/api/tipos-eventos',
-      { headers: { authorization: `Bearer ${reader.token}`, 'x-regiao': regiao } },
-      { ...countEnv, DB: proxy },
-    );
+    const { db: counted, count } = countingD1(env.DB);
+    const res = await app.request('/api/tipos-eventos', { headers: authHeaders(reader.token, { 'x-regiao': regiao }) }, { ...countEnv, DB: counted });
     expect(res.status).toBe(200);
-    return { body: z.array(EventoResponse).parse(await res.json()), counts };
+    return { body: z.array(EventoResponse).parse(await res.json()), count };
   }
 
   async function seed(regiao: string, tipos: number) {
@@ -275,16 +253,16 @@ describe('GET /api/tipos-eventos query count', () => {
   it.each([
     ['C1', 1],
     ['C50', 50],
-  ])('region %s with %i event types: auth + at most 2 statements', async (regiao, n) => {
+  ])('region %s with %i event types: the auth query + at most 2', async (regiao, n) => {
     const rows = await seed(regiao, n);
-    const { body, counts } = await measure(regiao);
-    console.log(`GET /api/tipos-eventos with ${n} event type(s): ${JSON.stringify(counts)} (prepare includes the auth query)`);
+    const { body, count } = await measure(regiao);
+    console.log(`GET /api/tipos-eventos with ${n} event type(s): ${JSON.stringify(count)} (the auth query included)`);
     expect(body.map((t) => t.id)).toEqual(rows.map((r) => r.id));
     expect(body.every((t, i) => t.precos.length === 2 && t.precos.every((p) => p.tipo_evento_id === rows[i]!.id))).toBe(true);
     const last = 100 * (n - 1);
     expect(body[n - 1]!.precos.map((p) => p.valor).sort((a, b) => a - b)).toEqual([last / 100, (last + 1) / 100]);
     // One query authenticates; listing costs at most two more, whatever the number of types.
-    expect(counts.exec).toBe(0);
-    expect(counts.prepare - 1).toBeLessThanOrEqual(2);
+    expect(count.statements - 1).toBeLessThanOrEqual(2);
+    expect(count.roundTrips - 1).toBeLessThanOrEqual(2);
   });
 });
