@@ -192,4 +192,42 @@ CREATE UNIQUE INDEX `cadastro_fot_fot_unique` ON `cadastro_fot` (`fot`);--> stat
 CREATE INDEX `cadastro_fot_regiao_updated_idx` ON `cadastro_fot` (`regiao`,"updated_at" desc,`id`);--> statement-breakpoint
 CREATE INDEX `cadastro_fot_regiao_empresa_updated_idx` ON `cadastro_fot` (`regiao`,`empresa_id`,"updated_at" desc,`id`);--> statement-breakpoint
 CREATE INDEX `cadastro_fot_curso_idx` ON `cadastro_fot` (`curso_id`);--> statement-breakpoint
-CREATE INDEX `cadastro_fot_ano_idx` ON `cadastro_fot` (`ano_formatura_id`);
+CREATE INDEX `cadastro_fot_ano_idx` ON `cadastro_fot` (`ano_formatura_id`);--> statement-breakpoint
+CREATE TABLE `agenda` (
+	`id` text PRIMARY KEY NOT NULL,
+	`regiao` text NOT NULL,
+	`user_id` text,
+	`fot_id` text NOT NULL,
+	`tipo_evento_id` text NOT NULL,
+	`data_evento` text NOT NULL,
+	`horario` text,
+	`local_evento` text,
+	`endereco` text,
+	`observacoes_evento` text,
+	`logistica_observacoes` text,
+	`status_profissionais` text,
+	`pre_venda` integer,
+	`qtd_formandos` integer,
+	`qtd_fotografos` integer,
+	`qtd_cinegrafistas` integer,
+	`qtd_recepcionistas` integer,
+	`qtd_estudios` integer,
+	`qtd_ponto_foto` integer,
+	`qtd_ponto_id` integer,
+	`qtd_ponto_decorado` integer,
+	`qtd_pontos_led` integer,
+	`qtd_plataforma_360` integer,
+	`foto_faltante` integer,
+	`cine_faltante` integer,
+	`recep_faltante` integer,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`fot_id`) REFERENCES `cadastro_fot`(`id`) ON UPDATE no action ON DELETE restrict,
+	FOREIGN KEY (`tipo_evento_id`) REFERENCES `tipos_eventos`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE INDEX `agenda_regiao_data_idx` ON `agenda` (`regiao`,`data_evento`,`horario`,`id`);--> statement-breakpoint
+CREATE INDEX `agenda_user_data_idx` ON `agenda` (`user_id`,`data_evento`);--> statement-breakpoint
+CREATE INDEX `agenda_fot_idx` ON `agenda` (`fot_id`);--> statement-breakpoint
+CREATE INDEX `agenda_tipo_evento_idx` ON `agenda` (`tipo_evento_id`);

@@ -10,6 +10,7 @@ import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import { createRouter } from './lib/router';
 import { adminUsersRoutes } from './routes/admin-users';
+import { agendaRoutes } from './routes/agenda';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { profissionaisRoutes } from './routes/profissionais';
@@ -109,7 +110,8 @@ export function createApp() {
     .route(tiposServicosConfig.path, tiposServicosRoutes)
     .route(tiposEventosConfig.path, tiposEventosRoutes)
     .route('/api/cadastro-fot', cadastroFotRoutes)
-    .route('/api/profissionais', profissionaisRoutes);
+    .route('/api/profissionais', profissionaisRoutes)
+    .route('/api/agenda', agendaRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -58,6 +58,12 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'], body: { nome: 'Pessoa da tabela' } },
   { method: 'PUT', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'], body: { whatsapp: '1' } },
   { method: 'DELETE', path: `/api/profissionais/${ID}`, allowed: ADMINS },
+  // Agenda: the policy of src/services/agenda-policy.ts.
+  { method: 'GET', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
+  { method: 'GET', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
+  { method: 'POST', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer'], body: { fot_id: ID, tipo_evento_id: ID, data_evento: '2026-12-01' } },
+  { method: 'PUT', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'], body: { horario: '10:00' } },
+  { method: 'DELETE', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'] },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };

@@ -3,3 +3,4 @@ export * from './users';
 export * from './auth';
 export * from './profissionais';
 export * from './cadastro-fot';
+export * from './agenda';

@@ -1,0 +1,80 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { and, asc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { agenda, cadastroFot, tiposEventos } from '../../db/schema';
+import { wireToRow } from '../../db/wire';
+import type { AppEnv } from '../../env';
+import type { AuthUser } from '../../middleware/auth';
+import { ApiError } from '../../lib/errors';
+import { agendaScope } from '../../services/agenda-policy';
+import { selectAgenda, toAgendaResponse } from '../../services/agenda';
+import { assertRefsInRegion } from '../../services/references';
+import type { AgendaInput } from './agenda.schemas';
+import type * as r from './agenda.routes';
+
+const notFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
+
+/** Region plus what the caller's role may see; the one filter every agenda route applies. */
+function visible(user: AuthUser, regiao: string, ...more: (SQL | undefined)[]) {
+  return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
+}
+
+const refs = (b: AgendaInput) => [
+  { field: 'fot_id', table: cadastroFot, id: b.fot_id },
+  { field: 'tipo_evento_id', table: tiposEventos, id: b.tipo_evento_id },
+];
+
+const order = [asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id)];
+
+export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
+  const { db, user, regiao } = c.var;
+  const q = c.req.valid('query');
+  const rows = await selectAgenda(db)
+    .where(
+      visible(
+        user,
+        regiao,
+        q.de ? gte(agenda.dataEvento, q.de) : undefined,
+        q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
+        q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
+      ),
+    )
+    .orderBy(...order);
+  return c.json(rows.map(toAgendaResponse), 200);
+};
+
+export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
+  const { db, user, regiao } = c.var;
+  const [row] = await selectAgenda(db).where(visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
+  if (!row) throw notFound();
+  return c.json(toAgendaResponse(row), 200);
+};
+
+export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
+  const { db, user, regiao } = c.var;
+  const body = c.req.valid('json');
+  await assertRefsInRegion(db, regiao, refs(body));
+  const id = crypto.randomUUID();
+  const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
+  const [, [row]] = await db.batch([db.insert(agenda).values(values), selectAgenda(db).where(eq(agenda.id, id))]);
+  return c.json(toAgendaResponse(row!), 201);
+};
+
+export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
+  const { db, user, regiao } = c.var;
+  const { id } = c.req.valid('param');
+  const body = c.req.valid('json');
+  await assertRefsInRegion(db, regiao, refs(body));
+  const where = visible(user, regiao, eq(agenda.id, id));
+  // id, regiao and user_id are not request fields, so a body cannot move an event.
+  const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
+  const [, [row]] = await db.batch([db.update(agenda).set(set).where(where), selectAgenda(db).where(where)]);
+  if (!row) throw notFound();
+  return c.json(toAgendaResponse(row), 200);
+};
+
+export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
+  const { db, user, regiao } = c.var;
+  const res = await db.delete(agenda).where(visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
+  if (res.meta.changes === 0) throw notFound();
+  return c.body(null, 204);
+};

@@ -1,0 +1,95 @@
+import { z } from '@hono/zod-openapi';
+import { hhmm, isoDate, optStr, uuid } from '../../lib/validation';
+
+const count = () => z.number().int().min(0).max(100_000).nullish();
+
+const fields = {
+  fot_id: uuid(),
+  tipo_evento_id: uuid(),
+  data_evento: isoDate(),
+  horario: hhmm().nullish(),
+  local_evento: optStr(200),
+  endereco: optStr(300),
+  observacoes_evento: optStr(4000),
+  logistica_observacoes: optStr(4000),
+  status_profissionais: optStr(50),
+  pre_venda: z.boolean().nullish(),
+  qtd_formandos: count(),
+  qtd_fotografos: count(),
+  qtd_cinegrafistas: count(),
+  qtd_recepcionistas: count(),
+  qtd_estudios: count(),
+  qtd_ponto_foto: count(),
+  qtd_ponto_id: count(),
+  qtd_ponto_decorado: count(),
+  qtd_pontos_led: count(),
+  qtd_plataforma_360: count(),
+  foto_faltante: count(),
+  cine_faltante: count(),
+  recep_faltante: count(),
+};
+
+export const CreateAgendaRequest = z
+  .object(fields)
+  .openapi('CreateAgendaRequest', { description: 'fot_id, tipo_evento_id and data_evento are required on create; PUT changes the fields sent' });
+
+export const UpdateAgendaRequest = z.object(fields).partial().openapi('UpdateAgendaRequest');
+
+export type AgendaInput = z.infer<typeof UpdateAgendaRequest>;
+
+const n = () => z.number().int().nullable();
+const s = () => z.string().nullable();
+
+export const AgendaSchema = z
+  .object({
+    id: z.string(),
+    user_id: s(),
+    regiao: z.string(),
+    fot_id: z.string(),
+    tipo_evento_id: z.string(),
+    data_evento: z.string(),
+    horario: s(),
+    local_evento: s(),
+    endereco: s(),
+    observacoes_evento: s(),
+    logistica_observacoes: s(),
+    status_profissionais: s(),
+    pre_venda: z.boolean().nullable(),
+    qtd_formandos: n(),
+    qtd_fotografos: n(),
+    qtd_cinegrafistas: n(),
+    qtd_recepcionistas: n(),
+    qtd_estudios: n(),
+    qtd_ponto_foto: n(),
+    qtd_ponto_id: n(),
+    qtd_ponto_decorado: n(),
+    qtd_pontos_led: n(),
+    qtd_plataforma_360: n(),
+    foto_faltante: n(),
+    cine_faltante: n(),
+    recep_faltante: n(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    fot: z.object({
+      id: z.string(),
+      fot: z.number().int(),
+      instituicao: s(),
+      cidade: s(),
+      estado: s(),
+      empresa_nome: z.string(),
+      curso_nome: z.string(),
+      ano_formatura_label: z.string(),
+    }),
+    tipo_evento: z.object({ id: z.string(), nome: z.string() }),
+  })
+  .openapi('AgendaResponse');
+
+export type AgendaResponse = z.infer<typeof AgendaSchema>;
+
+export const AgendaListQuery = z
+  .object({
+    de: isoDate().optional().openapi({ param: { name: 'de', in: 'query' }, description: 'from this date (inclusive)' }),
+    ate: isoDate().optional().openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this date (inclusive)' }),
+    fot_id: uuid().optional().openapi({ param: { name: 'fot_id', in: 'query' } }),
+  })
+  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'must not be before de' });

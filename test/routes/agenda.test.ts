@@ -1,0 +1,231 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agenda, tiposEventos } from '../../src/db/schema';
+import { AgendaSchema } from '../../src/routes/agenda/agenda.schemas';
+import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser } from '../helpers/factories';
+import { authHeaders, countQueries } from '../helpers/queries';
+import { api, expectError } from '../helpers/request';
+
+async function makeEvento(regiao: string, userId: string | null, over: Partial<typeof agenda.$inferInsert> = {}) {
+  const fot = over.fotId ? undefined : await makeFot(regiao);
+  const tipo = over.tipoEventoId ? undefined : await makeCatalog(tiposEventos, regiao);
+  const [row] = await db
+    .insert(agenda)
+    .values({ regiao, userId, fotId: fot?.id ?? over.fotId!, tipoEventoId: tipo?.id ?? over.tipoEventoId!, dataEvento: '2026-12-10', ...over })
+    .returning();
+  return row!;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies, built freely
+async function refsBody(regiao = 'SP', over: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const fot = await makeFot(regiao);
+  const tipo = await makeCatalog(tiposEventos, regiao);
+  return { fot_id: fot.id, tipo_evento_id: tipo.id, data_evento: '2026-12-05', ...over };
+}
+
+describe('POST /api/agenda', () => {
+  it('creates an event with every field, its creator, region and nested FOT and event type', async () => {
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    const body = await refsBody('MG', {
+      horario: '19:30', local_evento: 'Clube', endereco: 'Rua A, 1', observacoes_evento: 'obs', logistica_observacoes: 'log',
+      status_profissionais: 'pendente', pre_venda: true, qtd_formandos: 120, qtd_fotografos: 3, qtd_cinegrafistas: 2, qtd_recepcionistas: 1,
+      qtd_estudios: 1, qtd_ponto_foto: 2, qtd_ponto_id: 1, qtd_ponto_decorado: 1, qtd_pontos_led: 4, qtd_plataforma_360: 1,
+      foto_faltante: 1, cine_faltante: 0, recep_faltante: 0, user_id: crypto.randomUUID(), regiao: 'SP', id: crypto.randomUUID(),
+    });
+    const res = await api('POST', '/api/agenda', { token: viewer.token, regiao: 'MG', body });
+    expect(res.status).toBe(201);
+    expect(AgendaSchema.safeParse(res.body).error).toBeUndefined();
+    const { user_id: _u, regiao: _r, id: _i, ...sent } = body;
+    expect(res.body).toMatchObject({ ...sent, user_id: viewer.id, regiao: 'MG' });
+    expect(res.body.id).not.toBe(body.id);
+    expect(res.body.fot).toMatchObject({ id: body.fot_id, empresa_nome: expect.any(String), curso_nome: expect.any(String), ano_formatura_label: expect.any(String) });
+    expect(res.body.tipo_evento.id).toBe(body.tipo_evento_id);
+    expect(res.body.fot.curso_nome).not.toBe(res.body.fot.ano_formatura_label);
+  });
+
+  it.each([
+    [{ fot_id: undefined }, 'fot_id: is required'],
+    [{ tipo_evento_id: 'x' }, 'tipo_evento_id: must be a UUID'],
+    [{ data_evento: undefined }, 'data_evento: is required'],
+    [{ data_evento: '2026-02-30' }, 'data_evento: must be a date YYYY-MM-DD'],
+    [{ data_evento: '05/12/2026' }, 'data_evento: must be a date YYYY-MM-DD'],
+    [{ horario: '24:00' }, 'horario: must be a time HH:MM'],
+    [{ horario: '7:30' }, 'horario: must be a time HH:MM'],
+    [{ qtd_fotografos: -1 }, 'qtd_fotografos: must be >= 0'],
+    [{ qtd_formandos: 1.5 }, 'qtd_formandos: must be an integer'],
+    [{ foto_faltante: '2' }, 'foto_faltante: must be a number'],
+    [{ status_profissionais: 'x'.repeat(51) }, 'status_profissionais: must be at most 50 characters'],
+    [{ pre_venda: 1 }, 'pre_venda: must be a boolean'],
+  ])('rejects %j with 400 naming the field', async (over, message) => {
+    const admin = await makeAdmin();
+    const res = await api('POST', '/api/agenda', { token: admin.token, body: await refsBody('SP', over) });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toContain(message);
+  });
+
+  it('refuses a FOT or event type of another region with 404 naming the field', async () => {
+    const admin = await makeAdmin();
+    const mg = await refsBody('MG');
+    const sp = await refsBody('SP');
+    const a = await api('POST', '/api/agenda', { token: admin.token, body: { ...sp, fot_id: mg.fot_id } });
+    expectError(a, 404, 'NOT_FOUND');
+    expect(a.body.error).toContain('fot_id');
+    const b = await api('POST', '/api/agenda', { token: admin.token, body: { ...sp, tipo_evento_id: mg.tipo_evento_id } });
+    expect(b.body.error).toContain('tipo_evento_id');
+  });
+});
+
+describe('who sees and does what (decisions D4)', () => {
+  const users: Record<string, TestUser> = {};
+  const ev: Record<string, string> = {};
+
+  beforeAll(async () => {
+    users.admin = await makeAdmin();
+    users.owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    users.viewerA = await makeUser({ role: 'agenda_viewer' });
+    users.viewerB = await makeUser({ role: 'agenda_viewer' });
+    const fx = await makeFot('SP');
+    const fy = await makeFot('SP');
+    users.ownerX = await makeUser({ role: 'EVENT_OWNER', empresaId: fx.empresaId });
+    users.prof = await makeUser({ role: 'profissional' });
+    users.researcher = await makeUser({ role: 'RESEARCHER' });
+    const tipo = await makeCatalog(tiposEventos, 'SP');
+    ev.a = (await makeEvento('SP', users.viewerA.id, { fotId: fx.id, tipoEventoId: tipo.id })).id;
+    ev.b = (await makeEvento('SP', users.viewerB.id, { fotId: fy.id, tipoEventoId: tipo.id })).id;
+    ev.admin = (await makeEvento('SP', users.admin.id, { fotId: fx.id, tipoEventoId: tipo.id })).id;
+  });
+
+  const mine = (ids: string[]) => ids.filter((id) => Object.values(ev).includes(id)).sort();
+
+  it.each([
+    ['admin', ['a', 'b', 'admin']],
+    ['owner', ['a', 'b', 'admin']],
+    ['viewerA', ['a']],
+    ['ownerX', ['a', 'admin']],
+    ['prof', []],
+  ])('GET /api/agenda as %s lists exactly its events', async (who, expected) => {
+    const res = await api('GET', '/api/agenda', { token: users[who]!.token });
+    expect(res.status).toBe(200);
+    expect(mine(res.body.map((e: { id: string }) => e.id))).toEqual(expected.map((k) => ev[k]!).sort());
+  });
+
+  // role × action → status, on event `a` (created by viewerA on a FOT of ownerX's company) and `b`.
+  const table: [string, string, string, number][] = [
+    ['researcher', 'GET', 'list', 403],
+    ['researcher', 'GET', 'a', 403],
+    ['viewerA', 'GET', 'a', 200],
+    ['viewerA', 'GET', 'b', 404],
+    ['viewerB', 'PUT', 'a', 404],
+    ['viewerB', 'DELETE', 'a', 404],
+    ['ownerX', 'GET', 'a', 200],
+    ['ownerX', 'GET', 'b', 404],
+    ['ownerX', 'PUT', 'a', 403],
+    ['ownerX', 'DELETE', 'a', 403],
+    ['ownerX', 'POST', 'new', 403],
+    ['prof', 'GET', 'a', 404],
+    ['prof', 'PUT', 'a', 403],
+    ['prof', 'POST', 'new', 403],
+    ['researcher', 'POST', 'new', 403],
+    ['admin', 'GET', 'b', 200],
+    ['viewerA', 'PUT', 'a', 200],
+    ['owner', 'PUT', 'b', 200],
+  ];
+  it.each(table)('%s %s %s → %i', async (who, method, target, status) => {
+    const token = users[who]!.token;
+    let res;
+    if (target === 'list') res = await api('GET', '/api/agenda', { token });
+    else if (target === 'new') res = await api('POST', '/api/agenda', { token, body: await refsBody('SP') });
+    else res = await api(method, `/api/agenda/${ev[target]}`, { token, body: method === 'PUT' ? { local_evento: `by ${who}` } : undefined });
+    expect(res.status).toBe(status);
+    if (status >= 400) expectError(res, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
+  });
+
+  it('agenda_viewer deletes its own event (204) and not another\'s (404)', async () => {
+    const own = await makeEvento('SP', users.viewerA!.id);
+    const other = await makeEvento('SP', users.viewerB!.id);
+    expectError(await api('DELETE', `/api/agenda/${other.id}`, { token: users.viewerA!.token }), 404, 'NOT_FOUND');
+    const res = await api('DELETE', `/api/agenda/${own.id}`, { token: users.viewerA!.token });
+    expect(res.status).toBe(204);
+    expect(await db.select().from(agenda).where(eq(agenda.id, own.id))).toHaveLength(0);
+    expect(await db.select().from(agenda).where(eq(agenda.id, other.id))).toHaveLength(1);
+  });
+});
+
+describe('GET /api/agenda filters and order', () => {
+  it('orders by date then time and filters by de, ate and fot_id', async () => {
+    const admin = await makeAdmin();
+    const fot = await makeFot('MG');
+    const tipo = await makeCatalog(tiposEventos, 'MG');
+    const mk = (dataEvento: string, horario: string | null) => makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id, dataEvento, horario });
+    const late = await mk('2027-03-02', '21:00');
+    const early = await mk('2027-03-02', '08:00');
+    const first = await mk('2027-03-01', '23:00');
+    const outside = await mk('2027-04-01', null);
+    const res = await api('GET', `/api/agenda?fot_id=${fot.id}`, { token: admin.token, regiao: 'MG' });
+    expect(res.body.map((e: { id: string }) => e.id)).toEqual([first.id, early.id, late.id, outside.id]);
+    const ranged = await api('GET', `/api/agenda?fot_id=${fot.id}&de=2027-03-02&ate=2027-03-31`, { token: admin.token, regiao: 'MG' });
+    expect(ranged.body.map((e: { id: string }) => e.id)).toEqual([early.id, late.id]);
+    expectError(await api('GET', '/api/agenda?de=2027-13-01', { token: admin.token }), 400, 'VALIDATION_FAILED');
+    expectError(await api('GET', '/api/agenda?de=2027-03-02&ate=2027-03-01', { token: admin.token }), 400, 'VALIDATION_FAILED');
+    expectError(await api('GET', '/api/agenda?fot_id=1', { token: admin.token }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('never shows another region\'s events, and their ids are 404', async () => {
+    const admin = await makeAdmin();
+    const mg = await makeEvento('MG', admin.id);
+    const res = await api('GET', '/api/agenda', { token: admin.token, regiao: 'SP' });
+    expect(res.body.map((e: { id: string }) => e.id)).not.toContain(mg.id);
+    expectError(await api('GET', `/api/agenda/${mg.id}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(await api('PUT', `/api/agenda/${mg.id}`, { token: admin.token, body: { horario: '10:00' } }), 404, 'NOT_FOUND');
+    expectError(await api('DELETE', `/api/agenda/${mg.id}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(await api('GET', '/api/agenda/abc', { token: admin.token }), 400, 'INVALID_ID');
+    expectError(await api('GET', `/api/agenda/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
+  });
+
+  it('costs the same D1 round trips for 1 and 200 events', async () => {
+    const admin = await makeAdmin();
+    const fot = await makeFot('MG');
+    const tipo = await makeCatalog(tiposEventos, 'MG');
+    await makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id });
+    const headers = authHeaders(admin.token, { 'x-regiao': 'MG' });
+    const one = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
+    expect(one.body).toHaveLength(1);
+    for (let i = 0; i < 199; i += 10) {
+      await db.insert(agenda).values(Array.from({ length: 10 }, () => ({ regiao: 'MG', userId: admin.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-01-01' })).slice(0, Math.min(10, 199 - i)));
+    }
+    const many = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
+    expect(many.body).toHaveLength(200);
+    expect(many.roundTrips).toBe(one.roundTrips);
+    expect(many.roundTrips).toBe(2);
+  });
+});
+
+describe('PUT and DELETE /api/agenda/{id}', () => {
+  it('PUT changes only the fields sent and validates them like POST', async () => {
+    const admin = await makeAdmin();
+    const e = await makeEvento('SP', admin.id, { horario: '10:00', localEvento: 'Salão' });
+    const res = await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { horario: '11:15', qtd_fotografos: 4 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ horario: '11:15', qtd_fotografos: 4, local_evento: 'Salão', data_evento: '2026-12-10', user_id: admin.id });
+    expectError(await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { data_evento: '2026-13-01' } }), 400, 'VALIDATION_FAILED');
+    const other = await refsBody('MG');
+    expectError(await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { fot_id: other.fot_id } }), 404, 'NOT_FOUND');
+  });
+
+  it('DELETE answers 204 with no body, then 404', async () => {
+    const admin = await makeAdmin();
+    const e = await makeEvento('SP', admin.id);
+    const res = await api('DELETE', `/api/agenda/${e.id}`, { token: admin.token });
+    expect(res.status).toBe(204);
+    expect(res.body).toBe('');
+    expectError(await api('DELETE', `/api/agenda/${e.id}`, { token: admin.token }), 404, 'NOT_FOUND');
+  });
+
+  it('keeps the FOT record and event type an event uses (409 IN_USE)', async () => {
+    const admin = await makeAdmin();
+    const e = await makeEvento('SP', admin.id);
+    expectError(await api('DELETE', `/api/cadastro-fot/${e.fotId}`, { token: admin.token }), 409, 'IN_USE');
+    expectError(await api('DELETE', `/api/tipos-eventos/${e.tipoEventoId}`, { token: admin.token }), 409, 'IN_USE');
+  });
+});
+
