@@ -82,6 +82,35 @@ describe('GET /openapi.json and /docs', () => {
     expect(paths['/api/admin/users/{id}'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
   });
 
+  it('lists exactly the routes the app serves, and the app serves every route it lists', async () => {
+    const undocumented = new Set(['GET /health', 'GET /openapi.json', 'GET /docs']);
+    const served = new Set(
+      createApp()
+        .routes.filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
+        .filter((r) => !undocumented.has(r)),
+    );
+    const doc = (await api('GET', '/openapi.json')).body;
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
+    );
+    expect([...served].filter((r) => !documented.has(r))).toEqual([]);
+    expect([...documented].filter((r) => !served.has(r))).toEqual([]);
+    expect(documented.size).toBeGreaterThanOrEqual(50);
+  });
+
+  it('declares BearerAuth on every route but login, register, refresh, logout and GET /api/funcoes', async () => {
+    const doc = (await api('GET', '/openapi.json')).body;
+    const open = new Set(['POST /auth/login', 'POST /auth/register', 'POST /auth/refresh', 'POST /auth/logout', 'GET /api/funcoes']);
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        if (open.has(key)) expect(op.security, key).toBeUndefined();
+        else expect(op.security, key).toEqual([{ BearerAuth: [] }]);
+      }
+    }
+  });
+
   it('GET /docs renders an HTML page for the document', async () => {
     const res = await SELF.fetch(`${BASE}/docs`);
     expect(res.status).toBe(200);
