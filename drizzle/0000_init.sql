@@ -230,4 +230,64 @@ CREATE TABLE `agenda` (
 CREATE INDEX `agenda_regiao_data_idx` ON `agenda` (`regiao`,`data_evento`,`horario`,`id`);--> statement-breakpoint
 CREATE INDEX `agenda_user_data_idx` ON `agenda` (`user_id`,`data_evento`);--> statement-breakpoint
 CREATE INDEX `agenda_fot_idx` ON `agenda` (`fot_id`);--> statement-breakpoint
-CREATE INDEX `agenda_tipo_evento_idx` ON `agenda` (`tipo_evento_id`);
+CREATE INDEX `agenda_tipo_evento_idx` ON `agenda` (`tipo_evento_id`);--> statement-breakpoint
+CREATE TABLE `notifications` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`tipo` text NOT NULL,
+	`titulo` text NOT NULL,
+	`mensagem` text NOT NULL,
+	`dados` text DEFAULT '{}' NOT NULL,
+	`lida` integer DEFAULT false NOT NULL,
+	`read_at` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `notifications_user_created_idx` ON `notifications` (`user_id`,"created_at" desc,"id" desc);--> statement-breakpoint
+CREATE INDEX `notifications_user_lida_idx` ON `notifications` (`user_id`,`lida`);--> statement-breakpoint
+CREATE TABLE `push_tokens` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`token` text NOT NULL,
+	`plataforma` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `push_tokens_token_unique` ON `push_tokens` (`token`);--> statement-breakpoint
+CREATE INDEX `push_tokens_user_idx` ON `push_tokens` (`user_id`);--> statement-breakpoint
+CREATE TABLE `agenda_equipe` (
+	`agenda_id` text NOT NULL,
+	`funcao_id` text NOT NULL,
+	`quantidade` integer NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`agenda_id`, `funcao_id`),
+	FOREIGN KEY (`agenda_id`) REFERENCES `agenda`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`funcao_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE INDEX `agenda_equipe_funcao_idx` ON `agenda_equipe` (`funcao_id`);--> statement-breakpoint
+CREATE TABLE `convites` (
+	`id` text PRIMARY KEY NOT NULL,
+	`agenda_id` text NOT NULL,
+	`profissional_id` text NOT NULL,
+	`funcao_id` text NOT NULL,
+	`status` text DEFAULT 'pendente' NOT NULL,
+	`convidado_por` text,
+	`respondido_em` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`agenda_id`) REFERENCES `agenda`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`profissional_id`) REFERENCES `profissionais`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`funcao_id`) REFERENCES `funcoes`(`id`) ON UPDATE no action ON DELETE restrict,
+	FOREIGN KEY (`convidado_por`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `convites_agenda_profissional_uq` ON `convites` (`agenda_id`,`profissional_id`);--> statement-breakpoint
+CREATE INDEX `convites_agenda_funcao_status_idx` ON `convites` (`agenda_id`,`funcao_id`,`status`);--> statement-breakpoint
+CREATE INDEX `convites_profissional_status_idx` ON `convites` (`profissional_id`,`status`);--> statement-breakpoint
+CREATE INDEX `convites_funcao_idx` ON `convites` (`funcao_id`);

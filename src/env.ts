@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type * as schema from './db/schema';
 import type { AuthUser } from './middleware/auth';
+import type { PushMessage } from './services/notifications';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -14,6 +15,9 @@ export interface Bindings {
   REFRESH_TOKEN_TTL_SECONDS?: string;
   COOKIE_SECURE?: string;
   COOKIE_SAMESITE?: string;
+  /** Push delivery (decisions D10): the queue the requests enqueue on, and the Expo-format endpoint. */
+  PUSH_QUEUE?: Queue<PushMessage>;
+  PUSH_ENDPOINT?: string;
 }
 
 const csv = (s: string) =>

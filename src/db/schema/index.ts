@@ -4,3 +4,5 @@ export * from './auth';
 export * from './profissionais';
 export * from './cadastro-fot';
 export * from './agenda';
+export * from './notifications';
+export * from './convites';
