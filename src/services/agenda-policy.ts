@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
-import { agenda, cadastroFot, type Role } from '../db/schema';
+import { agenda, cadastroFot, convites, profissionais, type Role } from '../db/schema';
 import type { AppEnv } from '../env';
 import type { AuthUser } from '../middleware/auth';
 import { ApiError } from '../lib/errors';
@@ -38,8 +38,9 @@ export function agendaScope(user: AuthUser): SQL | undefined {
       if (!user.empresaId) return sql`0`;
       return sql`${agenda.fotId} in (select ${cadastroFot.id} from ${cadastroFot} where ${cadastroFot.empresaId} = ${user.empresaId})`;
     case 'profissional':
-      // Team membership arrives with invitations (convites); until then a professional is on no team.
-      return sql`0`;
+      // Events it is invited to (pending) or on the team of (accepted), through its linked profile.
+      return sql`${agenda.id} in (select ${convites.agendaId} from ${convites} where ${convites.status} in ('pendente', 'aceito')
+        and ${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${user.id}))`;
     case 'RESEARCHER':
       return sql`0`;
     default:

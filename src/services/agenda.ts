@@ -1,8 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos, type AgendaRow } from '../db/schema';
 import type { Db } from '../env';
 import { rowToWire } from '../db/wire';
 import type { AgendaResponse } from '../routes/agenda/agenda.schemas';
+import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem } from './convites';
 
 /** Agenda entries with their FOT record (and its names) and event type: one query. Names aliased (see selectFots). */
 export const selectAgenda = (db: Db) =>
@@ -27,10 +29,11 @@ export const selectAgenda = (db: Db) =>
 
 type AgendaView = Awaited<ReturnType<typeof selectAgenda>>[number];
 
-export function toAgendaResponse(v: AgendaView): AgendaResponse {
+export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaResponse {
   const e: AgendaRow = v.e;
   return {
-    ...(rowToWire(agenda, e) as Omit<AgendaResponse, 'fot' | 'tipo_evento'>),
+    ...(rowToWire(agenda, e) as Omit<AgendaResponse, 'fot' | 'tipo_evento' | 'equipe'>),
+    ...derivedFromEquipe(equipe),
     fot: {
       id: e.fotId,
       fot: v.fotNumero,
@@ -42,5 +45,21 @@ export function toAgendaResponse(v: AgendaView): AgendaResponse {
       ano_formatura_label: v.anoLabel,
     },
     tipo_evento: { id: e.tipoEventoId, nome: v.tipoEventoNome },
+    equipe,
   };
+}
+
+export const agendaOrder = [asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id)];
+
+/**
+ * Agenda events matching `where` with their teams, after the given writes, in ONE batch (one
+ * round trip, atomic with the writes): the events, then every team row of those events.
+ */
+export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchItem<'sqlite'>[] = []) {
+  const events = selectAgenda(db).where(where).orderBy(...agendaOrder);
+  const teams = equipeQuery(db, where);
+  const results = await db.batch([...writes, events, teams] as unknown as [typeof events, typeof teams]);
+  const rows = results.at(-2) as Awaited<typeof events>;
+  const byAgenda = groupEquipe(results.at(-1) as Awaited<typeof teams>);
+  return rows.map((row) => toAgendaResponse(row, byAgenda.get(row.e.id) ?? []));
 }

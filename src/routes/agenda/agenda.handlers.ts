@@ -1,12 +1,12 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
 import { agenda, cadastroFot, tiposEventos } from '../../db/schema';
 import { wireToRow } from '../../db/wire';
 import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { agendaScope } from '../../services/agenda-policy';
-import { selectAgenda, toAgendaResponse } from '../../services/agenda';
+import { readAgenda } from '../../services/agenda';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
 import type * as r from './agenda.routes';
@@ -23,30 +23,27 @@ const refs = (b: AgendaInput) => [
   { field: 'tipo_evento_id', table: tiposEventos, id: b.tipo_evento_id },
 ];
 
-const order = [asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id)];
-
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const q = c.req.valid('query');
-  const rows = await selectAgenda(db)
-    .where(
-      visible(
-        user,
-        regiao,
-        q.de ? gte(agenda.dataEvento, q.de) : undefined,
-        q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
-        q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
-      ),
-    )
-    .orderBy(...order);
-  return c.json(rows.map(toAgendaResponse), 200);
+  const events = await readAgenda(
+    db,
+    visible(
+      user,
+      regiao,
+      q.de ? gte(agenda.dataEvento, q.de) : undefined,
+      q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
+      q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
+    ),
+  );
+  return c.json(events, 200);
 };
 
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
-  const [row] = await selectAgenda(db).where(visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
-  if (!row) throw notFound();
-  return c.json(toAgendaResponse(row), 200);
+  const [event] = await readAgenda(db, visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
+  if (!event) throw notFound();
+  return c.json(event, 200);
 };
 
 export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
@@ -55,8 +52,8 @@ export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
   await assertRefsInRegion(db, regiao, refs(body));
   const id = crypto.randomUUID();
   const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
-  const [, [row]] = await db.batch([db.insert(agenda).values(values), selectAgenda(db).where(eq(agenda.id, id))]);
-  return c.json(toAgendaResponse(row!), 201);
+  const [event] = await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values)]);
+  return c.json(event!, 201);
 };
 
 export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
@@ -67,9 +64,9 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
   const where = visible(user, regiao, eq(agenda.id, id));
   // id, regiao and user_id are not request fields, so a body cannot move an event.
   const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
-  const [, [row]] = await db.batch([db.update(agenda).set(set).where(where), selectAgenda(db).where(where)]);
-  if (!row) throw notFound();
-  return c.json(toAgendaResponse(row), 200);
+  const [event] = await readAgenda(db, where, [db.update(agenda).set(set).where(where)]);
+  if (!event) throw notFound();
+  return c.json(event, 200);
 };
 
 export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {

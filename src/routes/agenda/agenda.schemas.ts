@@ -37,6 +37,17 @@ export const UpdateAgendaRequest = z.object(fields).partial().openapi('UpdateAge
 
 export type AgendaInput = z.infer<typeof UpdateAgendaRequest>;
 
+export const EquipeItemSchema = z
+  .object({
+    funcao_id: z.string(),
+    funcao_nome: z.string(),
+    quantidade: z.number().int(),
+    aceitos: z.number().int(),
+    pendentes: z.number().int(),
+    faltantes: z.number().int(),
+  })
+  .openapi('EquipeItem');
+
 const n = () => z.number().int().nullable();
 const s = () => z.string().nullable();
 
@@ -81,6 +92,7 @@ export const AgendaSchema = z
       ano_formatura_label: z.string(),
     }),
     tipo_evento: z.object({ id: z.string(), nome: z.string() }),
+    equipe: z.array(EquipeItemSchema).openapi({ description: 'team quota per function with accepted, pending and missing counts; once set, *_faltante and status_profissionais follow from it' }),
   })
   .openapi('AgendaResponse');
 
