@@ -11,6 +11,7 @@ import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import { createRouter } from './lib/router';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
+import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { profissionaisRoutes } from './routes/profissionais';
@@ -111,7 +112,9 @@ export function createApp() {
     .route(tiposEventosConfig.path, tiposEventosRoutes)
     .route('/api/cadastro-fot', cadastroFotRoutes)
     .route('/api/profissionais', profissionaisRoutes)
-    .route('/api/agenda', agendaRoutes);
+    .route('/api/agenda', agendaRoutes)
+    .route('/api/agenda', agendaTeamRoutes)
+    .route('/api/convites', convitesRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

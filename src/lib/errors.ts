@@ -73,6 +73,7 @@ export function mapDbError(err: unknown): ApiError | undefined {
   if (/UNIQUE constraint failed/i.test(messages)) {
     if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: already registered');
     if (/cadastro_fot\.fot\b/.test(messages)) return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
+    if (/convites\.agenda_id, convites\.profissional_id/.test(messages)) return new ApiError('CONFLICT', 'this professional is already invited to this event');
     if (/profissionais\.usuario_id/.test(messages)) return new ApiError('CONFLICT', 'this user already has a professional profile');
     // Catalog names: unique (regiao, <field>_key), so the message can name the field.
     const field = /UNIQUE constraint failed: \w+\.regiao, \w+\.(\w+)_key\b/.exec(messages)?.[1];

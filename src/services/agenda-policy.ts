@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { agenda, cadastroFot, convites, profissionais, type Role } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -46,4 +46,9 @@ export function agendaScope(user: AuthUser): SQL | undefined {
     default:
       return undefined;
   }
+}
+
+/** Region plus what the caller's role may see: the one filter every agenda route applies. */
+export function agendaVisible(user: AuthUser, regiao: string, ...more: (SQL | undefined)[]) {
+  return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
 }

@@ -64,6 +64,13 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer'], body: { fot_id: ID, tipo_evento_id: ID, data_evento: '2026-12-01' } },
   { method: 'PUT', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'], body: { horario: '10:00' } },
   { method: 'DELETE', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'] },
+  // Teams and invitations (decisions D11).
+  { method: 'PUT', path: `/api/agenda/${ID}/equipe`, allowed: [...ADMINS, 'agenda_viewer'], body: [] },
+  { method: 'POST', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'], body: { profissional_id: ID, funcao_id: ID } },
+  { method: 'GET', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'] },
+  { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
+  { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional'], body: { status: 'aceito' } },
+  { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };

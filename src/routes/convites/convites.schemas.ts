@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+import { CONVITE_STATUS } from '../../db/schema';
+import { uuid } from '../../lib/validation';
+
+export const EquipeRequest = z
+  .array(z.object({ funcao_id: uuid(), quantidade: z.number().int().min(0).max(1000) }))
+  .max(30)
+  .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, { message: 'funcao_id: each function at most once' })
+  .openapi('EquipeRequest', { description: 'The whole team quota of the event: replaces the previous one' });
+
+export const InviteRequest = z.object({ profissional_id: uuid(), funcao_id: uuid() }).openapi('ConviteRequest');
+
+export const AnswerRequest = z.object({ status: z.enum(['aceito', 'recusado']) }).openapi('ConviteAnswer');
+
+export const ConviteSchema = z
+  .object({
+    id: z.string(),
+    agenda_id: z.string(),
+    profissional_id: z.string(),
+    profissional_nome: z.string(),
+    funcao_id: z.string(),
+    funcao_nome: z.string(),
+    status: z.enum(CONVITE_STATUS),
+    convidado_por: z.string().nullable(),
+    respondido_em: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    evento: z.object({
+      regiao: z.string(),
+      data_evento: z.string(),
+      horario: z.string().nullable(),
+      local_evento: z.string().nullable(),
+      tipo_evento_nome: z.string(),
+    }),
+  })
+  .openapi('ConviteResponse');
+
+export const MyConvitesQuery = z.object({
+  status: z.enum(CONVITE_STATUS).optional().openapi({ param: { name: 'status', in: 'query' } }),
+});
