@@ -1,4 +1,5 @@
 import type { BatchItem } from 'drizzle-orm/batch';
+import { sql, type SQL } from 'drizzle-orm';
 import { notifications } from '../db/schema';
 import type { Db } from '../env';
 
@@ -32,13 +33,21 @@ export interface PushMessage {
   dados: Record<string, unknown>;
 }
 
+/** D1 binds at most 100 parameters per statement; a notification row binds 8. */
+const ROWS_PER_STATEMENT = 10;
+
 /**
  * The one way to produce notifications: rows to insert in the SAME batch as the write that caused
  * them (atomic with it, no extra round trip), and the push messages to enqueue after it commits.
  * One notification per user and kind, whatever the number of reasons.
+ *
+ * `when` guards the insert with a condition evaluated inside the batch (for example "the user was
+ * still pending" before an approval, or "the event still exists" next to an update), so a write that
+ * turns out to change nothing leaves no notification behind. Without it the rows are always inserted.
  */
-export function prepareNotifications(db: Db, items: NewNotification[]) {
+export function prepareNotifications(db: Db, items: NewNotification[], opts: { when?: SQL } = {}) {
   const seen = new Set<string>();
+  const now = new Date().toISOString();
   const rows = items
     .filter((n) => {
       const key = `${n.userId}:${n.tipo}`;
@@ -47,7 +56,14 @@ export function prepareNotifications(db: Db, items: NewNotification[]) {
       return true;
     })
     .map((n) => ({ id: crypto.randomUUID(), userId: n.userId, tipo: n.tipo, titulo: n.titulo, mensagem: n.mensagem, dados: n.dados ?? {} }));
-  const insert: BatchItem<'sqlite'>[] = rows.length ? [db.insert(notifications).values(rows)] : [];
+  const insert: BatchItem<'sqlite'>[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
+    const values = rows
+      .slice(i, i + ROWS_PER_STATEMENT)
+      .map((r) => sql`(${r.id}, ${r.userId}, ${r.tipo}, ${r.titulo}, ${r.mensagem}, ${JSON.stringify(r.dados)}, 0, null, ${now}, ${now})`);
+    insert.push(db.insert(notifications).select(sql`select * from (values ${sql.join(values, sql`, `)}) where ${opts.when ?? sql`1`}`));
+  }
   const push: PushMessage[] = rows.map((r) => ({ userId: r.userId, notificationId: r.id, titulo: r.titulo, mensagem: r.mensagem, dados: r.dados }));
   return { insert, push };
 }
