@@ -14,6 +14,7 @@ import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
+import { notificationsRoutes } from './routes/notifications';
 import { profissionaisRoutes } from './routes/profissionais';
 import {
   anosFormaturasConfig,
@@ -64,7 +65,7 @@ export function createApp() {
       credentials: true,
       allowHeaders: ['Authorization', 'Content-Type', 'x-regiao'],
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count', 'X-Next-Cursor'],
       maxAge: 600,
     }),
   );
@@ -112,6 +113,7 @@ export function createApp() {
     .route(tiposEventosConfig.path, tiposEventosRoutes)
     .route('/api/cadastro-fot', cadastroFotRoutes)
     .route('/api/profissionais', profissionaisRoutes)
+    .route('/api/v1/notifications', notificationsRoutes)
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes);

@@ -1,0 +1,105 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { auth } from '../../middleware/auth';
+import { errors, IdParam, jsonBody, jsonResponse } from '../../lib/validation';
+import {
+  DeletePushTokenRequest,
+  NotificationListQuery,
+  NotificationSchema,
+  PushTokenRequest,
+  PushTokenSchema,
+  ReadAllSchema,
+  UnreadCountSchema,
+} from './notifications.schemas';
+
+const tags = ['Notifications'];
+const security = [{ BearerAuth: [] }];
+// Every role, own notifications only (decisions D4, D10); pending accounts are refused by auth().
+const middleware = [auth()];
+const base = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] };
+
+export const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  security,
+  middleware,
+  summary: "The caller's notifications, newest first",
+  description:
+    'Newest first (created_at, then id, descending). When more remain, the answer carries `X-Next-Cursor`: pass it as `antes` ' +
+    'for the next page (exact, even among notifications created at the same instant). A malformed `antes` or `limit` is 400.',
+  request: { query: NotificationListQuery },
+  responses: {
+    200: {
+      ...jsonResponse(z.array(NotificationSchema), 'Notifications'),
+      headers: z.object({ 'X-Next-Cursor': z.string().optional().openapi({ description: 'The `antes` of the next page; absent on the last page' }) }),
+    },
+    ...base,
+  },
+});
+
+export const unreadCount = createRoute({
+  method: 'get',
+  path: '/unread-count',
+  tags,
+  security,
+  middleware,
+  summary: 'How many of the caller’s notifications are unread',
+  responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}'), ...base },
+});
+
+export const readAll = createRoute({
+  method: 'put',
+  path: '/read-all',
+  tags,
+  security,
+  middleware,
+  summary: 'Mark every unread notification of the caller read',
+  responses: { 200: jsonResponse(ReadAllSchema, 'How many were marked'), ...base },
+});
+
+export const addPushToken = createRoute({
+  method: 'post',
+  path: '/push-token',
+  tags,
+  security,
+  middleware,
+  summary: 'Register a device push token (Expo) for the caller',
+  description: 'A token belongs to one user at a time: registering a token another user held moves it to the caller.',
+  request: { body: jsonBody(PushTokenRequest) },
+  responses: { 201: jsonResponse(PushTokenSchema, 'Stored'), 413: errors[413], ...base },
+});
+
+export const removePushToken = createRoute({
+  method: 'delete',
+  path: '/push-token',
+  tags,
+  security,
+  middleware,
+  summary: 'Remove one of the caller’s push tokens',
+  description: 'Idempotent: 204 also when the caller holds no such token (another user’s token is never touched or confirmed).',
+  request: { body: jsonBody(DeletePushTokenRequest) },
+  responses: { 204: { description: 'Removed (or not held by the caller)' }, 413: errors[413], ...base },
+});
+
+export const markRead = createRoute({
+  method: 'put',
+  path: '/{id}/read',
+  tags,
+  security,
+  middleware,
+  summary: 'Mark one notification read',
+  description: '`read_at` is set the first time only. Another user’s notification is 404.',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(NotificationSchema, 'The notification'), 404: errors[404], ...base },
+});
+
+export const remove = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags,
+  security,
+  middleware,
+  summary: 'Delete one notification',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...base },
+});
