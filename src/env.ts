@@ -26,6 +26,25 @@ const csv = (s: string) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Where push messages go (Expo format). Configuration only, never taken from a request: https, or http to localhost. */
+const pushEndpoint = z
+  .string()
+  .trim()
+  .optional()
+  .transform((s) => s || undefined)
+  .refine((s) => {
+    if (s === undefined) return true;
+    let url: URL;
+    try {
+      url = new URL(s);
+    } catch {
+      return false;
+    }
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
+  }, 'must be an https URL (http only for localhost)');
+
 const configSchema = z.object({
   JWT_SECRET: z.string({ error: 'JWT_SECRET is not set (wrangler secret put JWT_SECRET, or .dev.vars locally)' })
     .min(32, 'JWT_SECRET must be at least 32 characters'),
@@ -41,6 +60,7 @@ const configSchema = z.object({
     .transform((s) => s.trim().toLowerCase())
     .pipe(z.enum(['lax', 'strict', 'none']))
     .transform((s) => (s === 'lax' ? 'Lax' : s === 'strict' ? 'Strict' : 'None') as 'Lax' | 'Strict' | 'None'),
+  PUSH_ENDPOINT: pushEndpoint,
 });
 
 export type Config = z.infer<typeof configSchema>;

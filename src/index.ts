@@ -1,10 +1,13 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
+import { handlePushBatch } from './queue/push-consumer';
+import type { PushMessage } from './services/notifications';
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Bindings>;
+  queue: (batch: MessageBatch<PushMessage>, env: Bindings) => handlePushBatch(batch, env),
+} satisfies ExportedHandler<Bindings, PushMessage>;
 
 export type { AppType } from './app';
