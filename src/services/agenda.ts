@@ -1,10 +1,11 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos, type AgendaRow } from '../db/schema';
 import type { Db } from '../env';
 import { rowToWire } from '../db/wire';
 import type { AgendaResponse } from '../routes/agenda/agenda.schemas';
-import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem } from './convites';
+import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type EquipeRow } from './convites';
 
 /** Agenda entries with their FOT record (and its names) and event type: one query. Names aliased (see selectFots). */
 export const selectAgenda = (db: Db) =>
@@ -56,10 +57,28 @@ export const agendaOrder = [asc(agenda.dataEvento), asc(agenda.horario), asc(age
  * round trip, atomic with the writes): the events, then every team row of those events.
  */
 export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchItem<'sqlite'>[] = []) {
-  const events = selectAgenda(db).where(where).orderBy(...agendaOrder);
-  const teams = equipeQuery(db, where);
+  const [events, teams] = agendaQueries(db, where, {});
   const results = await db.batch([...writes, events, teams] as unknown as [typeof events, typeof teams]);
-  const rows = results.at(-2) as Awaited<typeof events>;
-  const byAgenda = groupEquipe(results.at(-1) as Awaited<typeof teams>);
+  return joinTeams(results.at(-2) as Awaited<typeof events>, results.at(-1) as Awaited<typeof teams>);
+}
+
+/** A page of events with their teams, and the total: one batch. */
+export async function listAgendaPage(db: Db, where: SQL | undefined, page: Page) {
+  const [events, teams] = agendaQueries(db, where, page);
+  const [rows, teamRows, [total]] = await db.batch([events, teams, db.select({ n: count() }).from(agenda).where(where)]);
+  return { events: joinTeams(rows, teamRows), total: total?.n ?? 0 };
+}
+
+/** The events (one page, when paged) and the team rows of exactly those events. */
+function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
+  const { limit, offset } = pageBounds(page);
+  const events = selectAgenda(db).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
+  const pageIds = db.select({ id: agenda.id }).from(agenda).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
+  const teams = equipeQuery(db, isPaged(page) ? inArray(agenda.id, pageIds) : where);
+  return [events, teams] as const;
+}
+
+function joinTeams(rows: AgendaView[], teamRows: EquipeRow[]) {
+  const byAgenda = groupEquipe(teamRows);
   return rows.map((row) => toAgendaResponse(row, byAgenda.get(row.e.id) ?? []));
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { funcoes, profissionais, profissionalFuncoes, type ProfissionalRow } from '../db/schema';
 import type { Db } from '../env';
 
@@ -65,21 +66,31 @@ export function profissionalColumns(b: Record<string, unknown>): Partial<Profiss
   return out as Partial<ProfissionalRow>;
 }
 
-/** The two queries behind a profile view: profiles with the main function's name, and every function they hold. */
-export function profissionaisQueries(db: Db, where: SQL) {
+/**
+ * The two queries behind a profile view: profiles with the main function's name, and every
+ * function they hold (of the page's profiles only, through a subquery when paged).
+ */
+export function profissionaisQueries(db: Db, where: SQL, page: Page = {}) {
+  const { limit, offset } = pageBounds(page);
+  const order = [asc(profissionais.nome), asc(profissionais.id)];
+  const heldWhere = isPaged(page)
+    ? inArray(profissionais.id, db.select({ id: profissionais.id }).from(profissionais).where(where).orderBy(...order).limit(limit).offset(offset))
+    : where;
   return [
     db
       .select({ p: profissionais, funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome') })
       .from(profissionais)
       .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
       .where(where)
-      .orderBy(asc(profissionais.nome), asc(profissionais.id)),
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
     db
       .select({ profissionalId: profissionalFuncoes.profissionalId, id: funcoes.id, nome: sql<string>`${funcoes.label}`.as('funcao_nome') })
       .from(profissionalFuncoes)
       .innerJoin(funcoes, eq(funcoes.id, profissionalFuncoes.funcaoId))
       .innerJoin(profissionais, eq(profissionais.id, profissionalFuncoes.profissionalId))
-      .where(where)
+      .where(heldWhere)
       .orderBy(asc(funcoes.labelKey)),
   ] as const;
 }
@@ -95,6 +106,13 @@ export function withFuncoes(rows: ProfileRows, held: HeldRows) {
     byProfile.set(h.profissionalId, list);
   }
   return rows.map((r) => ({ ...r, funcoes: byProfile.get(r.p.id) ?? [] }));
+}
+
+/** A page of profiles with their functions and the total: one batch, whatever the number of profiles. */
+export async function listProfissionaisPage(db: Db, where: SQL, page: Page) {
+  const [q1, q2] = profissionaisQueries(db, where, page);
+  const [rows, held, [total]] = await db.batch([q1, q2, db.select({ n: count() }).from(profissionais).where(where)]);
+  return { rows: withFuncoes(rows, held), total: total?.n ?? 0 };
 }
 
 /** Profiles with their functions: one batch, whatever the number of profiles. */

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
+import { listResponse, PageQuery } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema, RegionHeader } from '../../lib/validation';
 import { CreatedUserResponse, PendingUserSchema, RegisterRequest, UpdateRoleRequest, UserSchema } from './admin-users.schemas';
 
@@ -17,7 +18,8 @@ export const list = createRoute({
   security,
   middleware,
   summary: 'Every user account',
-  responses: { 200: jsonResponse(z.array(UserSchema), 'Users by name'), ...base },
+  request: { query: PageQuery },
+  responses: { 200: listResponse(UserSchema, 'Users by name'), ...base },
 });
 
 export const pending = createRoute({
@@ -27,7 +29,8 @@ export const pending = createRoute({
   security,
   middleware,
   summary: 'Accounts waiting for approval (ativo=false), oldest first',
-  responses: { 200: jsonResponse(z.array(PendingUserSchema), 'Pending users'), ...base },
+  request: { query: PageQuery },
+  responses: { 200: listResponse(PendingUserSchema, 'Pending users'), ...base },
 });
 
 export const get = createRoute({

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { allowAgenda } from '../../services/agenda-policy';
+import { listResponse } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
 import { AgendaListQuery, AgendaSchema, CreateAgendaRequest, UpdateAgendaRequest } from './agenda.schemas';
 
@@ -20,7 +21,7 @@ export const list = createRoute({
   summary: 'Agenda events in date and time order, filtered by the caller\'s role',
   description: who,
   request: { headers: RegionHeader, query: AgendaListQuery },
-  responses: { 200: jsonResponse(z.array(AgendaSchema), 'Agenda events'), ...base },
+  responses: { 200: listResponse(AgendaSchema, 'Agenda events'), ...base },
 });
 
 export const get = createRoute({

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pageFields } from '../../lib/pagination';
 import { hhmm, isoDate, optStr, uuid } from '../../lib/validation';
 
 const count = () => z.number().int().min(0).max(100_000).nullish();
@@ -103,5 +104,6 @@ export const AgendaListQuery = z
     de: isoDate().optional().openapi({ param: { name: 'de', in: 'query' }, description: 'from this date (inclusive)' }),
     ate: isoDate().optional().openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this date (inclusive)' }),
     fot_id: uuid().optional().openapi({ param: { name: 'fot_id', in: 'query' } }),
+    ...pageFields,
   })
   .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'must not be before de' });

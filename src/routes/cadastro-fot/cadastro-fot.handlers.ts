@@ -1,9 +1,10 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { cadastroFot } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
+import { pageBounds, setTotal } from '../../lib/pagination';
 import { fotColumns, fotRefs, selectFots, toFotResponse } from '../../services/cadastro-fot';
 import { assertRefsInRegion } from '../../services/references';
 import type * as r from './cadastro-fot.routes';
@@ -19,10 +20,15 @@ const notFound = () => new ApiError('NOT_FOUND', 'FOT record not found');
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
-  const { empresa_id } = c.req.valid('query');
+  const { empresa_id, ...page } = c.req.valid('query');
   const conds = visible(user, regiao);
   if (empresa_id) conds.push(eq(cadastroFot.empresaId, empresa_id));
-  const rows = await selectFots(db).where(and(...conds)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id));
+  const { limit, offset } = pageBounds(page);
+  const [rows, [total]] = await db.batch([
+    selectFots(db).where(and(...conds)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(cadastroFot).where(and(...conds)),
+  ]);
+  setTotal(c, total?.n ?? 0);
   return c.json(rows.map(toFotResponse), 200);
 };
 

@@ -3,6 +3,7 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { ADMIN_ROLES } from '../../db/schema';
+import { listResponse } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
 import { CreateFotRequest, FotListQuery, FotSchema, UpdateFotRequest } from './cadastro-fot.schemas';
 
@@ -20,7 +21,7 @@ export const list = createRoute({
   middleware: read,
   summary: "The region's FOT records, last updated first (an EVENT_OWNER sees its company's only)",
   request: { headers: RegionHeader, query: FotListQuery },
-  responses: { 200: jsonResponse(z.array(FotSchema), 'FOT records'), ...base },
+  responses: { 200: listResponse(FotSchema, 'FOT records'), ...base },
 });
 
 export const get = createRoute({

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pageFields } from '../../lib/pagination';
 import { money, optStr, optUf, uuid } from '../../lib/validation';
 
 const fields = {
@@ -49,4 +50,5 @@ export const FotSchema = z
 
 export const FotListQuery = z.object({
   empresa_id: uuid().optional().openapi({ param: { name: 'empresa_id', in: 'query' }, description: 'only the records of this company' }),
+  ...pageFields,
 });

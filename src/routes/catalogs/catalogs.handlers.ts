@@ -1,18 +1,38 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { CatalogTable } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
 import type { AppEnv, Db } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { nameKey } from '../../lib/names';
+import { isPaged, pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { toCatalogResponse, type CatalogConfig, type CatalogField, type CatalogRow } from './catalogs.schemas';
 
 // Data access: plain functions of (db, table, regiao), shared with the event types.
 
 /** Read in the order of the unique index (regiao, label_key), so SQLite needs no sort step; id only makes the order explicit. */
-export const listCatalog = (db: Db, table: CatalogTable, regiao: string) =>
-  db.select().from(table).where(eq(table.regiao, regiao)).orderBy(asc(table.labelKey), asc(table.id));
+export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: Page = {}) =>
+  db
+    .select()
+    .from(table)
+    .where(eq(table.regiao, regiao))
+    .orderBy(asc(table.labelKey), asc(table.id))
+    .limit(pageBounds(page).limit)
+    .offset(pageBounds(page).offset);
+
+/** A page of the region's entries and their total, in one round trip (unpaged, the total is the length). */
+export async function listCatalogPage(db: Db, table: CatalogTable, regiao: string, page: Page) {
+  if (!isPaged(page)) {
+    const rows = await listCatalog(db, table, regiao);
+    return { rows, total: rows.length };
+  }
+  const [rows, [total]] = await db.batch([
+    listCatalog(db, table, regiao, page),
+    db.select({ n: count() }).from(table).where(eq(table.regiao, regiao)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
 
 /** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
 export async function insertCatalog(db: Db, table: CatalogTable, regiao: string, label: string): Promise<CatalogRow> {
@@ -40,7 +60,7 @@ export async function deleteCatalog(db: Db, table: CatalogTable, regiao: string,
 /** Turns rows into response bodies; event types add their prices here. */
 export interface CatalogPresenter<Out> {
   /** The region's whole list (at most one more query for related rows, never one per row). */
-  list(db: Db, regiao: string, rows: CatalogRow[]): Promise<Out[]> | Out[];
+  list(db: Db, regiao: string, rows: CatalogRow[], page: Page): Promise<Out[]> | Out[];
   /** One entry after create (`created`, so nothing relates to it yet) or update. */
   one(db: Db, regiao: string, row: CatalogRow, created: boolean): Promise<Out> | Out;
 }
@@ -51,7 +71,7 @@ export const plainPresenter = <F extends CatalogField>(field: F): CatalogPresent
 });
 
 /** What the generic handlers read from a request: the route's own Zod schemas produce exactly this. */
-type CatalogInput = { in: {}; out: { param: { id: string }; json: Record<string, string> } };
+type CatalogInput = { in: {}; out: { param: { id: string }; json: Record<string, string>; query: Page } };
 export type CatalogHandler = (c: Context<AppEnv, string, CatalogInput>) => Promise<Response>;
 
 /**
@@ -68,8 +88,10 @@ export function catalogHandlers<Out>(cfg: CatalogConfig, present: CatalogPresent
 
   const list: CatalogHandler = async (c) => {
     const { db, regiao } = c.var;
-    const rows = await listCatalog(db, table, regiao);
-    return c.json(await present.list(db, regiao, rows), 200);
+    const page = c.req.valid('query');
+    const { rows, total } = await listCatalogPage(db, table, regiao, page);
+    setTotal(c, total);
+    return c.json(await present.list(db, regiao, rows, page), 200);
   };
 
   const create: CatalogHandler = async (c) => {

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { listResponse, PageQuery } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema, RegionHeader } from '../../lib/validation';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
@@ -34,9 +35,9 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     middleware: cfg.publicList ? [region] : readMiddleware,
     summary: `Every ${noun} of the region, by ${field}`,
     description: cfg.publicList ? 'Public: no token needed; still filtered by x-regiao.' : 'Any active user.',
-    request: { headers: RegionHeader },
+    request: { headers: RegionHeader, query: PageQuery },
     responses: {
-      200: jsonResponse(z.array(schemas.response), `${noun} entries ordered by ${field} (case-insensitive)`),
+      200: listResponse(schemas.response, `${noun} entries ordered by ${field} (case-insensitive)`),
       400: errors[400],
       ...(cfg.publicList ? {} : { 401: errors[401], 403: errors[403] }),
       500: errors[500],

@@ -1,11 +1,12 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, agendaEquipe, convites, profissionais, profissionalFuncoes } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { inBackground } from '../../lib/background';
 import { ApiError } from '../../lib/errors';
+import { pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { readAgenda } from '../../services/agenda';
 import { agendaVisible } from '../../services/agenda-policy';
 import { acceptStatement, conviteOrder, refusalReason, selectConvites, toConviteResponse } from '../../services/convites';
@@ -75,20 +76,30 @@ export const invite: RouteHandler<typeof r.invite, AppEnv> = async (c) => {
   return c.json(toConviteResponse((results.at(-1) as Awaited<typeof view>)[0]!), 201);
 };
 
+/** A page of invitations matching `where` and their total (the queries, to batch). */
+function pageOfConvites(c: { var: AppEnv['Variables'] }, where: SQL | undefined, page: Page) {
+  const { limit, offset } = pageBounds(page);
+  return [
+    selectConvites(c.var.db).where(where).orderBy(...conviteOrder).limit(limit).offset(offset),
+    c.var.db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where),
+  ] as const;
+}
+
 export const listForEvent: RouteHandler<typeof r.listForEvent, AppEnv> = async (c) => {
-  const { db } = c.var;
   const { id } = c.req.valid('param');
-  const [[event], rows] = await db.batch([managedEvent(c, id), selectConvites(db).where(eq(convites.agendaId, id)).orderBy(...conviteOrder)]);
+  const [rows, total] = pageOfConvites(c, eq(convites.agendaId, id), c.req.valid('query'));
+  const [[event], page, [n]] = await c.var.db.batch([managedEvent(c, id), rows, total]);
   if (!event) throw eventNotFound();
-  return c.json(rows.map(toConviteResponse), 200);
+  setTotal(c, n?.n ?? 0);
+  return c.json(page.map(toConviteResponse), 200);
 };
 
 export const listMine: RouteHandler<typeof r.listMine, AppEnv> = async (c) => {
-  const { status } = c.req.valid('query');
-  const rows = await selectConvites(c.var.db)
-    .where(and(ownConvites(c.var.user), status ? eq(convites.status, status) : undefined))
-    .orderBy(...conviteOrder);
-  return c.json(rows.map(toConviteResponse), 200);
+  const { status, ...page } = c.req.valid('query');
+  const [rows, total] = pageOfConvites(c, and(ownConvites(c.var.user), status ? eq(convites.status, status) : undefined), page);
+  const [list, [n]] = await c.var.db.batch([rows, total]);
+  setTotal(c, n?.n ?? 0);
+  return c.json(list.map(toConviteResponse), 200);
 };
 
 export const answer: RouteHandler<typeof r.answer, AppEnv> = async (c) => {

@@ -3,6 +3,7 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { allowAgenda } from '../../services/agenda-policy';
+import { listResponse, PageQuery } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
 import { AgendaSchema } from '../agenda/agenda.schemas';
 import { AnswerRequest, ConviteSchema, EquipeRequest, InviteRequest, MyConvitesQuery } from './convites.schemas';
@@ -42,8 +43,8 @@ export const listForEvent = createRoute({
   security,
   middleware: eventManagers,
   summary: "An event's invitations with their status",
-  request: { headers: RegionHeader, params: IdParam },
-  responses: { 200: jsonResponse(z.array(ConviteSchema), 'Invitations'), ...base },
+  request: { headers: RegionHeader, params: IdParam, query: PageQuery },
+  responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },
 });
 
 export const listMine = createRoute({
@@ -54,7 +55,7 @@ export const listMine = createRoute({
   middleware: [auth(), requireRole('profissional')],
   summary: "The caller's own invitations (as a professional, every region), by event date",
   request: { query: MyConvitesQuery },
-  responses: { 200: jsonResponse(z.array(ConviteSchema), 'Invitations'), ...base },
+  responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },
 });
 
 export const answer = createRoute({

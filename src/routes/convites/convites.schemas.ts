@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CONVITE_STATUS } from '../../db/schema';
+import { pageFields } from '../../lib/pagination';
 import { uuid } from '../../lib/validation';
 
 export const EquipeRequest = z
@@ -37,4 +38,5 @@ export const ConviteSchema = z
 
 export const MyConvitesQuery = z.object({
   status: z.enum(CONVITE_STATUS).optional().openapi({ param: { name: 'status', in: 'query' } }),
+  ...pageFields,
 });

@@ -5,9 +5,10 @@ import { funcoes, profissionais, profissionalFuncoes, users } from '../../db/sch
 import type { AppEnv, Db } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
+import { setTotal } from '../../lib/pagination';
 import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../middleware/require-role';
-import { funcoesInRegion, listProfissionais, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
+import { funcoesInRegion, listProfissionais, listProfissionaisPage, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
 import { notLastSuperadmin } from '../../services/users';
 import { adminOnlyFields, type ProfissionalInput } from './profissionais.schemas';
 import type * as r from './profissionais.routes';
@@ -58,7 +59,8 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
-  const rows = await listProfissionais(db, visible(user, regiao));
+  const { rows, total } = await listProfissionaisPage(db, visible(user, regiao), c.req.valid('query'));
+  setTotal(c, total);
   return c.json(rows.map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
 };
 

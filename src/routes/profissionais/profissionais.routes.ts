@@ -3,6 +3,7 @@ import { ADMIN_ROLES } from '../../db/schema';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
+import { listResponse, PageQuery } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema, RegionHeader } from '../../lib/validation';
 import { ContagemSchema, CreateProfissionalInput, ProfissionalSchema, UpdateProfissionalInput } from './profissionais.schemas';
 
@@ -18,8 +19,8 @@ export const list = createRoute({
   security,
   middleware: adminOrSelf,
   summary: "The region's professionals by name (a professional sees its own profile only)",
-  request: { headers: RegionHeader },
-  responses: { 200: jsonResponse(z.array(ProfissionalSchema), 'Professionals'), ...base },
+  request: { headers: RegionHeader, query: PageQuery },
+  responses: { 200: listResponse(ProfissionalSchema, 'Professionals'), ...base },
 });
 
 export const contagem = createRoute({

@@ -1,10 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { funcoes, precos, tiposEventos } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
 import type { AppEnv, Db } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { fromCentavos, toCentavos } from '../../lib/money';
+import { isPaged, pageBounds } from '../../lib/pagination';
 import { catalogHandlers, type CatalogPresenter } from '../catalogs/catalogs.handlers';
 import { toCatalogResponse } from '../catalogs/catalogs.schemas';
 import type * as r from './tipos-eventos.routes';
@@ -44,9 +45,23 @@ const selectPrecos = (db: Db) =>
  * prices, grouped here, whatever the number of types (decisions D6).
  */
 const eventoPresenter: CatalogPresenter<EventoBody> = {
-  async list(db, regiao, rows) {
+  async list(db, regiao, rows, page) {
     if (rows.length === 0) return [];
-    const all = await selectPrecos(db).where(eq(precos.regiao, regiao)).orderBy(...byFuncaoName);
+    // A page of types reads only its types' prices (a subquery: D1 binds at most 100 parameters).
+    const { limit, offset } = pageBounds(page);
+    const pageIds = isPaged(page)
+      ? inArray(
+          precos.tipoEventoId,
+          db
+            .select({ id: tiposEventos.id })
+            .from(tiposEventos)
+            .where(eq(tiposEventos.regiao, regiao))
+            .orderBy(asc(tiposEventos.labelKey), asc(tiposEventos.id))
+            .limit(limit)
+            .offset(offset),
+        )
+      : undefined;
+    const all = await selectPrecos(db).where(and(eq(precos.regiao, regiao), pageIds)).orderBy(...byFuncaoName);
     const byTipo = new Map<string, PrecoBody[]>();
     for (const p of all) {
       const bucket = byTipo.get(p.tipoEventoId);
