@@ -5,7 +5,9 @@ import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
+import { inBackground } from '../../lib/background';
 import { isAdmin } from '../../middleware/require-role';
+import { enqueuePush, prepareNotifications } from '../../services/notifications';
 import { adminProfileStatements, assertCompany, notLastSuperadmin, toUserResponse, userValues } from '../../services/users';
 import type * as r from './admin-users.routes';
 import type { Db } from '../../env';
@@ -72,9 +74,17 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
 };
 
 export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
+  const { db } = c.var;
   const { id } = c.req.valid('param');
-  const res = await c.var.db.update(users).set({ ativo: true }).where(eq(users.id, id));
+  // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
+  const notes = prepareNotifications(
+    db,
+    [{ userId: id, tipo: 'conta_aprovada', titulo: 'Conta aprovada', mensagem: 'Sua conta foi aprovada: você já pode entrar.' }],
+    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0)` },
+  );
+  const [inserted, res] = await db.batch([notes.insert[0]!, db.update(users).set({ ativo: true }).where(eq(users.id, id))]);
   if (res.meta.changes === 0) throw new ApiError('NOT_FOUND', 'user not found');
+  if (inserted.meta.changes > 0) enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json({ message: 'user approved' }, 200);
 };
 
@@ -86,7 +96,16 @@ export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) =
   const target = await findTarget(db, id);
   assertMayTouch(user, target.role, role);
   const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
-  const res = await db.update(users).set({ role }).where(guard);
+  // Told only of a real change, and only if the guarded update went through (checked in the batch).
+  const notes = prepareNotifications(
+    db,
+    target.role === role
+      ? []
+      : [{ userId: id, tipo: 'papel_alterado', titulo: 'Papel alterado', mensagem: `Seu papel agora é ${role}.`, dados: { role, anterior: target.role } }],
+    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.role} = ${role})` },
+  );
+  const [res] = await db.batch([db.update(users).set({ role }).where(guard), ...notes.insert]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
+  enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json({ message: `role changed to ${role}` }, 200);
 };

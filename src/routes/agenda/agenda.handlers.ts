@@ -6,6 +6,9 @@ import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { agendaScope } from '../../services/agenda-policy';
+import { inBackground } from '../../lib/background';
+import { prepareAgendaNotifications } from '../../services/agenda-notify';
+import { enqueuePush } from '../../services/notifications';
 import { readAgenda } from '../../services/agenda';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
@@ -49,10 +52,15 @@ export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
 export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const body = c.req.valid('json');
-  await assertRefsInRegion(db, regiao, refs(body));
   const id = crypto.randomUUID();
+  // Who to notify is found alongside the reference check: no extra wait (decisions D10).
+  const [, notes] = await Promise.all([
+    assertRefsInRegion(db, regiao, refs(body)),
+    prepareAgendaNotifications(db, 'agenda_criada', user.id, { id, fotId: body.fot_id, dataEvento: body.data_evento }),
+  ]);
   const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
-  const [event] = await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values)]);
+  const [event] = await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), ...notes.insert]);
+  enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json(event!, 201);
 };
 
@@ -60,18 +68,28 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
-  await assertRefsInRegion(db, regiao, refs(body));
   const where = visible(user, regiao, eq(agenda.id, id));
+  const [, notes] = await Promise.all([
+    assertRefsInRegion(db, regiao, refs(body)),
+    prepareAgendaNotifications(db, 'agenda_alterada', user.id, { id, fotId: body.fot_id, dataEvento: body.data_evento }, where),
+  ]);
   // id, regiao and user_id are not request fields, so a body cannot move an event.
   const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
-  const [event] = await readAgenda(db, where, [db.update(agenda).set(set).where(where)]);
+  const [event] = await readAgenda(db, where, [db.update(agenda).set(set).where(where), ...notes.insert]);
   if (!event) throw notFound();
+  enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json(event, 200);
 };
 
 export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
-  const res = await db.delete(agenda).where(visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
-  if (res.meta.changes === 0) throw notFound();
+  const { id } = c.req.valid('param');
+  const where = visible(user, regiao, eq(agenda.id, id));
+  // Recipients before the delete (it takes the team with it); written only if the delete happens.
+  const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
+  const del = db.delete(agenda).where(where);
+  const results = await db.batch([...notes.insert, del] as unknown as [typeof del]);
+  if ((results.at(-1) as Awaited<typeof del>).meta.changes === 0) throw notFound();
+  enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.body(null, 204);
 };
