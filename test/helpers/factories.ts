@@ -101,3 +101,21 @@ export async function makeProfissional(regiao = 'SP', over: Partial<typeof schem
   if (funcaoIds.length) await db.insert(schema.profissionalFuncoes).values(funcaoIds.map((funcaoId) => ({ profissionalId: row!.id, funcaoId })));
   return row!;
 }
+
+/** Notifications of one user straight into D1 (9 per statement: D1 binds at most 100 parameters). */
+export async function makeNotifications(userId: string, n: number, over: Partial<typeof schema.notifications.$inferInsert> = {}) {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: crypto.randomUUID(),
+    userId,
+    tipo: 'agenda_criada',
+    titulo: `Aviso ${i}`,
+    mensagem: `Mensagem ${i}`,
+    dados: { i },
+    ...over,
+  }));
+  for (let i = 0; i < rows.length; i += 9) await db.insert(schema.notifications).values(rows.slice(i, i + 9));
+  return rows;
+}
+
+export const makeNotification = async (userId: string, over: Partial<typeof schema.notifications.$inferInsert> = {}) =>
+  (await makeNotifications(userId, 1, over))[0]!;

@@ -71,6 +71,14 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
   { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional'], body: { status: 'aceito' } },
   { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
+  // Notifications (decisions D10): every role, own notifications only.
+  { method: 'GET', path: '/api/v1/notifications', allowed: ROLES },
+  { method: 'GET', path: '/api/v1/notifications/unread-count', allowed: ROLES },
+  { method: 'PUT', path: '/api/v1/notifications/read-all', allowed: ROLES },
+  { method: 'PUT', path: `/api/v1/notifications/${ID}/read`, allowed: ROLES },
+  { method: 'DELETE', path: `/api/v1/notifications/${ID}`, allowed: ROLES },
+  { method: 'POST', path: '/api/v1/notifications/push-token', allowed: ROLES, body: { token: 'ExponentPushToken[tabela]', plataforma: 'android' } },
+  { method: 'DELETE', path: '/api/v1/notifications/push-token', allowed: ROLES, body: { token: 'ExponentPushToken[tabela]' } },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };
