@@ -48,7 +48,7 @@ export async function assertLoginAllowed(db: Db, keys: string[]) {
   });
 }
 
-/** Records one failure per key and drops rows that left the window. */
+/** Records one failure per key and drops rows that left the window. (Superseded by reserveLoginAttempt + failLoginAttempt; goes once the login handler uses them.) */
 export async function recordLoginFailure(db: Db, keys: string[]) {
   const now = new Date().toISOString();
   const expired = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
@@ -57,6 +57,51 @@ export async function recordLoginFailure(db: Db, keys: string[]) {
     db.delete(loginFailures).where(sql`${loginFailures.createdAt} < ${expired}`),
   ]);
 }
+
+/** An attempt in flight is stored under its key with this prefix until the password is checked. */
+const IN_FLIGHT = 'try:';
+
+/**
+ * Takes one attempt per key BEFORE the password is checked, each insert guarded inside the statement
+ * by the failures and attempts in flight of the window: of many concurrent attempts at most 5 per
+ * e-mail and per IP are ever evaluated (a check followed by a later write let a burst of parallel
+ * guesses through). `failLoginAttempt` then turns the rows into failures, `releaseLoginAttempt` drops them.
+ */
+export async function reserveLoginAttempt(db: Db, keys: string[]): Promise<string[]> {
+  const now = new Date().toISOString();
+  const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
+  const rows = keys.map((key) => ({ id: crypto.randomUUID(), key: `${IN_FLIGHT}${key}`, createdAt: now, counted: key }));
+  const inserts = rows.map(({ counted, ...r }) =>
+    insertWhere(
+      db,
+      loginFailures,
+      r,
+      sql`(select count(*) from ${loginFailures} where ${loginFailures.key} in (${counted}, ${r.key}) and ${loginFailures.createdAt} > ${since}) < ${LOGIN_MAX_FAILURES}`,
+    ),
+  );
+  const results = await db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+  const taken = rows.filter((_, i) => results[i]!.meta.changes === 1).map((r) => r.id);
+  if (taken.length === rows.length) return taken;
+  if (taken.length > 0) await db.delete(loginFailures).where(inArray(loginFailures.id, taken));
+  // Refused by recorded failures: Retry-After from them; else only by attempts in flight: retry at once.
+  await assertLoginAllowed(db, keys);
+  throw new ApiError('RATE_LIMITED', 'too many login attempts at once: try again in a second', { headers: { 'Retry-After': '1' } });
+}
+
+/** A wrong password: the reserved rows become failures of the window (and rows that left it go). */
+export async function failLoginAttempt(db: Db, ids: string[]) {
+  const expired = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
+  await db.batch([
+    db
+      .update(loginFailures)
+      .set({ key: sql`substr(${loginFailures.key}, ${IN_FLIGHT.length + 1})` })
+      .where(inArray(loginFailures.id, ids)),
+    db.delete(loginFailures).where(sql`${loginFailures.createdAt} < ${expired}`),
+  ]);
+}
+
+/** Not a failure (right password, even of a pending account): the reserved rows go. Batchable. */
+export const releaseLoginAttempt = (db: Db, ids: string[]) => db.delete(loginFailures).where(inArray(loginFailures.id, ids));
 
 export const clearFailures = (db: Db, key: string) => db.delete(loginFailures).where(eq(loginFailures.key, key));
 
