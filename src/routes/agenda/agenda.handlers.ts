@@ -7,8 +7,8 @@ import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { agendaScope } from '../../services/agenda-policy';
 import { inBackground } from '../../lib/background';
-import { prepareAgendaNotifications } from '../../services/agenda-notify';
-import { enqueuePush } from '../../services/notifications';
+import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from '../../services/agenda-notify';
+import { enqueuePush, prepareNotifications } from '../../services/notifications';
 import { readAgenda } from '../../services/agenda';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
@@ -53,11 +53,9 @@ export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const body = c.req.valid('json');
   const id = crypto.randomUUID();
-  // Who to notify is found alongside the reference check: no extra wait (decisions D10).
-  const [, notes] = await Promise.all([
-    assertRefsInRegion(db, regiao, refs(body)),
-    prepareAgendaNotifications(db, 'agenda_criada', user.id, { id, fotId: body.fot_id, dataEvento: body.data_evento }),
-  ]);
+  // Who to notify is found in the reference check's query: no round trip of its own (decisions D10).
+  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  const notes = prepareNotifications(db, agendaNotifications('agenda_criada', { id, dataEvento: body.data_evento }, found));
   const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
   const [event] = await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), ...notes.insert]);
   enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
@@ -69,10 +67,9 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
   const where = visible(user, regiao, eq(agenda.id, id));
-  const [, notes] = await Promise.all([
-    assertRefsInRegion(db, regiao, refs(body)),
-    prepareAgendaNotifications(db, 'agenda_alterada', user.id, { id, fotId: body.fot_id, dataEvento: body.data_evento }, where),
-  ]);
+  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  // Written only if the update finds the event (the guard runs in the batch).
+  const notes = prepareNotifications(db, agendaNotifications('agenda_alterada', { id, dataEvento: body.data_evento }, found), { when: agendaExists(where) });
   // id, regiao and user_id are not request fields, so a body cannot move an event.
   const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
   const [event] = await readAgenda(db, where, [db.update(agenda).set(set).where(where), ...notes.insert]);
