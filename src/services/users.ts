@@ -32,7 +32,13 @@ const withoutHash = ({ senhaHash: _h, ...u }: UserRow): AuthUser => u;
 
 /** A user with company name, linked profile and its function name: one query. */
 export async function loadAccount(db: Db, where: SQL) {
-  const [row] = await db
+  const [row] = await accountQuery(db, where);
+  return row;
+}
+
+/** The query behind loadAccount, to put in a batch. */
+export function accountQuery(db: Db, where: SQL) {
+  return db
     .select({
       user: users,
       companyName: sql<string | null>`${empresas.label}`.as('company_name'),
@@ -45,7 +51,6 @@ export async function loadAccount(db: Db, where: SQL) {
     .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
     .where(where)
     .limit(1);
-  return row;
 }
 
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;

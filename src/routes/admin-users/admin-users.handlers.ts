@@ -1,10 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, count, type SQL } from 'drizzle-orm';
 import { empresas, users, type Role } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
+import { pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { inBackground } from '../../lib/background';
 import { isAdmin } from '../../middleware/require-role';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
@@ -31,13 +32,26 @@ async function findTarget(db: Db, id: string) {
   return target;
 }
 
+/** A page of users matching `where` and their total, in one round trip. */
+async function pageOfUsers(c: { var: AppEnv['Variables'] }, where: SQL | undefined, order: SQL[], page: Page) {
+  const { db } = c.var;
+  const { limit, offset } = pageBounds(page);
+  const [rows, [total]] = await db.batch([
+    selectUsers(db).where(where).orderBy(...order).limit(limit).offset(offset),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
-  const rows = await selectUsers(c.var.db).orderBy(asc(users.nome), asc(users.id));
+  const { rows, total } = await pageOfUsers(c, undefined, [asc(users.nome), asc(users.id)], c.req.valid('query'));
+  setTotal(c, total);
   return c.json(rows.map((row) => toUserResponse(row.user, row.companyName)), 200);
 };
 
 export const pending: RouteHandler<typeof r.pending, AppEnv> = async (c) => {
-  const rows = await selectUsers(c.var.db).where(eq(users.ativo, false)).orderBy(asc(users.createdAt), asc(users.id));
+  const { rows, total } = await pageOfUsers(c, eq(users.ativo, false), [asc(users.createdAt), asc(users.id)], c.req.valid('query'));
+  setTotal(c, total);
   return c.json(
     rows.map((row) => ({ ...toUserResponse(row.user, row.companyName), tipo_profissional: row.user.professionalType })),
     200,

@@ -9,7 +9,8 @@ import { agendaScope } from '../../services/agenda-policy';
 import { inBackground } from '../../lib/background';
 import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from '../../services/agenda-notify';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
-import { readAgenda } from '../../services/agenda';
+import { listAgendaPage, readAgenda } from '../../services/agenda';
+import { setTotal } from '../../lib/pagination';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
 import type * as r from './agenda.routes';
@@ -29,7 +30,7 @@ const refs = (b: AgendaInput) => [
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const q = c.req.valid('query');
-  const events = await readAgenda(
+  const { events, total } = await listAgendaPage(
     db,
     visible(
       user,
@@ -38,7 +39,9 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
       q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
       q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
     ),
+    q,
   );
+  setTotal(c, total);
   return c.json(events, 200);
 };
 

@@ -22,7 +22,7 @@ import {
   revokeFamily,
   rotate,
 } from '../../services/sessions';
-import { assertCompany, loadAccount, toLoginResponse, userValues } from '../../services/users';
+import { accountQuery, assertCompany, loadAccount, toLoginResponse, userValues } from '../../services/users';
 import type * as r from './auth.routes';
 
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
@@ -151,8 +151,10 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
     const cols = profissionalColumns(body.profissional);
     if (Object.keys(cols).length > 0) writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
   }
-  await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
-  const account = await loadAccount(db, eq(users.id, user.id));
+  // The account is read back in the same batch as the writes: one round trip.
+  const readBack = accountQuery(db, eq(users.id, user.id));
+  const results = await db.batch([...writes, readBack] as unknown as [typeof readBack]);
+  const [account] = results.at(-1) as Awaited<typeof readBack>;
   if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
   if (session) setSessionCookies(c, session);
   return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);
