@@ -48,16 +48,6 @@ export async function assertLoginAllowed(db: Db, keys: string[]) {
   });
 }
 
-/** Records one failure per key and drops rows that left the window. (Superseded by reserveLoginAttempt + failLoginAttempt; goes once the login handler uses them.) */
-export async function recordLoginFailure(db: Db, keys: string[]) {
-  const now = new Date().toISOString();
-  const expired = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
-  await db.batch([
-    db.insert(loginFailures).values(keys.map((key) => ({ id: crypto.randomUUID(), key, createdAt: now }))),
-    db.delete(loginFailures).where(sql`${loginFailures.createdAt} < ${expired}`),
-  ]);
-}
-
 /** An attempt in flight is stored under its key with this prefix until the password is checked. */
 const IN_FLIGHT = 'try:';
 

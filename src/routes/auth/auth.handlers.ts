@@ -12,12 +12,13 @@ import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import { isAdmin } from '../../middleware/require-role';
 import { profissionalColumns } from '../../services/profissionais';
 import {
-  assertLoginAllowed,
   clearFailures,
   failureKeys,
   findRefreshToken,
+  failLoginAttempt,
   newSession,
-  recordLoginFailure,
+  releaseLoginAttempt,
+  reserveLoginAttempt,
   revokeAllOfUser,
   revokeFamily,
   rotate,
@@ -66,17 +67,21 @@ export const login: RouteHandler<typeof r.login, AppEnv> = async (c) => {
   const { email, senha } = c.req.valid('json');
   const { db, config } = c.var;
   const keys = failureKeys(email, c.req.header('cf-connecting-ip') ?? 'unknown');
-  await assertLoginAllowed(db, keys);
+  // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
+  const attempt = await reserveLoginAttempt(db, keys);
   const account = await loadAccount(db, eq(users.email, email));
   // Unknown e-mail and wrong password cost the same hash and give the same answer.
   const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
   if (!account || !ok) {
-    await recordLoginFailure(db, keys);
+    await failLoginAttempt(db, attempt);
     throw new ApiError('INVALID_CREDENTIALS', 'invalid e-mail or password');
   }
-  if (!account.user.ativo) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  if (!account.user.ativo) {
+    await releaseLoginAttempt(db, attempt);
+    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  }
   const session = await newSession(db, config, account.user);
-  await db.batch([session.insert, clearFailures(db, keys[0]!)]);
+  await db.batch([session.insert, clearFailures(db, keys[0]!), releaseLoginAttempt(db, attempt)]);
   setSessionCookies(c, session);
   return c.json(toLoginResponse(account, tokenFields(session)), 200);
 };
