@@ -12,14 +12,15 @@ export const pageFields = {
     .min(1)
     .max(MAX_PAGE)
     .optional()
-    .openapi({ param: { name: 'limit', in: 'query' }, type: 'integer', description: `page size, 1 to ${MAX_PAGE}; without it the whole list` }),
+    // With an explicit type the generator drops the bounds: state them, so clients see the maximum.
+    .openapi({ param: { name: 'limit', in: 'query' }, type: 'integer', minimum: 1, maximum: MAX_PAGE, description: `page size, 1 to ${MAX_PAGE}; without it the whole list` }),
   offset: z.coerce
     .number()
     .int()
     .min(0)
     .max(1_000_000)
     .optional()
-    .openapi({ param: { name: 'offset', in: 'query' }, type: 'integer', description: 'rows to skip (default 0)' }),
+    .openapi({ param: { name: 'offset', in: 'query' }, type: 'integer', minimum: 0, maximum: 1_000_000, description: 'rows to skip (default 0)' }),
 };
 
 export const PageQuery = z.object(pageFields);

@@ -126,7 +126,8 @@ export const money = () =>
     .min(0)
     .max(1_000_000_000)
     .refine(hasAtMost2Decimals, 'must have at most 2 decimal places')
-    .openapi({ type: 'number', example: 350.5 });
+    // The refine hides min/max from the generator: state them, so clients see the bounds.
+    .openapi({ type: 'number', minimum: 0, maximum: 1_000_000_000, example: 350.5 });
 
 export const isoDate = () => z.string().trim().refine(isIsoDate, 'must be a date YYYY-MM-DD').openapi({ type: 'string', format: 'date', example: '2026-12-05' });
 export const hhmm = () => z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
