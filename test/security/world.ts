@@ -1,0 +1,286 @@
+/**
+ * A small but complete data set for the security suites: one of every kind of row in region SP,
+ * a twin of each regional row in MG, and a user of every role. Rows go straight into D1 through
+ * the factories (fast); the tests then act through HTTP.
+ */
+import { createExecutionContext, env } from 'cloudflare:test';
+import { createApp } from '../../src/app';
+import * as schema from '../../src/db/schema';
+import type { Role } from '../../src/db/schema';
+import { db, makeCatalog, makeFot, makePreco, makeProfissional, makeUser, nextFot, uniq, type TestUser } from '../helpers/factories';
+import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
+import { BASE, type ApiOptions, type ApiResult } from '../helpers/request';
+
+export interface RegionRows {
+  regiao: string;
+  empresa: { id: string };
+  curso: { id: string };
+  ano: { id: string };
+  funcao: { id: string };
+  tipoServico: { id: string };
+  tipoEvento: { id: string };
+  preco: { id: string };
+  fot: { id: string; fot: number };
+  agenda: { id: string };
+  profissional: { id: string };
+  convite: { id: string };
+}
+
+export interface World {
+  /** One active user of every role (the profissional is linked to `sp.profissional`). */
+  users: Record<Role, TestUser>;
+  admin: TestUser;
+  sp: RegionRows;
+  mg: RegionRows;
+  /** A notification of the admin and one of the profissional user. */
+  notificationOfAdmin: { id: string };
+  notificationOfProf: { id: string };
+}
+
+export async function insertNotification(userId: string) {
+  const id = crypto.randomUUID();
+  await db.insert(schema.notifications).values({ id, userId, tipo: 'agenda_criada', titulo: 'Aviso', mensagem: 'Mensagem', dados: {} });
+  return { id };
+}
+
+export async function insertConvite(agendaId: string, profissionalId: string, funcaoId: string, over: Partial<typeof schema.convites.$inferInsert> = {}) {
+  const [row] = await db.insert(schema.convites).values({ agendaId, profissionalId, funcaoId, ...over }).returning();
+  return row!;
+}
+
+export async function insertAgenda(regiao: string, fotId: string, tipoEventoId: string, userId: string | null, dataEvento = '2026-12-05') {
+  const [row] = await db.insert(schema.agenda).values({ regiao, fotId, tipoEventoId, userId, dataEvento }).returning();
+  return row!;
+}
+
+async function regionRows(regiao: string, creatorId: string, profUserId: string | null, inviterId: string): Promise<RegionRows> {
+  const fot = await makeFot(regiao);
+  const [curso, funcao, tipoServico, tipoEvento] = await Promise.all([
+    makeCatalog(schema.cursos, regiao),
+    makeCatalog(schema.funcoes, regiao),
+    makeCatalog(schema.tiposServicos, regiao),
+    makeCatalog(schema.tiposEventos, regiao),
+  ]);
+  const preco = await makePreco(tipoEvento.id, funcao.id, { regiao });
+  const agenda = await insertAgenda(regiao, fot.id, tipoEvento.id, creatorId);
+  const profissional = await makeProfissional(regiao, { usuarioId: profUserId, banco: 'Banco X', agencia: '0001', contaPix: 'pix@example.com', cpfCnpjTitular: '52998224725', tipoCartao: 'debito' }, [funcao.id]);
+  const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
+  return {
+    regiao,
+    empresa: fot.refs.empresa,
+    curso,
+    ano: fot.refs.ano,
+    funcao,
+    tipoServico,
+    tipoEvento,
+    preco,
+    fot: { id: fot.id, fot: fot.fot },
+    agenda,
+    profissional,
+    convite,
+  };
+}
+
+export async function makeWorld(): Promise<World> {
+  const empresa = await makeCatalog(schema.empresas, 'SP');
+  const roles: Role[] = ['SUPERADMIN', 'BUSINESS_OWNER', 'EVENT_OWNER', 'RESEARCHER', 'agenda_viewer', 'profissional'];
+  const list = await Promise.all(roles.map((role) => makeUser({ role, ...(role === 'EVENT_OWNER' ? { empresaId: empresa.id } : {}) })));
+  const users = Object.fromEntries(roles.map((r, i) => [r, list[i]!])) as Record<Role, TestUser>;
+  const sp = await regionRows('SP', users.agenda_viewer.id, users.profissional.id, users.SUPERADMIN.id);
+  const mg = await regionRows('MG', users.agenda_viewer.id, null, users.SUPERADMIN.id);
+  return {
+    users,
+    admin: users.SUPERADMIN,
+    sp,
+    mg,
+    notificationOfAdmin: await insertNotification(users.SUPERADMIN.id),
+    notificationOfProf: await insertNotification(users.profissional.id),
+  };
+}
+
+/** The real id that a path's `{id}` names, by the resource the path is under; undefined when unknown. */
+export function realIdFor(path: string, rows: RegionRows, w: World): string | undefined {
+  const table: [RegExp, () => string][] = [
+    [/^\/api\/admin\/users\/\{id\}/, () => w.users.RESEARCHER.id],
+    [/^\/api\/anos-formaturas\/\{id\}/, () => rows.ano.id],
+    [/^\/api\/cursos\/\{id\}/, () => rows.curso.id],
+    [/^\/api\/empresas\/\{id\}/, () => rows.empresa.id],
+    [/^\/api\/funcoes\/\{id\}/, () => rows.funcao.id],
+    [/^\/api\/tipos-servicos\/\{id\}/, () => rows.tipoServico.id],
+    [/^\/api\/tipos-eventos\/\{id\}/, () => rows.tipoEvento.id],
+    [/^\/api\/cadastro-fot\/\{id\}/, () => rows.fot.id],
+    [/^\/api\/profissionais\/\{id\}/, () => rows.profissional.id],
+    [/^\/api\/agenda\/\{id\}/, () => rows.agenda.id],
+    [/^\/api\/convites\/\{id\}/, () => rows.convite.id],
+    [/^\/api\/v1\/notifications\/\{id\}/, () => w.notificationOfAdmin.id],
+  ];
+  return table.find(([re]) => re.test(path))?.[1]();
+}
+
+export interface Operation {
+  method: string;
+  path: string;
+  secured: boolean;
+  regional: boolean;
+  /** The JSON schema of the request body, $refs resolved one level (properties, required). */
+  body?: JsonSchema;
+  queryParams: { name: string; schema: JsonSchema }[];
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  maxLength?: number;
+  minLength?: number;
+  maxItems?: number;
+  maximum?: number;
+  minimum?: number;
+  format?: string;
+  pattern?: string;
+  enum?: unknown[];
+  $ref?: string;
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  [k: string]: unknown;
+}
+
+export interface ApiDoc {
+  paths: Record<string, Record<string, { security?: unknown; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { in: string; name: string; schema?: JsonSchema }[] }>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+/**
+ * The app in this isolate, with the real bindings (the test D1, the queue). These suites send thousands
+ * of requests: through SELF.fetch each request costs more than the one before it (measured: 100 calls
+ * of GET /health take 1 s, the next 100 take 3 s, then 7 s), while the same app called here stays flat.
+ * It is the same app the worker's fetch handler serves (src/index.ts: createApp().fetch).
+ */
+const app = createApp();
+
+/** One request through the app: a Response. `bindings` overrides env entries (a failing DB, a var). */
+export function send(method: string, path: string, init: RequestInit = {}, bindings?: Partial<Cloudflare.Env>) {
+  return app.request(`${BASE}${path}`, { ...init, method }, bindings ? { ...env, ...bindings } : env, createExecutionContext());
+}
+
+/** Like helpers/request.ts `api()`, through `send()`: JSON in and out, never throws on a bad body. */
+export async function call<T = any>(method: string, path: string, opts: ApiOptions & { bindings?: Partial<Cloudflare.Env> } = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.regiao !== undefined) headers['x-regiao'] = opts.regiao;
+  let body: BodyInit | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await send(method, path, { headers, body }, opts.bindings);
+  const text = await res.text();
+  let parsed: unknown = text;
+  if (text && res.headers.get('content-type')?.includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export async function openApi(): Promise<ApiDoc> {
+  return (await send('GET', '/openapi.json')).json();
+}
+
+/** Follows `$ref`s to components (recursively for nested properties and items). */
+export function resolve(doc: ApiDoc, s: JsonSchema | undefined, depth = 0): JsonSchema | undefined {
+  if (!s || depth > 8) return s;
+  if (s.$ref) return resolve(doc, doc.components.schemas[s.$ref.split('/').pop()!], depth + 1);
+  const out: JsonSchema = { ...s };
+  if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, resolve(doc, v, depth + 1)!]));
+  if (s.items) out.items = resolve(doc, s.items, depth + 1);
+  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) if (s[key]) out[key] = s[key]!.map((x) => resolve(doc, x, depth + 1)!);
+  return out;
+}
+
+/** Every operation of the document, with its body schema resolved. */
+export function operations(doc: ApiDoc): Operation[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      secured: Array.isArray(op.security) && op.security.length > 0,
+      regional: (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'x-regiao'),
+      body: resolve(doc, op.requestBody?.content?.['application/json']?.schema),
+      queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolve(doc, p.schema) ?? {} })),
+    })),
+  );
+}
+
+/** The first schema of a union that is not null (`["string","null"]` and `anyOf: [X, {type: null}]`). */
+export function nonNull(s: JsonSchema | undefined): JsonSchema | undefined {
+  if (!s) return s;
+  const alt = s.anyOf ?? s.oneOf;
+  if (alt) return nonNull(alt.find((x) => x.type !== 'null')) ?? s;
+  return s;
+}
+
+export const typeOf = (s: JsonSchema | undefined) => {
+  const t = nonNull(s)?.type;
+  return Array.isArray(t) ? t.find((x) => x !== 'null') : t;
+};
+
+let anoSeq = 0;
+/** A unique graduation-year label within its 20 characters: "2047.k3f9a2". */
+const anoSemestre = () => `20${10 + Math.floor(Math.random() * 90)}.${(++anoSeq).toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/**
+ * A body that the route accepts (or that fails only for business reasons, never validation), built
+ * fresh for each call: unique names, e-mails and FOT numbers. Keyed by "METHOD /path/{id}" as the
+ * OpenAPI document names the route; a new route with a body adds a line here (owasp.test.ts checks).
+ */
+export function validBody(key: string, w: World, rows: RegionRows = w.sp): unknown {
+  const bodies: Record<string, () => unknown> = {
+    'POST /auth/register': () => ({ email: `${uniq('reg')}@example.com`, senha: 'segredo123', nome: 'Maria Silva', role: 'profissional' }),
+    'POST /auth/login': () => ({ email: `${uniq('nobody')}@example.com`, senha: 'segredo123' }),
+    'POST /auth/refresh': () => ({}),
+    'POST /auth/logout': () => ({}),
+    'PUT /api/me': () => ({ telefone: '11 99999-0000' }),
+    'POST /api/admin/users': () => ({ email: `${uniq('adm')}@example.com`, senha: 'segredo123', nome: 'Nova Conta', role: 'RESEARCHER' }),
+    'PATCH /api/admin/users/{id}/role': () => ({ role: 'RESEARCHER' }),
+    'POST /api/anos-formaturas': () => ({ ano_semestre: anoSemestre() }),
+    'PUT /api/anos-formaturas/{id}': () => ({ ano_semestre: anoSemestre() }),
+    'POST /api/cursos': () => ({ nome: uniq('Curso') }),
+    'PUT /api/cursos/{id}': () => ({ nome: uniq('Curso') }),
+    'POST /api/empresas': () => ({ nome: uniq('Empresa') }),
+    'PUT /api/empresas/{id}': () => ({ nome: uniq('Empresa') }),
+    'POST /api/funcoes': () => ({ nome: uniq('Funcao') }),
+    'PUT /api/funcoes/{id}': () => ({ nome: uniq('Funcao') }),
+    'POST /api/tipos-servicos': () => ({ nome: uniq('Servico') }),
+    'PUT /api/tipos-servicos/{id}': () => ({ nome: uniq('Servico') }),
+    'POST /api/tipos-eventos': () => ({ nome: uniq('Evento') }),
+    'PUT /api/tipos-eventos/{id}': () => ({ nome: uniq('Evento') }),
+    'POST /api/tipos-eventos/precos': () => ({ tipo_evento_id: rows.tipoEvento.id, funcao_profissional_id: rows.funcao.id, valor: 350.5 }),
+    'POST /api/cadastro-fot': () => ({ fot: nextFot(), empresa_id: rows.empresa.id, curso_id: rows.curso.id, ano_formatura_id: rows.ano.id }),
+    'PUT /api/cadastro-fot/{id}': () => ({ cidade: 'Santos' }),
+    'POST /api/profissionais': () => ({ nome: uniq('Profissional') }),
+    'PUT /api/profissionais/{id}': () => ({ whatsapp: '11 98888-0000' }),
+    'POST /api/v1/notifications/push-token': () => ({ token: `ExponentPushToken[${uniq('t')}]`, plataforma: 'android' }),
+    'DELETE /api/v1/notifications/push-token': () => ({ token: `ExponentPushToken[${uniq('t')}]` }),
+    'POST /api/agenda': () => ({ fot_id: rows.fot.id, tipo_evento_id: rows.tipoEvento.id, data_evento: '2026-12-01' }),
+    'PUT /api/agenda/{id}': () => ({ horario: '10:00' }),
+    'PUT /api/agenda/{id}/equipe': () => [{ funcao_id: rows.funcao.id, quantidade: 3 }],
+    'POST /api/agenda/{id}/convites': () => ({ profissional_id: rows.profissional.id, funcao_id: rows.funcao.id }),
+    'PATCH /api/convites/{id}': () => ({ status: 'recusado' }),
+  };
+  return bodies[key]?.();
+}
+
+export const opKey = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
+
+/** The role a route is called with: an administrator where allowed, else the first allowed role. */
+export function callerFor(op: { method: string; path: string }, w: World): TestUser {
+  const route = protectedRoutes.find((r) => r.method === op.method && r.path.replaceAll(UNKNOWN_ID, '{id}') === op.path);
+  if (!route || route.allowed.includes('SUPERADMIN')) return w.admin;
+  return w.users[route.allowed[0]!];
+}
