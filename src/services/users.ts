@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { empresas, funcoes, profissionais, users, type Role, type UserRow } from '../db/schema';
+import { aliasedColumns } from '../db/aliased';
+import { empresas, funcoes, profissionais, users, type ProfissionalRow, type Role, type UserRow } from '../db/schema';
 import type { Db } from '../env';
 import { ApiError } from '../lib/errors';
 import type { AuthUser } from '../middleware/auth';
@@ -36,13 +37,13 @@ export async function loadAccount(db: Db, where: SQL) {
   return row;
 }
 
-/** The query behind loadAccount, to put in a batch. */
+/** The query behind loadAccount, safe inside a batch (the profile's columns are aliased). */
 export function accountQuery(db: Db, where: SQL) {
   return db
     .select({
       user: users,
       companyName: sql<string | null>`${empresas.label}`.as('company_name'),
-      prof: profissionais,
+      prof: aliasedColumns(profissionais, 'prof'),
       funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome'),
     })
     .from(users)
@@ -60,7 +61,7 @@ export function toLoginResponse(a: Account, tokens: { access_token: string; expi
   return {
     ...tokens,
     user: toUserResponse(withoutHash(a.user), a.companyName),
-    profissional: a.prof ? toProfissionalResponse(a.prof, { funcaoNome: a.funcaoNome, showPrivate: true }) : null,
+    profissional: a.prof?.id ? toProfissionalResponse(a.prof as ProfissionalRow, { funcaoNome: a.funcaoNome, showPrivate: true }) : null,
   };
 }
 

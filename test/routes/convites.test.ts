@@ -202,7 +202,7 @@ describe('PATCH /api/convites/{id}', () => {
       const accepted = await db.select().from(convites).where(and(eq(convites.agendaId, event.id), eq(convites.status, 'aceito')));
       expect(accepted).toHaveLength(1);
     }
-  });
+  }, 60_000);
 });
 
 describe('GET /api/convites and what professionals see', () => {
