@@ -1,5 +1,6 @@
 /**
  * npm run bench [-- --duration 5 --connections 10 --pairs 3 --only agenda,me --out FILE --keep]
+ * npm run bench -- --scale    (p99 of each list's first page at about 100, then 10,000 rows)
  *
  * Issue 8's benchmark. In a fresh temporary directory it creates a local D1, applies the
  * migrations, loads the `bench` demo data (scripts/seed-lib.ts), snapshots the project and the
@@ -21,7 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { applyLocalMigrations, CliError, fail, randomHex, runWrangler, ROOT, wranglerErrorLine } from '../scripts/lib.ts';
-import { countRows, DEMO_USERS, seedDatabase } from '../scripts/seed-lib.ts';
+import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
 
@@ -44,6 +45,8 @@ type BenchRoute = {
   hot?: boolean;
   /** Also measured as `?limit=50` once the project pages this list (X-Total-Count). */
   pageable?: boolean;
+  /** Its rows grow in `--scale` (the first page is measured at about 100 and 10,000 rows). */
+  scales?: boolean;
 };
 
 const demo = (key: Who) => DEMO_USERS.find((u) => u.key === key)!;
@@ -52,11 +55,11 @@ let loginConnections = 0;
 
 /** Add a route here; `pageable` lists get their `?limit=50` variant automatically. */
 const ROUTES: BenchRoute[] = [
-  { name: 'GET /api/cadastro-fot', method: 'GET', path: '/api/cadastro-fot', as: 'admin', expect: 200, hot: true, pageable: true },
+  { name: 'GET /api/cadastro-fot', method: 'GET', path: '/api/cadastro-fot', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
   { name: 'GET /api/tipos-eventos', method: 'GET', path: '/api/tipos-eventos', as: 'admin', expect: 200, hot: true, pageable: true },
-  { name: 'GET /api/agenda (admin)', method: 'GET', path: '/api/agenda', as: 'admin', expect: 200, hot: true, pageable: true },
-  { name: 'GET /api/agenda (agenda_viewer)', method: 'GET', path: '/api/agenda', as: 'agenda', expect: 200, hot: true, pageable: true },
-  { name: 'GET /api/profissionais', method: 'GET', path: '/api/profissionais', as: 'admin', expect: 200, hot: true, pageable: true },
+  { name: 'GET /api/agenda (admin)', method: 'GET', path: '/api/agenda', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
+  { name: 'GET /api/agenda (agenda_viewer)', method: 'GET', path: '/api/agenda', as: 'agenda', expect: 200, hot: true, pageable: true, scales: true },
+  { name: 'GET /api/profissionais', method: 'GET', path: '/api/profissionais', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
   { name: 'GET /api/me (profissional)', method: 'GET', path: '/api/me', as: 'profissional', expect: 200, hot: true },
   {
     name: 'POST /auth/login',
@@ -326,7 +329,7 @@ function table(rows: Row[]): string {
 
 // ---------------------------------------------------------------- main
 
-const USAGE = 'usage: npm run bench -- [--duration S] [--connections N] [--pairs N] [--only a,b] [--no-paged] [--out FILE] [--keep]';
+const USAGE = 'usage: npm run bench -- [--duration S] [--connections N] [--pairs N] [--warmup S] [--only a,b] [--no-paged] [--scale] [--out FILE] [--keep]';
 
 function parse() {
   let values;
@@ -340,6 +343,7 @@ function parse() {
         warmup: { type: 'string', default: '1' },
         only: { type: 'string' },
         'no-paged': { type: 'boolean', default: false },
+        scale: { type: 'boolean', default: false },
         out: { type: 'string' },
         keep: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
@@ -366,9 +370,226 @@ function parse() {
     warmup: num('warmup', values.warmup!, 0, 10),
     only: values.only?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     paged: !values['no-paged'],
+    scale: values.scale === true,
     out: values.out ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out) : undefined,
     keep: values.keep === true,
   };
+}
+
+type Setup = { servers: Record<Side, Server>; tokens: Record<Who, string>; persistTo: string };
+
+/** Snapshots both workers, starts both servers on `persistTo`, logs the three demo users in. */
+async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
+  // Snapshots: what is measured is the code as it was at the start of the run.
+  const snap = async (config: string, outdir: string) => {
+    const r = await runWrangler(['deploy', '--dry-run', '-c', config, '--outdir', outdir]);
+    if (r.code !== 0) throw new CliError(`building ${config} failed: ${wranglerErrorLine(r)}`);
+    // The bundle is named after the entry point (index.js, worker.js).
+    const js = readdirSync(outdir).filter((f) => f.endsWith('.js'));
+    if (js.length !== 1) throw new CliError(`building ${config}: expected one .js file in ${outdir}, found ${js.join(', ') || 'none'}`);
+    return path.join(outdir, js[0]!);
+  };
+  const projectConfig = path.join(ROOT, 'wrangler.toml');
+  const baselineConfig = path.join(ROOT, 'bench/baseline/wrangler.toml');
+  const [projectScript, baselineScript] = await Promise.all([snap(projectConfig, path.join(tmp, 'project')), snap(baselineConfig, path.join(tmp, 'baseline'))]);
+
+  const vars = { JWT_SECRET: randomHex(32), ACCESS_TOKEN_TTL_SECONDS: '3600', COOKIE_SECURE: 'false' };
+  const servers: Record<Side, Server> = {
+    project: await startServer('project', { config: projectConfig, script: projectScript, persistTo, log: path.join(tmp, 'project.log'), vars }),
+    baseline: await startServer('baseline', { config: baselineConfig, script: baselineScript, persistTo, log: path.join(tmp, 'baseline.log'), vars: {} }),
+  };
+  await Promise.all([waitReady(servers.project), waitReady(servers.baseline)]);
+
+  const tokens = {} as Record<Who, string>;
+  for (const who of ['admin', 'agenda', 'profissional'] as const) {
+    const u = demo(who);
+    const r = await fetch(`${servers.project.base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: u.email, senha: u.password }),
+    });
+    const body = (await r.json()) as { access_token?: string };
+    if (r.status !== 200 || !body.access_token) throw new CliError(`login as ${u.email} failed: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+    tokens[who] = body.access_token;
+  }
+  return { servers, tokens, persistTo };
+}
+
+/** Whether the project pages this list: `?limit=50` answers at most 50 items with X-Total-Count. */
+async function pagedTotal(s: Setup, route: BenchRoute): Promise<number | undefined> {
+  const r = await fetch(`${s.servers.project.base}${route.path}?limit=${PAGE}`, { headers: headersFor(route, s.tokens) });
+  const items = (await r.json()) as unknown;
+  const total = r.headers.get('x-total-count');
+  return r.ok && total !== null && Array.isArray(items) && items.length <= PAGE ? Number(total) : undefined;
+}
+
+type Cfg = { connections: number; duration: number; pairs: number; warmup: number };
+
+/** Warm-up of each side, then `pairs` x (project run, baseline run), each side drained before the other runs. */
+async function measure(s: Setup, t: Target, cfg: Cfg): Promise<Row> {
+  const { servers, tokens } = s;
+  if (cfg.warmup) {
+    await drive(servers.project, t, tokens, { ...cfg, duration: cfg.warmup });
+    await drain(servers.project);
+    await drive(servers.baseline, t, tokens, { ...cfg, duration: cfg.warmup });
+    await drain(servers.baseline);
+  }
+  const row: Row = { label: t.label, hot: t.hot === true, project: [], baseline: [], ratios: [] };
+  for (let i = 0; i < cfg.pairs; i++) {
+    const a = await drive(servers.project, t, tokens, cfg);
+    await drain(servers.project);
+    const b = await drive(servers.baseline, t, tokens, cfg);
+    await drain(servers.baseline);
+    row.project.push(a);
+    row.baseline.push(b);
+    row.ratios.push(b.rps > 0 ? a.rps / b.rps : 0);
+    for (const [side, run] of [['project', a], ['baseline', b]] as const) {
+      if (run.non2xx || run.errors) console.log(`WARNING ${t.label}: ${side} had ${run.non2xx} non-2xx answers and ${run.errors} errors of ${run.total} (${run.statuses})`);
+    }
+  }
+  return row;
+}
+
+function describeRun(opts: { connections: number; duration: number; pairs: number }, data: string): string {
+  const cpu = os.cpus();
+  let code = 'unknown';
+  try {
+    code = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    /* not a git checkout */
+  }
+  const wranglerVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/wrangler/package.json'), 'utf8')).version as string;
+  return (
+    `${new Date().toISOString().slice(0, 10)}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node}, ` +
+    `wrangler ${wranglerVersion} dev (local), autocannon ${opts.connections} connections, ${opts.duration} s per run, ` +
+    `${opts.pairs} A/B pairs per route, code ${code}${code.endsWith('-dirty') ? ' (with uncommitted changes)' : ''}, ${data}.`
+  );
+}
+
+function volumeOf(counts: Awaited<ReturnType<typeof countRows>>): string {
+  return ['cadastro_fot', 'profissionais', 'agenda', 'tipos_eventos', 'precos']
+    .map((t) => counts.find((c) => c.table === t)!)
+    .map((c) => `${c.table} ${c.total} (SP ${c.SP}, MG ${c.MG})`)
+    .join(', ');
+}
+
+type Opts = ReturnType<typeof parse>;
+
+/** The main table: every route (and its `?limit=50` variant once the project pages it) against the baseline. */
+async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: () => string) {
+  await seedDatabase({ target: { remote: false, persistTo }, size: 'bench', force: false });
+  const volume = volumeOf(await countRows({ remote: false, persistTo }));
+  console.log(`seeded (${elapsed()}): ${volume}`);
+  const setup = await startBoth(tmp, persistTo);
+  console.log(`servers ready (${elapsed()}): project ${setup.servers.project.base}, baseline ${setup.servers.baseline.base}`);
+
+  const targets: Target[] = [];
+  const notPaged: string[] = [];
+  for (const route of ROUTES) {
+    if (opts.only && !opts.only.some((o) => route.name.toLowerCase().includes(o))) continue;
+    targets.push({ ...route, query: '', label: route.name });
+    if (!route.pageable || !opts.paged) continue;
+    if ((await pagedTotal(setup, route)) !== undefined) {
+      targets.push({ ...route, query: `?limit=${PAGE}`, label: route.name.replace(/^(\S+ \S+)/, `$1?limit=${PAGE}`) });
+    } else notPaged.push(route.name);
+  }
+  if (notPaged.length) console.log(`no pagination yet (no X-Total-Count on ?limit=${PAGE}), measured whole: ${notPaged.join('; ')}`);
+
+  // One at a time: two workerd processes querying the same SQLite file at once get D1 errors.
+  const problems: string[] = [];
+  for (const t of targets) {
+    problems.push(...(await sameAnswer(setup.servers, t, setup.tokens)));
+    await drain(setup.servers.project);
+    await drain(setup.servers.baseline);
+  }
+  for (const p of problems) console.log(`WARNING ${p}`);
+
+  const perRoute = opts.warmup * 2 + opts.pairs * 2 * opts.duration + 1;
+  console.log(
+    `measuring ${targets.length} routes x ${opts.pairs} pairs x ${opts.duration} s, ${opts.connections} connections ` +
+      `(about ${Math.ceil((targets.length * perRoute) / 60)} min)`,
+  );
+  const rows: Row[] = [];
+  for (const t of targets) {
+    const row = await measure(setup, t, opts);
+    rows.push(row);
+    console.log(`  ${t.label}: project ${median(row.project.map((x) => x.rps)).toFixed(1)} req/s, baseline ${median(row.baseline.map((x) => x.rps)).toFixed(1)} req/s, ratio ${median(row.ratios).toFixed(2)} (${elapsed()})`);
+  }
+
+  const about = describeRun(opts, `region SP of: ${volume}`);
+  const md = `${table(rows)}\n\n${about}`;
+  console.log(`\n${md}\n`);
+  console.log(`ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`);
+  if (problems.length) console.log(`${problems.length} answer mismatch warning(s) above.`);
+  return { md, json: { about, rows } };
+}
+
+/**
+ * Issue 8's "list p99 with limit=50 flat from 100 to 10,000 rows": the first page of each pageable
+ * list, measured with about 100 rows in region SP, then again after adding rows up to about
+ * 10,000 (same servers, same A/B pairs against the baseline).
+ */
+const SCALE_SMALL: SeedCounts = {
+  ...SEED_SIZES.small,
+  fots: { SP: 100, MG: 10 },
+  profissionais: { SP: 100, MG: 10 },
+  agenda: { SP: 100, MG: 10 },
+};
+const SCALE_ADD: SeedCounts = {
+  ...SEED_SIZES.small,
+  fots: { SP: 9900, MG: 0 },
+  profissionais: { SP: 9900, MG: 0 },
+  agenda: { SP: 9900, MG: 0 },
+  teamEvents: 0,
+};
+
+async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () => string) {
+  const target = { remote: false, persistTo };
+  await seedDatabase({ target, size: SCALE_SMALL, force: false });
+  const setup = await startBoth(tmp, persistTo);
+  console.log(`servers ready (${elapsed()}): project ${setup.servers.project.base}, baseline ${setup.servers.baseline.base}`);
+  const routes = ROUTES.filter((r) => r.scales && (!opts.only || opts.only.some((o) => r.name.toLowerCase().includes(o))));
+  type Step = { totals: (number | undefined)[]; rows: Row[] };
+  const steps: Step[] = [];
+  for (const [i, label] of ['about 100 rows', 'about 10,000 rows'].entries()) {
+    if (i === 1) {
+      // The servers are idle: a third process may write the shared SQLite file now.
+      await seedDatabase({ target, size: SCALE_ADD, force: true });
+      console.log(`added rows (${elapsed()}): ${volumeOf(await countRows(target))}`);
+    }
+    const totals = await Promise.all(routes.map((r) => pagedTotal(setup, r)));
+    const rows: Row[] = [];
+    for (const [k, route] of routes.entries()) {
+      if (totals[k] === undefined) continue;
+      const row = await measure(setup, { ...route, query: `?limit=${PAGE}`, label: route.name }, opts);
+      rows.push(row);
+      console.log(`  ${label}: ${route.name}?limit=${PAGE} (total ${totals[k]}): project p99 ${median(row.project.map((x) => x.p99))} ms, baseline p99 ${median(row.baseline.map((x) => x.p99))} ms (${elapsed()})`);
+    }
+    steps.push({ totals, rows });
+  }
+  const lines = [
+    `| route, first page (?limit=${PAGE}) | rows (X-Total-Count) | project p50 ms | project p99 ms | baseline p99 ms | project p99 growth | baseline p99 growth |`,
+    '|---|---|---|---|---|---:|---:|',
+  ];
+  const notPaged: string[] = [];
+  for (const [k, route] of routes.entries()) {
+    const [a, b] = steps.map((st) => st.rows.find((r) => r.label === route.name));
+    if (!a || !b) {
+      notPaged.push(route.name);
+      continue;
+    }
+    const m = (r: Row, side: Side, f: 'p50' | 'p99') => median(r[side].map((x) => x[f]));
+    const growth = (x: number, y: number) => `${(y / Math.max(x, 1)).toFixed(2)}x`;
+    lines.push(
+      `| ${route.name} | ${steps[0]!.totals[k]} → ${steps[1]!.totals[k]} | ${m(a, 'project', 'p50')} → ${m(b, 'project', 'p50')} | ` +
+        `${m(a, 'project', 'p99')} → ${m(b, 'project', 'p99')} | ${m(a, 'baseline', 'p99')} → ${m(b, 'baseline', 'p99')} | ` +
+        `${growth(m(a, 'project', 'p99'), m(b, 'project', 'p99'))} | ${growth(m(a, 'baseline', 'p99'), m(b, 'baseline', 'p99'))} |`,
+    );
+  }
+  const about = describeRun(opts, 'first page of each list in region SP, before and after adding rows');
+  const md = `${lines.join('\n')}\n\n${about}${notPaged.length ? `\nNot paged yet (not measured): ${notPaged.join('; ')}.` : ''}`;
+  console.log(`\n${md}\n\nTotal ${elapsed()}.`);
+  return { md, json: { about, steps } };
 }
 
 async function main() {
@@ -378,126 +599,13 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'event-ops-bench-'));
   const persistTo = path.join(tmp, 'state');
   mkdirSync(persistTo);
-  console.log(`bench: working in ${tmp}`);
+  console.log(`bench: working in ${tmp}${opts.scale ? ' (--scale: p99 of the first page at 100 and 10,000 rows)' : ''}`);
   try {
     console.log(await applyLocalMigrations(persistTo));
-    const seeded = await seedDatabase({ target: { remote: false, persistTo }, size: 'bench', force: false });
-    const counts = await countRows({ remote: false, persistTo });
-    const volume = ['cadastro_fot', 'profissionais', 'agenda', 'tipos_eventos', 'precos']
-      .map((t) => counts.find((c) => c.table === t)!)
-      .map((c) => `${c.table} ${c.total} (SP ${c.SP}, MG ${c.MG})`)
-      .join(', ');
-    console.log(`seeded (${elapsed()}): ${volume}; ${seeded.counts.profissional_funcoes} professional functions`);
-
-    // Snapshots: what is measured is the code as it was at the start of the run.
-    const snap = async (config: string, outdir: string) => {
-      const r = await runWrangler(['deploy', '--dry-run', '-c', config, '--outdir', outdir]);
-      if (r.code !== 0) throw new CliError(`building ${config} failed: ${wranglerErrorLine(r)}`);
-      // The bundle is named after the entry point (index.js, worker.js).
-      const js = readdirSync(outdir).filter((f) => f.endsWith('.js'));
-      if (js.length !== 1) throw new CliError(`building ${config}: expected one .js file in ${outdir}, found ${js.join(', ') || 'none'}`);
-      return path.join(outdir, js[0]!);
-    };
-    const projectConfig = path.join(ROOT, 'wrangler.toml');
-    const baselineConfig = path.join(ROOT, 'bench/baseline/wrangler.toml');
-    const [projectScript, baselineScript] = await Promise.all([snap(projectConfig, path.join(tmp, 'project')), snap(baselineConfig, path.join(tmp, 'baseline'))]);
-
-    const vars = { JWT_SECRET: randomHex(32), ACCESS_TOKEN_TTL_SECONDS: '3600', COOKIE_SECURE: 'false' };
-    const servers: Record<Side, Server> = {
-      project: await startServer('project', { config: projectConfig, script: projectScript, persistTo, log: path.join(tmp, 'project.log'), vars }),
-      baseline: await startServer('baseline', { config: baselineConfig, script: baselineScript, persistTo, log: path.join(tmp, 'baseline.log'), vars: {} }),
-    };
-    await Promise.all([waitReady(servers.project), waitReady(servers.baseline)]);
-    console.log(`servers ready (${elapsed()}): project ${servers.project.base}, baseline ${servers.baseline.base}`);
-
-    const tokens = {} as Record<Who, string>;
-    for (const who of ['admin', 'agenda', 'profissional'] as const) {
-      const u = demo(who);
-      const r = await fetch(`${servers.project.base}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: u.email, senha: u.password }),
-      });
-      const body = (await r.json()) as { access_token?: string };
-      if (r.status !== 200 || !body.access_token) throw new CliError(`login as ${u.email} failed: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
-      tokens[who] = body.access_token;
-    }
-
-    // The list of runs: every route, plus `?limit=50` where the project pages it.
-    const targets: Target[] = [];
-    const notPaged: string[] = [];
-    for (const route of ROUTES) {
-      if (opts.only && !opts.only.some((o) => route.name.toLowerCase().includes(o))) continue;
-      targets.push({ ...route, query: '', label: route.name });
-      if (!route.pageable || !opts.paged) continue;
-      const r = await fetch(`${servers.project.base}${route.path}?limit=${PAGE}`, { headers: headersFor(route, tokens) });
-      const items = (await r.json()) as unknown;
-      if (r.ok && r.headers.get('x-total-count') !== null && Array.isArray(items) && items.length <= PAGE) {
-        targets.push({ ...route, query: `?limit=${PAGE}`, label: route.name.replace(/^(\S+ \S+)/, `$1?limit=${PAGE}`) });
-      } else notPaged.push(route.name);
-    }
-    if (notPaged.length) console.log(`no pagination yet (no X-Total-Count on ?limit=${PAGE}), measured whole: ${notPaged.join('; ')}`);
-
-    // One at a time: two workerd processes querying the same SQLite file at once get D1 errors.
-    const problems: string[] = [];
-    for (const t of targets) {
-      problems.push(...(await sameAnswer(servers, t, tokens)));
-      await drain(servers.project);
-      await drain(servers.baseline);
-    }
-    for (const p of problems) console.log(`WARNING ${p}`);
-
-    const perRoute = opts.warmup * 2 + opts.pairs * 2 * opts.duration + 1;
-    console.log(
-      `measuring ${targets.length} routes x ${opts.pairs} pairs x ${opts.duration} s, ${opts.connections} connections ` +
-        `(about ${Math.ceil((targets.length * perRoute) / 60)} min)`,
-    );
-
-    const rows: Row[] = [];
-    const cfg = { connections: opts.connections, duration: opts.duration };
-    for (const t of targets) {
-      if (opts.warmup) {
-        await drive(servers.project, t, tokens, { ...cfg, duration: opts.warmup });
-        await drain(servers.project);
-        await drive(servers.baseline, t, tokens, { ...cfg, duration: opts.warmup });
-        await drain(servers.baseline);
-      }
-      const row: Row = { label: t.label, hot: t.hot === true, project: [], baseline: [], ratios: [] };
-      for (let i = 0; i < opts.pairs; i++) {
-        const a = await drive(servers.project, t, tokens, cfg);
-        await drain(servers.project);
-        const b = await drive(servers.baseline, t, tokens, cfg);
-        await drain(servers.baseline);
-        row.project.push(a);
-        row.baseline.push(b);
-        row.ratios.push(b.rps > 0 ? a.rps / b.rps : 0);
-        for (const [side, run] of [['project', a], ['baseline', b]] as const) {
-          if (run.non2xx || run.errors) console.log(`WARNING ${t.label}: ${side} had ${run.non2xx} non-2xx answers and ${run.errors} errors of ${run.total} (${run.statuses})`);
-        }
-      }
-      rows.push(row);
-      console.log(`  ${t.label}: project ${median(row.project.map((x) => x.rps)).toFixed(1)} req/s, baseline ${median(row.baseline.map((x) => x.rps)).toFixed(1)} req/s, ratio ${median(row.ratios).toFixed(2)} (${elapsed()})`);
-    }
-
-    const cpu = os.cpus();
-    let code = 'unknown';
-    try {
-      code = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    } catch {
-      /* not a git checkout */
-    }
-    const wranglerVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/wrangler/package.json'), 'utf8')).version as string;
-    const about =
-      `${new Date().toISOString().slice(0, 10)}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node}, ` +
-      `wrangler ${wranglerVersion} dev (local), autocannon ${opts.connections} connections, ${opts.duration} s per run, ` +
-      `${opts.pairs} A/B pairs per route, code ${code}${code.endsWith('-dirty') ? ' (with uncommitted changes)' : ''}, region SP of: ${volume}.`;
-    const md = `${table(rows)}\n\n${about}`;
-    console.log(`\n${md}\n`);
-    console.log(`ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`);
-    if (problems.length) console.log(`${problems.length} answer mismatch warning(s) above.`);
+    const out = opts.scale ? await runScale(opts, tmp, persistTo, elapsed) : await runRoutes(opts, tmp, persistTo, elapsed);
     if (opts.out) {
-      writeFileSync(opts.out, `${md}\n`);
-      writeFileSync(opts.out.replace(/(\.md)?$/, '.json'), JSON.stringify({ about, rows }, null, 2));
+      writeFileSync(opts.out, `${out.md}\n`);
+      writeFileSync(opts.out.replace(/(\.md)?$/, '.json'), JSON.stringify(out.json, null, 2));
       console.log(`written: ${opts.out}`);
     }
   } finally {
