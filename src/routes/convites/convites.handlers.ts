@@ -14,6 +14,8 @@ import { enqueuePush, prepareNotifications, type NewNotification } from '../../s
 import { funcoesInRegion } from '../../services/profissionais';
 import type * as r from './convites.routes';
 
+const EQUIPE_ROWS_PER_STATEMENT = 20;
+
 const eventNotFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
 const conviteNotFound = () => new ApiError('NOT_FOUND', 'invitation not found');
 
@@ -38,7 +40,11 @@ export const putEquipe: RouteHandler<typeof r.putEquipe, AppEnv> = async (c) => 
   const missing = ids.find((f) => !found.some((x) => x.id === f));
   if (missing) throw new ApiError('NOT_FOUND', `funcao_id: function ${missing} not found in region ${regiao}`);
   const writes: BatchItem<'sqlite'>[] = [db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id))];
-  if (items.length) writes.push(db.insert(agendaEquipe).values(items.map((i) => ({ agendaId: id, funcaoId: i.funcao_id, quantidade: i.quantidade }))));
+  // D1 binds at most 100 parameters per statement and a team row binds 5: at most 20 rows per insert.
+  for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
+    const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
+    writes.push(db.insert(agendaEquipe).values(chunk.map((item) => ({ agendaId: id, funcaoId: item.funcao_id, quantidade: item.quantidade }))));
+  }
   const [view] = await readAgenda(db, eq(agenda.id, id), writes);
   return c.json(view!, 200);
 };
