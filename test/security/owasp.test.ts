@@ -24,7 +24,7 @@ import * as schema from '../../src/db/schema';
 import { ROLES, type Role } from '../../src/db/schema';
 import { handlePushBatch } from '../../src/queue/push-consumer';
 import type { PushMessage } from '../../src/services/notifications';
-import { db, makeAdmin, makeProfissional, makeUser, PASSWORD, uniq } from '../helpers/factories';
+import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, PASSWORD, uniq } from '../helpers/factories';
 import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
 import { cookies, expectError, type ApiResult } from '../helpers/request';
 import {
@@ -498,6 +498,31 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         const res = await call(op.method, path, { token: caller.token, body });
         checked++;
         if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED') problems.push(`${opKey(op)} ${a.path || '(body)'}: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(2);
+  });
+
+  it('EVERY array in a body accepts exactly maxItems real entries (no statement outgrows D1\'s 100 bound parameters)', async () => {
+    const funcoes = await Promise.all(Array.from({ length: 40 }, () => makeCatalog(schema.funcoes, 'SP')));
+    const problems: string[] = [];
+    let checked = 0;
+    for (const op of bodyOps) {
+      const caller = callerFor(op, w);
+      const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
+      const root = nonNull(op.body)!;
+      const arrays: { path: string; schema: JsonSchema }[] =
+        typeOf(root) === 'array' ? [{ path: '', schema: root }] : Object.entries(root.properties ?? {}).filter(([, v]) => typeOf(v) === 'array').map(([k, v]) => ({ path: k, schema: nonNull(v)! }));
+      for (const a of arrays) {
+        const max = a.schema.maxItems ?? 0;
+        if (max > funcoes.length) problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
+        const ids = funcoes.slice(0, max).map((f) => f.id);
+        const items = typeOf(a.schema.items) === 'object' ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 })) : ids;
+        const body = a.path ? { ...(validBody(opKey(op), w) as object), [a.path]: items } : items;
+        const res = await call(op.method, path, { token: caller.token, body });
+        checked++;
+        if (res.status >= 300) problems.push(`${opKey(op)} ${a.path || '(body)'} with ${max} items: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
       }
     }
     expect(problems).toEqual([]);
