@@ -10,7 +10,8 @@
  *                        non-public route; security headers; CORS preflight; 500 without internals
  *   convites.test.ts     20 professionals racing for the last quota place
  *   notifications.test.ts  push consumer: provider answers validated, PUSH_ENDPOINT from configuration only
- *   concurrency.test.ts  races (same e-mail, login bursts, double booking, ...); fuzz-*.test.ts fuzzed inputs;
+ *   concurrency.test.ts  races (same e-mail, login bursts, double booking, ...)
+ *   fuzz.test.ts         fuzzed bodies, ids, headers and query strings on every route (no 5xx, D2 shape)
  *   failures.test.ts     D1 failing half-way through every multi-row write
  *
  * Routes are read from /openapi.json wherever a rule holds for all of them, so a new route is covered

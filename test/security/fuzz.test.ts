@@ -1,0 +1,374 @@
+/**
+ * Property-based fuzzing (fast-check) of EVERY POST/PUT/PATCH route, and of every route with a body,
+ * read from /openapi.json at run time: a new route is fuzzed without editing this file.
+ *
+ * Each generated request combines a bad (or sometimes valid) body, a path id (a real row of the
+ * route's resource, one of the other region, a random UUID or garbage) and headers (authorization,
+ * x-regiao, content-type, cookie). Most requests carry the token of a role the route admits, so that
+ * they get past authentication and reach validation and the handlers. For every answer:
+ *   - never a 5xx;
+ *   - every 4xx is JSON {error: string, code: string} with exactly those keys, the code one of
+ *     decisions D2 and the status the one of that code;
+ *   - no answer carries a password hash or a stack trace.
+ * Two more properties fuzz the path id of every route that has one (GET and DELETE included) and the
+ * query string of every GET route that declares query parameters (limit, offset, cursors, filters).
+ *
+ * REPLAYING A FAILURE: fast-check prints, with the counterexample, a line such as
+ *     { seed: -1819918769, path: "25:3:1", endOnFailure: true }
+ * Put those values in REPLAY below (and the route's "METHOD /path" in ONLY to run just that route),
+ * run `npx vitest run test/security/fuzz.test.ts`, and the same input is generated again (row ids and
+ * unique names come from the data set of the run; the shape of the input is the same).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../../src/db/schema';
+import { codeToStatus } from '../../src/lib/errors';
+import { signAccessToken } from '../../src/lib/tokens';
+import { env } from 'cloudflare:test';
+import { UNKNOWN_ID } from '../helpers/protected-routes';
+import { callerFor, makeWorld, nonNull, openApi, operations, opKey, realIdFor, send, typeOf, validBody, type Operation, type World } from './world';
+
+/** Set to the values fast-check printed to replay one failure (see above); undefined = a fresh random run. */
+const REPLAY: { seed: number; path?: string } | undefined = undefined;
+/** "METHOD /path" of the one route to run while replaying; undefined = every route. */
+const ONLY: string | undefined = undefined;
+
+/** Requests per route: ~34 write routes × 36 + ~40 id routes × 8 + ~15 list routes × 8 ≈ 1,600 per run. */
+const RUNS_PER_WRITE_ROUTE = 36;
+const RUNS_PER_ID_ROUTE = 8;
+const RUNS_PER_QUERY_ROUTE = 8;
+/** The suite fails if fewer requests than this were generated (the issue asks for at least 1,000). */
+const MIN_TOTAL = 1_000;
+
+const doc = await openApi();
+const ops = operations(doc);
+const writeOps = ops.filter((o) => ['POST', 'PUT', 'PATCH'].includes(o.method) || o.body).filter((o) => !ONLY || opKey(o) === ONLY);
+const idOps = ops.filter((o) => o.path.includes('{id}')).filter((o) => !ONLY || opKey(o) === ONLY);
+const queryOps = ops.filter((o) => o.method === 'GET' && o.queryParams.length > 0).filter((o) => !ONLY || opKey(o) === ONLY);
+
+let w: World;
+let tokens: { expired: string; ghost: string; otherSecret: string; algNone: string };
+let generated = 0;
+
+beforeAll(async () => {
+  w = await makeWorld();
+  const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  tokens = {
+    expired: (await signAccessToken(w.admin.id, 'SUPERADMIN', env.JWT_SECRET, -60)).token,
+    ghost: (await signAccessToken(crypto.randomUUID(), 'SUPERADMIN', env.JWT_SECRET, 900)).token,
+    otherSecret: (await signAccessToken(w.admin.id, 'SUPERADMIN', 'another-secret-another-secret-0123456789', 900)).token,
+    algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: w.admin.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+  };
+});
+
+afterAll(() => {
+  console.log(`fuzz: ${generated} generated requests`);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Arbitraries
+
+const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).concat(['\u007f', '\u2028', '\u2029', '\ufeff', '\u200b']);
+const printable = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+const asciiHeader = fc.string({ unit: printable, minLength: 1, maxLength: 80 });
+
+/** A value that no field wants: wrong types, hostile strings, extremes, junk structures. */
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 120 }),
+  fc.string({ unit: fc.constantFrom(...CONTROL), maxLength: 40 }),
+  fc.constantFrom(
+    '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '😀'.repeat(50), 'null', 'undefined', 'NaN', 'Infinity', '-0', '1e309',
+    "'; drop table users; --", '" or 1=1 --', '<script>alert(1)</script>', '../../../../etc/passwd', '%00', '${7*7}', '{{7*7}}',
+    '__proto__', 'constructor', 'prototype', '0000-00-00', '2026-02-30', '2026-13-01', '24:00', '23:60', '9:5', 'SP', 'mg',
+    '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', UNKNOWN_ID, 'aceito', 'SUPERADMIN', 'ExponentPushToken[]',
+  ),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, -0.5, 0.001, 1.005, 2 ** 31, 2 ** 53 + 2, 1e21, -1e308, 1e308, Number.MAX_SAFE_INTEGER),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 25 }),
+  fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }),
+  fc.integer({ min: 100, max: 40_000 }).map((n) => 'é'.repeat(n)),
+);
+
+/** The top-level fields a body schema names (array bodies: the fields of their items). */
+function fieldsOf(op: Operation): string[] {
+  const root = nonNull(op.body);
+  if (!root) return ['x'];
+  const props = typeOf(root) === 'array' ? nonNull(root.items)?.properties : root.properties;
+  return Object.keys(props ?? {}).length ? Object.keys(props!) : ['x'];
+}
+
+type BodyCase =
+  | { kind: 'valid' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'mutated'; field: string; value: unknown }
+  | { kind: 'dropped'; field: string }
+  | { kind: 'extra'; extra: Record<string, unknown> }
+  | { kind: 'raw'; text: string }
+  | { kind: 'deep'; depth: number; shape: 'array' | 'object' }
+  | { kind: 'none' };
+
+function bodyArb(op: Operation): fc.Arbitrary<BodyCase> {
+  const fields = fieldsOf(op);
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<BodyCase>({ kind: 'valid' }) },
+    { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value): BodyCase => ({ kind: 'json', value })) },
+    { weight: 8, arbitrary: fc.record({ field: fc.constantFrom(...fields), value: junk }).map((r): BodyCase => ({ kind: 'mutated', ...r })) },
+    { weight: 1, arbitrary: fc.constantFrom(...fields).map((field): BodyCase => ({ kind: 'dropped', field })) },
+    { weight: 2, arbitrary: fc.dictionary(fc.string({ maxLength: 20 }), junk, { minKeys: 1, maxKeys: 6 }).map((extra): BodyCase => ({ kind: 'extra', extra })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('{', '{"', '[', '{"nome":}', '{"a":1,}', "{'a':1}", 'nul', '\u0000', '', '{"a":1}{"b":2}', '\ufeff{}'))
+        .map((text): BodyCase => ({ kind: 'raw', text })),
+    },
+    { weight: 1, arbitrary: fc.record({ depth: fc.integer({ min: 50, max: 5_000 }), shape: fc.constantFrom<'array' | 'object'>('array', 'object') }).map((r): BodyCase => ({ kind: 'deep', ...r })) },
+    { weight: 1, arbitrary: fc.constant<BodyCase>({ kind: 'none' }) },
+  );
+}
+
+function renderBody(op: Operation, c: BodyCase): string | undefined {
+  const valid = () => validBody(opKey(op), w) ?? {};
+  const withField = (field: string, value: unknown, drop = false) => {
+    const base = valid();
+    const apply = (o: Record<string, unknown>) => {
+      const copy = { ...o };
+      if (drop) delete copy[field];
+      else copy[field] = value;
+      return copy;
+    };
+    return Array.isArray(base) ? base.map((item) => apply(item as Record<string, unknown>)) : apply(base as Record<string, unknown>);
+  };
+  switch (c.kind) {
+    case 'valid':
+      return JSON.stringify(valid());
+    case 'json':
+      return JSON.stringify(c.value);
+    case 'mutated':
+      return JSON.stringify(withField(c.field, c.value));
+    case 'dropped':
+      return JSON.stringify(withField(c.field, undefined, true));
+    case 'extra': {
+      const base = valid();
+      return JSON.stringify(Array.isArray(base) ? base.map((i) => ({ ...(i as object), ...c.extra })) : { ...(base as object), ...c.extra });
+    }
+    case 'raw':
+      return c.text;
+    case 'deep':
+      return c.shape === 'array' ? `${'['.repeat(c.depth)}${']'.repeat(c.depth)}` : `${'{"a":'.repeat(c.depth)}1${'}'.repeat(c.depth)}`;
+    case 'none':
+      return undefined;
+  }
+}
+
+type IdCase = { kind: 'real' } | { kind: 'other-region' } | { kind: 'upper' } | { kind: 'literal'; value: string };
+
+const idArb: fc.Arbitrary<IdCase> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant<IdCase>({ kind: 'real' }) },
+  { weight: 1, arbitrary: fc.constant<IdCase>({ kind: 'other-region' }) },
+  { weight: 1, arbitrary: fc.constant<IdCase>({ kind: 'upper' }) },
+  { weight: 1, arbitrary: fc.uuid().map((value): IdCase => ({ kind: 'literal', value })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.constantFrom('', '0', '-1', 'null', '..', '.', '%2e%2e', '%00', '%ZZ', 'a'.repeat(5_000), `${UNKNOWN_ID}x`, ` ${UNKNOWN_ID}`, UNKNOWN_ID.replace(/-/g, ''), '{id}', "1' or '1'='1"),
+      )
+      .map((value): IdCase => ({ kind: 'literal', value })),
+  },
+);
+
+function renderPath(op: Operation, c: IdCase): string {
+  if (!op.path.includes('{id}')) return op.path;
+  const real = realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID;
+  const id =
+    c.kind === 'real' ? real : c.kind === 'other-region' ? realIdFor(op.path, w.mg, w) ?? UNKNOWN_ID : c.kind === 'upper' ? real.toUpperCase() : c.value;
+  // Garbage is sent percent-encoded, as a client would; a few raw ones (%ZZ, %00) stay as written.
+  return op.path.replace('{id}', /^[%A-Za-z0-9._~-]*$/.test(id) ? id : encodeURIComponent(id));
+}
+
+const queryValue: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.constantFrom(
+    '', ' ', '0', '-1', '1', '50', '200', '201', '500', '501', '1e3', '0x10', ' 5', '5.5', 'Infinity', 'NaN', '99999999999999999999', '1000001',
+    'true', 'TRUE', 'false', 'aceito', 'pendente', 'recusado', '2026-12-01', '2026-02-30', '2026-12-01T00:00:00.000Z', UNKNOWN_ID,
+    UNKNOWN_ID.toUpperCase(), 'AAAA', '%%%', '====', btoa(`2026-01-01T00:00:00.000Z|${UNKNOWN_ID}`).replace(/=+$/, ''), btoa('x|y|z'), btoa('\u0000'),
+    'a'.repeat(300),
+  ),
+);
+
+/** Declared parameters (each maybe absent, maybe repeated) plus an undeclared one now and then. */
+function queryArb(op: Operation): fc.Arbitrary<[string, string][]> {
+  const names = op.queryParams.map((p) => p.name);
+  return fc
+    .tuple(
+      fc.array(fc.tuple(fc.constantFrom(...names), queryValue), { maxLength: 5 }),
+      fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), queryValue), { nil: undefined }),
+    )
+    .map(([pairs, extra]) => (extra ? [...pairs, extra] : pairs));
+}
+
+type AuthCase = 'caller' | 'admin' | 'other-role' | 'none' | 'garbage' | 'bare' | 'expired' | 'ghost' | 'other-secret' | 'alg-none' | 'basic' | 'cookie';
+
+interface HeaderCase {
+  auth: AuthCase;
+  role: (typeof ROLES)[number];
+  garbage: string;
+  regiao: string | undefined;
+  contentType: string | undefined;
+  origin: string | undefined;
+}
+
+const headerArb: fc.Arbitrary<HeaderCase> = fc.record({
+  auth: fc.oneof(
+    { weight: 14, arbitrary: fc.constant<AuthCase>('caller') },
+    { weight: 1, arbitrary: fc.constantFrom<AuthCase>('admin', 'other-role', 'none', 'garbage', 'bare', 'expired', 'ghost', 'other-secret', 'alg-none', 'basic', 'cookie') },
+  ),
+  role: fc.constantFrom(...ROLES),
+  garbage: asciiHeader,
+  regiao: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.constantFrom('SP', 'sp', ' Mg ', 'MG', '', 'XX', 'SP,MG', 'S'.repeat(500)) },
+    { weight: 1, arbitrary: asciiHeader },
+  ),
+  contentType: fc.oneof(
+    { weight: 10, arbitrary: fc.constant('application/json') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=xyz',
+        'application/json; charset=utf-16',
+        'application/vnd.api+json',
+        'APPLICATION/JSON',
+        'application/json, text/plain',
+        'application/xml',
+      ),
+    },
+    { weight: 1, arbitrary: asciiHeader },
+  ),
+  origin: fc.option(fc.constantFrom('https://evil.example', 'null', 'https://app.example.com'), { nil: undefined, freq: 4 }),
+});
+
+function renderHeaders(op: Operation, h: HeaderCase): Record<string, string> {
+  const out: Record<string, string> = {};
+  const caller = callerFor(op, w);
+  const auth: Record<AuthCase, () => void> = {
+    caller: () => (out.authorization = `Bearer ${caller.token}`),
+    admin: () => (out.authorization = `Bearer ${w.admin.token}`),
+    'other-role': () => (out.authorization = `Bearer ${w.users[h.role].token}`),
+    none: () => undefined,
+    garbage: () => (out.authorization = `Bearer ${h.garbage}`),
+    bare: () => (out.authorization = h.garbage),
+    expired: () => (out.authorization = `Bearer ${tokens.expired}`),
+    ghost: () => (out.authorization = `Bearer ${tokens.ghost}`),
+    'other-secret': () => (out.authorization = `Bearer ${tokens.otherSecret}`),
+    'alg-none': () => (out.authorization = `Bearer ${tokens.algNone}`),
+    basic: () => (out.authorization = `Basic ${btoa(`${w.admin.email}:${w.admin.password}`)}`),
+    cookie: () => (out.cookie = `access_token=${caller.token}; refresh_token=${h.garbage}`),
+  };
+  auth[h.auth]();
+  if (h.regiao !== undefined) out['x-regiao'] = h.regiao;
+  if (h.contentType !== undefined) out['content-type'] = h.contentType;
+  if (h.origin !== undefined) out.origin = h.origin;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The checks
+
+const SECRET_RE = /pbkdf2-sha256\$|senha_?hash|"stack"|\bat \S+ \(\S+:\d+:\d+\)|D1_ERROR|SQLITE_/i;
+
+async function check(method: string, path: string, headers: Record<string, string>, body: string | undefined) {
+  generated++;
+  const res = await send(method, path, { headers, body });
+  const text = await res.text();
+  const where = () => `${method} ${path.slice(0, 120)} headers=${JSON.stringify(headers).slice(0, 300)} body=${JSON.stringify(body?.slice(0, 200))}`;
+  if (res.status >= 500) throw new Error(`5xx: ${res.status} ${text.slice(0, 300)} for ${where()}`);
+  if (SECRET_RE.test(text)) throw new Error(`answer leaks internals: ${text.slice(0, 300)} for ${where()}`);
+  if (res.status >= 400) {
+    if (!res.headers.get('content-type')?.includes('application/json')) throw new Error(`${res.status} is not JSON (${res.headers.get('content-type')}) for ${where()}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${res.status} body is not valid JSON: ${text.slice(0, 200)} for ${where()}`);
+    }
+    const e = parsed as Record<string, unknown>;
+    if (typeof e !== 'object' || e === null || Array.isArray(e) || Object.keys(e).sort().join(',') !== 'code,error' || typeof e.error !== 'string' || typeof e.code !== 'string') {
+      throw new Error(`${res.status} body is not exactly {error, code}: ${text.slice(0, 200)} for ${where()}`);
+    }
+    const expected = codeToStatus[e.code as keyof typeof codeToStatus];
+    if (expected === undefined) throw new Error(`unknown code ${e.code} for ${where()}`);
+    if (expected !== res.status && !(e.code === 'ACCOUNT_PENDING' && res.status === 401)) throw new Error(`code ${e.code} with status ${res.status} (expected ${expected}) for ${where()}`);
+  } else if (res.headers.get('content-type')?.includes('application/json')) {
+    JSON.parse(text);
+  }
+}
+
+const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(REPLAY ?? {}), ...(REPLAY ? { endOnFailure: true } : {}) });
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('fuzzed bodies, ids and headers on every POST/PUT/PATCH route', () => {
+  it('covers the write routes of the document', () => {
+    expect(writeOps.length).toBeGreaterThanOrEqual(ONLY ? 0 : 30);
+  });
+
+  for (const op of writeOps) {
+    it(`${op.method} ${op.path}: no 5xx, every 4xx is {error, code}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyArb(op), idArb, headerArb, async (bodyCase, idCase, headerCase) => {
+          const body = renderBody(op, bodyCase);
+          const headers = renderHeaders(op, headerCase);
+          if (body === undefined) delete headers['content-type'];
+          await check(op.method, renderPath(op, idCase), headers, body);
+        }),
+        params(RUNS_PER_WRITE_ROUTE),
+      );
+    });
+  }
+});
+
+describe('fuzzed path ids on every route with an id', () => {
+  for (const op of idOps) {
+    it(`${op.method} ${op.path}: no 5xx, every 4xx is {error, code}`, async () => {
+      // DELETE gets no real ids here: the world's rows must survive for the other routes.
+      const ids = op.method === 'DELETE' ? idArb.filter((c) => c.kind === 'literal' || c.kind === 'upper') : idArb;
+      await fc.assert(
+        fc.asyncProperty(ids, async (idCase) => {
+          const path = renderPath(op, op.method === 'DELETE' && idCase.kind === 'upper' ? { kind: 'literal', value: crypto.randomUUID().toUpperCase() } : idCase);
+          const body = op.body ? JSON.stringify(validBody(opKey(op), w)) : undefined;
+          await check(op.method, path, { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json' }, body);
+        }),
+        params(RUNS_PER_ID_ROUTE),
+      );
+    });
+  }
+});
+
+describe('fuzzed query strings on every GET route with query parameters', () => {
+  for (const op of queryOps) {
+    it(`${op.method} ${op.path}: no 5xx, every 4xx is {error, code}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(queryArb(op), async (pairs) => {
+          const path = renderPath(op, { kind: 'real' });
+          await check('GET', `${path}?${new URLSearchParams(pairs).toString()}`, { authorization: `Bearer ${callerFor(op, w).token}` }, undefined);
+        }),
+        params(RUNS_PER_QUERY_ROUTE),
+      );
+    });
+  }
+});
+
+describe('volume', () => {
+  it(`generated at least ${MIN_TOTAL} requests in this run`, () => {
+    if (REPLAY || ONLY) return;
+    expect(generated).toBeGreaterThanOrEqual(MIN_TOTAL);
+  });
+});
