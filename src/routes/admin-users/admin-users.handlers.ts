@@ -88,16 +88,21 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
 };
 
 export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
-  const { db } = c.var;
+  const { db, user } = c.var;
   const { id } = c.req.valid('param');
+  // Activating a SUPERADMIN account is touching a SUPERADMIN (decisions D4): checked in the statements.
+  const mayTouch = user.role === 'SUPERADMIN' ? sql`1` : sql`${users.role} <> 'SUPERADMIN'`;
   // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
   const notes = prepareNotifications(
     db,
     [{ userId: id, tipo: 'conta_aprovada', titulo: 'Conta aprovada', mensagem: 'Sua conta foi aprovada: você já pode entrar.' }],
-    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0)` },
+    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0 and ${mayTouch})` },
   );
-  const [inserted, res] = await db.batch([notes.insert[0]!, db.update(users).set({ ativo: true }).where(eq(users.id, id))]);
-  if (res.meta.changes === 0) throw new ApiError('NOT_FOUND', 'user not found');
+  const [inserted, res] = await db.batch([notes.insert[0]!, db.update(users).set({ ativo: true }).where(and(eq(users.id, id), mayTouch))]);
+  if (res.meta.changes === 0) {
+    await findTarget(db, id); // 404 when there is no such user
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+  }
   if (inserted.meta.changes > 0) enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json({ message: 'user approved' }, 200);
 };
