@@ -625,6 +625,20 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     expect(await db.select().from(schema.profissionais).where(eq(schema.profissionais.email, email))).toEqual([]);
   });
 
+  it('only a SUPERADMIN activates a pending SUPERADMIN account: a BUSINESS_OWNER approving it is 403 and changes nothing', async () => {
+    const sa = await makeAdmin();
+    const bo = await makeUser({ role: 'BUSINESS_OWNER' });
+    const pending = await makeUser({ role: 'RESEARCHER', ativo: false });
+    expect((await call('PATCH', `/api/admin/users/${pending.id}/role`, { token: sa.token, body: { role: 'SUPERADMIN' } })).status).toBe(200);
+    expectError(await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: bo.token }), 403, 'FORBIDDEN');
+    const [row] = await db.select().from(schema.users).where(eq(schema.users.id, pending.id));
+    expect(row).toMatchObject({ ativo: false, role: 'SUPERADMIN' });
+    const approvals = await db.select().from(schema.notifications).where(and(eq(schema.notifications.userId, pending.id), eq(schema.notifications.tipo, 'conta_aprovada')));
+    expect(approvals).toEqual([]);
+    expectError(await call('PATCH', `/api/admin/users/${UNKNOWN_ID}/approve`, { token: bo.token }), 404, 'NOT_FOUND');
+    expect((await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: sa.token })).status).toBe(200);
+  });
+
   it('nobody promotes themselves, and only a SUPERADMIN makes a SUPERADMIN', async () => {
     const problems: string[] = [];
     for (const role of ROLES.filter((r) => r !== 'SUPERADMIN')) {
