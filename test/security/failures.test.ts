@@ -129,6 +129,26 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
   });
 });
 
+describe('profile update: PUT /api/profissionais/{id} with funcoes_ids', () => {
+  it('changes the profile and replaces its functions together or not at all', async () => {
+    const admin = await makeAdmin();
+    const [f1, f2, f3] = await Promise.all([1, 2, 3].map(() => makeCatalog(schema.funcoes, 'SP')));
+    const prof = await makeProfissional('SP', { nome: 'Antes' }, [f1!.id]);
+    const snapshot = async () => ({
+      profile: await rows(db.select().from(schema.profissionais).where(eq(schema.profissionais.id, prof.id))),
+      held: await rows(db.select().from(schema.profissionalFuncoes).where(eq(schema.profissionalFuncoes.profissionalId, prof.id))),
+    });
+    const write: Write = { method: 'PUT', path: `/api/profissionais/${prof.id}`, token: admin.token, body: { nome: 'Depois', funcoes_ids: [f2!.id, f3!.id], qual_tec: 4 } };
+    const n = await failEveryStatement(write, has('update "profissionais"'), snapshot);
+    expect(n).toBeGreaterThanOrEqual(3);
+    expect((await call(write.method, write.path, write)).status).toBe(200);
+    const after = await snapshot();
+    expect(after.profile[0]).toMatchObject({ nome: 'Depois', qualTec: 4 });
+    // The main function (f1, not changed) always stays among the functions held.
+    expect(after.held.map((h) => h.funcaoId).sort()).toEqual([f1!.id, f2!.id, f3!.id].sort());
+  });
+});
+
 describe('invitation answer: PATCH /api/convites/{id}', () => {
   it('accepting changes the invitation and notifies inviter and creator together or not at all', async () => {
     const admin = await makeAdmin();
@@ -316,6 +336,17 @@ describe('accounts', () => {
     expect((await call(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect(after.sessions.filter((s) => s.revokedAt === null)).toHaveLength(1);
+  });
+
+  it('POST /auth/refresh: the new token and the spending of the old one together or not at all', async () => {
+    const u = await makeUser();
+    const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
+    const snapshot = () => rows(db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.userId, u.id)));
+    const write: Write = { method: 'POST', path: '/auth/refresh', body: { refresh_token: login.body.refresh_token } };
+    const n = await failEveryStatement(write, has('insert into "refresh_tokens"'), snapshot, [login.body.refresh_token]);
+    expect(n).toBe(2);
+    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await snapshot()).filter((t) => t.revokedAt === null)).toHaveLength(1);
   });
 
   it('approving and changing a role: the change and its notification together or not at all', async () => {
