@@ -8,7 +8,9 @@ import { hasAtMost2Decimals } from './money';
 const errorMap: core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
     case 'invalid_type':
-      return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
+      if (iss.input === undefined) return 'is required';
+      if (iss.expected === 'int') return 'must be an integer';
+      return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}`;
     case 'too_small':
       if (iss.origin === 'string') return Number(iss.minimum) <= 1 ? 'is required' : `must be at least ${iss.minimum} characters`;
       if (iss.origin === 'array') return `must have at least ${iss.minimum} items`;
