@@ -3,6 +3,7 @@ import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type * as schema from './db/schema';
 import type { AuthUser } from './middleware/auth';
 import type { PushMessage } from './services/notifications';
+import type { Account } from './services/users';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -94,6 +95,8 @@ export interface AppEnv {
     config: Config;
     db: Db;
     user: AuthUser;
+    /** Set by auth({ withAccount: true }): the user with company and linked profile. */
+    account: Account;
     regiao: string;
   };
 }

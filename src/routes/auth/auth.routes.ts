@@ -73,7 +73,7 @@ export const getMe = createRoute({
   path: '/api/me',
   tags,
   summary: 'The current user and linked professional profile (no new token)',
-  middleware: [auth({ allowPending: true })],
+  middleware: [auth({ allowPending: true, withAccount: true })],
   security: [{ BearerAuth: [] }],
   responses: { 200: jsonResponse(LoginResponse, 'The current account'), 401: errors[401], 500: errors[500] },
 });
