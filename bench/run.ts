@@ -19,9 +19,8 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { applyLocalMigrations, CliError, fail, randomHex, runWrangler, ROOT, wranglerErrorLine } from '../scripts/lib.ts';
+import { applyLocalMigrations, CliError, fail, parseCli, randomHex, runWrangler, ROOT, wranglerErrorLine } from '../scripts/lib.ts';
 import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
@@ -332,32 +331,17 @@ function table(rows: Row[]): string {
 const USAGE = 'usage: npm run bench -- [--duration S] [--connections N] [--pairs N] [--warmup S] [--only a,b] [--no-paged] [--scale] [--out FILE] [--keep]';
 
 function parse() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        duration: { type: 'string', default: '5' },
-        connections: { type: 'string', default: '10' },
-        pairs: { type: 'string', default: '3' },
-        warmup: { type: 'string', default: '1' },
-        only: { type: 'string' },
-        'no-paged': { type: 'boolean', default: false },
-        scale: { type: 'boolean', default: false },
-        out: { type: 'string' },
-        keep: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.split('\n')[0]} (${USAGE})`);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = parseCli(process.argv.slice(2), USAGE, {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    pairs: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    'no-paged': { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  });
   const num = (name: string, v: string, min: number, max: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`--${name} must be an integer from ${min} to ${max}`);

@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as z from 'zod';
 import { hashPassword } from '../src/lib/password.ts';
 
@@ -28,6 +29,45 @@ export function targetArgs(t: Target): string[] {
 }
 
 /** A path given on the command line, relative to where the user typed it (npm run changes cwd to the root). */
+/** Options of the scripts that write to D1: where to. */
+export const targetOptions = {
+  local: { type: 'boolean' },
+  remote: { type: 'boolean' },
+  'persist-to': { type: 'string' },
+} as const;
+
+/** The D1 target named by --local / --remote / --persist-to (local by default). */
+export function readTarget(values: { local?: boolean; remote?: boolean; 'persist-to'?: string }): Target {
+  if (values.local && values.remote) throw new CliError('use either --local or --remote, not both');
+  if (values.remote && values['persist-to'] !== undefined) throw new CliError('--persist-to only applies to --local');
+  if (values['persist-to'] === '') throw new CliError('--persist-to needs a directory');
+  return {
+    remote: values.remote === true,
+    persistTo: values['persist-to'] === undefined ? undefined : resolveUserPath(values['persist-to']),
+  };
+}
+
+/** Strict argument parsing shared by the scripts: one clear line on a bad flag, --help prints usage. */
+export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], usage: string, options: O) {
+  const config = {
+    args: argv,
+    options: { ...options, help: { type: 'boolean', short: 'h' } } as O & { help: { type: 'boolean'; short: 'h' } },
+    strict: true,
+    allowPositionals: false,
+  } as const;
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
+  try {
+    parsed = parseArgs(config);
+  } catch (e) {
+    throw new CliError(`${(e as Error).message.split('\n')[0]} (${usage})`);
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed.values;
+}
+
 export function resolveUserPath(p: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
 }

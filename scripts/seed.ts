@@ -8,44 +8,20 @@
  * already has FOT records is refused unless --force, which adds more with fresh FOT numbers.
  * --local (the default) applies the local migrations first.
  */
-import { parseArgs } from 'node:util';
-import { applyLocalMigrations, CliError, fail, resolveUserPath, type Target } from './lib.ts';
+import { applyLocalMigrations, CliError, fail, parseCli, readTarget, resolveUserPath, targetOptions } from './lib.ts';
 import { AlreadySeeded, countRows, SEED_SIZES, seedDatabase, type SeedSize } from './seed-lib.ts';
 
 const USAGE = 'usage: npm run db:seed -- [--local | --remote] [--persist-to DIR] [--size small|bench] [--force] [--sql-out FILE]';
 
 function parse(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        local: { type: 'boolean' },
-        remote: { type: 'boolean' },
-        'persist-to': { type: 'string' },
-        size: { type: 'string', default: 'small' },
-        force: { type: 'boolean', default: false },
-        'sql-out': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.split('\n')[0]} (${USAGE})`);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (values.local && values.remote) throw new CliError('use either --local or --remote, not both');
-  if (values.remote && values['persist-to'] !== undefined) throw new CliError('--persist-to only applies to --local');
-  if (values['persist-to'] === '') throw new CliError('--persist-to needs a directory');
+  const values = parseCli(argv, USAGE, {
+    ...targetOptions,
+    size: { type: 'string', default: 'small' },
+    force: { type: 'boolean', default: false },
+    'sql-out': { type: 'string' },
+  });
   if (!(values.size! in SEED_SIZES)) throw new CliError(`--size must be small or bench, not "${values.size}"`);
-  const target: Target = {
-    remote: values.remote === true,
-    persistTo: values['persist-to'] === undefined ? undefined : resolveUserPath(values['persist-to']),
-  };
+  const target = readTarget(values);
   return {
     target,
     size: values.size as SeedSize,
