@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
