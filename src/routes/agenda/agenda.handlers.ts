@@ -1,11 +1,10 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { eq, gte, lte } from 'drizzle-orm';
 import { agenda, cadastroFot, tiposEventos } from '../../db/schema';
 import { wireToRow } from '../../db/wire';
 import type { AppEnv } from '../../env';
-import type { AuthUser } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
-import { agendaScope } from '../../services/agenda-policy';
+import { agendaVisible } from '../../services/agenda-policy';
 import { inBackground } from '../../lib/background';
 import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from '../../services/agenda-notify';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
@@ -17,10 +16,6 @@ import type * as r from './agenda.routes';
 
 const notFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
 
-/** Region plus what the caller's role may see; the one filter every agenda route applies. */
-function visible(user: AuthUser, regiao: string, ...more: (SQL | undefined)[]) {
-  return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
-}
 
 const refs = (b: AgendaInput) => [
   { field: 'fot_id', table: cadastroFot, id: b.fot_id },
@@ -32,7 +27,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const q = c.req.valid('query');
   const { events, total } = await listAgendaPage(
     db,
-    visible(
+    agendaVisible(
       user,
       regiao,
       q.de ? gte(agenda.dataEvento, q.de) : undefined,
@@ -47,7 +42,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
 
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
-  const [event] = await readAgenda(db, visible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
+  const [event] = await readAgenda(db, agendaVisible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
   if (!event) throw notFound();
   return c.json(event, 200);
 };
@@ -69,7 +64,7 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
-  const where = visible(user, regiao, eq(agenda.id, id));
+  const where = agendaVisible(user, regiao, eq(agenda.id, id));
   const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
   // Written only if the update finds the event (the guard runs in the batch).
   const notes = prepareNotifications(db, agendaNotifications('agenda_alterada', { id, dataEvento: body.data_evento }, found), { when: agendaExists(where) });
@@ -84,7 +79,7 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
 export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
   const { db, user, regiao } = c.var;
   const { id } = c.req.valid('param');
-  const where = visible(user, regiao, eq(agenda.id, id));
+  const where = agendaVisible(user, regiao, eq(agenda.id, id));
   // Recipients before the delete (it takes the team with it); written only if the delete happens.
   const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
   const del = db.delete(agenda).where(where);
