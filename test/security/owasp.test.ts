@@ -479,16 +479,22 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
     expect(checked).toBeGreaterThan(100);
   });
 
+  /** The array fields of a route's body schema (or the body itself when it is an array). */
+  const bodyArrays = (op: (typeof bodyOps)[number]): { path: string; schema: JsonSchema }[] => {
+    const root = nonNull(op.body)!;
+    if (typeOf(root) === 'array') return [{ path: '', schema: root }];
+    return Object.entries(root.properties ?? {})
+      .filter(([, v]) => typeOf(v) === 'array')
+      .map(([k, v]) => ({ path: k, schema: nonNull(v)! }));
+  };
+
   it('EVERY array in a body declares maxItems and refuses one item more', async () => {
     const problems: string[] = [];
     let checked = 0;
     for (const op of bodyOps) {
       const caller = callerFor(op, w);
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
-      const root = nonNull(op.body)!;
-      const arrays: { path: string; schema: JsonSchema }[] =
-        typeOf(root) === 'array' ? [{ path: '', schema: root }] : Object.entries(root.properties ?? {}).filter(([, v]) => typeOf(v) === 'array').map(([k, v]) => ({ path: k, schema: nonNull(v)! }));
-      for (const a of arrays) {
+      for (const a of bodyArrays(op)) {
         if (a.schema.maxItems === undefined) {
           problems.push(`${opKey(op)} ${a.path || '(body)'}: no maxItems`);
           continue;
@@ -512,10 +518,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
     for (const op of bodyOps) {
       const caller = callerFor(op, w);
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
-      const root = nonNull(op.body)!;
-      const arrays: { path: string; schema: JsonSchema }[] =
-        typeOf(root) === 'array' ? [{ path: '', schema: root }] : Object.entries(root.properties ?? {}).filter(([, v]) => typeOf(v) === 'array').map(([k, v]) => ({ path: k, schema: nonNull(v)! }));
-      for (const a of arrays) {
+      for (const a of bodyArrays(op)) {
         const max = a.schema.maxItems ?? 0;
         if (max > funcoes.length) problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
         const ids = funcoes.slice(0, max).map((f) => f.id);
