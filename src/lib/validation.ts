@@ -157,8 +157,11 @@ export const errors = {
   500: errorContent('Internal failure (INTERNAL)'),
 } as const;
 
-/** The error responses of an authenticated route. */
-export const authErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 413: errors[413], 500: errors[500] } as const;
+/** The OpenAPI security requirement of every authenticated route. */
+export const bearer = [{ BearerAuth: [] }];
+
+/** The error responses every authenticated route can give; routes add 404, 409, 413 as they apply. */
+export const protectedErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] } as const;
 
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
   required: true,

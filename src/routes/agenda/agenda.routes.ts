@@ -3,12 +3,10 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { allowAgenda } from '../../services/agenda-policy';
 import { listResponse } from '../../lib/pagination';
-import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
+import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors, RegionHeader } from '../../lib/validation';
 import { AgendaListQuery, AgendaSchema, CreateAgendaRequest, UpdateAgendaRequest } from './agenda.schemas';
 
 const tags = ['Agenda'];
-const security = [{ BearerAuth: [] }];
-const base = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] };
 const who =
   'Administrators: every event of the region. agenda_viewer: the events it created. EVENT_OWNER: events of its company\'s FOT records (read only). profissional: events whose team it is on (read only). RESEARCHER: 403.';
 
@@ -16,56 +14,56 @@ export const list = createRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), allowAgenda('read'), region],
   summary: 'Agenda events in date and time order, filtered by the caller\'s role',
   description: who,
   request: { headers: RegionHeader, query: AgendaListQuery },
-  responses: { 200: listResponse(AgendaSchema, 'Agenda events'), ...base },
+  responses: { 200: listResponse(AgendaSchema, 'Agenda events'), ...protectedErrors },
 });
 
 export const get = createRoute({
   method: 'get',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), allowAgenda('read'), region],
   summary: 'One agenda event (404 when the caller may not see it)',
   description: who,
   request: { headers: RegionHeader, params: IdParam },
-  responses: { 200: jsonResponse(AgendaSchema, 'The event'), 404: errors[404], ...base },
+  responses: { 200: jsonResponse(AgendaSchema, 'The event'), 404: errors[404], ...protectedErrors },
 });
 
 export const create = createRoute({
   method: 'post',
   path: '/',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), allowAgenda('create'), region],
   summary: 'Create an agenda event (administrators, agenda_viewer)',
   description: 'The FOT record and the event type must exist in the region. The caller is stored as user_id.',
   request: { headers: RegionHeader, body: jsonBody(CreateAgendaRequest) },
-  responses: { 201: jsonResponse(AgendaSchema, 'Created'), 404: errors[404], 413: errors[413], ...base },
+  responses: { 201: jsonResponse(AgendaSchema, 'Created'), 404: errors[404], 413: errors[413], ...protectedErrors },
 });
 
 export const update = createRoute({
   method: 'put',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), allowAgenda('update'), region],
   summary: 'Change the fields sent (administrators; agenda_viewer its own events)',
   request: { headers: RegionHeader, params: IdParam, body: jsonBody(UpdateAgendaRequest) },
-  responses: { 200: jsonResponse(AgendaSchema, 'Updated'), 404: errors[404], 413: errors[413], ...base },
+  responses: { 200: jsonResponse(AgendaSchema, 'Updated'), 404: errors[404], 413: errors[413], ...protectedErrors },
 });
 
 export const remove = createRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), allowAgenda('delete'), region],
   summary: 'Delete an agenda event (administrators; agenda_viewer its own events)',
   request: { headers: RegionHeader, params: IdParam },
-  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...base },
+  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...protectedErrors },
 });

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { auth } from '../../middleware/auth';
-import { errors, jsonBody, jsonResponse, MessageSchema } from '../../lib/validation';
+import { bearer, errors, jsonBody, jsonResponse, MessageSchema } from '../../lib/validation';
 import {
   LoginRequest,
   LoginResponse,
@@ -74,7 +74,7 @@ export const getMe = createRoute({
   tags,
   summary: 'The current user and linked professional profile (no new token)',
   middleware: [auth({ allowPending: true, withAccount: true })],
-  security: [{ BearerAuth: [] }],
+  security: bearer,
   responses: { 200: jsonResponse(LoginResponse, 'The current account'), 401: errors[401], 500: errors[500] },
 });
 
@@ -85,7 +85,7 @@ export const updateMe = createRoute({
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
   description: 'Changing the password revokes every refresh token of the user and starts a new session (new tokens in the answer and cookies).',
   middleware: [auth()],
-  security: [{ BearerAuth: [] }],
+  security: bearer,
   request: { body: jsonBody(UpdateMeRequest) },
   responses: {
     200: jsonResponse(LoginResponse, 'The updated account'),

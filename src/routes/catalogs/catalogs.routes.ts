@@ -1,12 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { errors, IdParam, jsonBody, jsonResponse, MessageSchema, RegionHeader } from '../../lib/validation';
+import { bearer, errors, IdParam, jsonBody, jsonResponse, MessageSchema, RegionHeader } from '../../lib/validation';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
 import type { CatalogConfig, CatalogField, DeleteStyle } from './catalogs.schemas';
 
-const security = [{ BearerAuth: [] }];
 /** Order matters: who you are, whether you may, then which region (decisions D4, D5). */
 const readMiddleware = [auth(), region];
 const writeMiddleware = [auth(), requireAdmin, region];
@@ -31,7 +30,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     method: 'get',
     path: '/',
     tags,
-    ...(cfg.publicList ? {} : { security }),
+    ...(cfg.publicList ? {} : { security: bearer }),
     middleware: cfg.publicList ? [region] : readMiddleware,
     summary: `Every ${noun} of the region, by ${field}`,
     description: cfg.publicList ? 'Public: no token needed; still filtered by x-regiao.' : 'Any active user.',
@@ -48,7 +47,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     method: 'post',
     path: '/',
     tags,
-    security,
+    security: bearer,
     middleware: writeMiddleware,
     summary: `Create a ${noun} in the region (administrators)`,
     description: `${field} is unique per region, ignoring case (accented letters too) and surrounding spaces: a duplicate is 409 CONFLICT.`,
@@ -68,7 +67,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     method: 'put',
     path: '/{id}',
     tags,
-    security,
+    security: bearer,
     middleware: writeMiddleware,
     summary: `Rename a ${noun} (administrators)`,
     description: `${regional} Renaming onto an existing ${field} of the region is 409 CONFLICT.`,
@@ -89,7 +88,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     method: 'delete',
     path: '/{id}',
     tags,
-    security,
+    security: bearer,
     middleware: writeMiddleware,
     summary: `Delete a ${noun} (administrators)`,
     description: `${regional} An entry still referenced by other records is 409 IN_USE and nothing is deleted.`,

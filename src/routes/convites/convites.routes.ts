@@ -4,20 +4,19 @@ import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { allowAgenda } from '../../services/agenda-policy';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
+import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors, RegionHeader } from '../../lib/validation';
 import { AgendaSchema } from '../agenda/agenda.schemas';
 import { AnswerRequest, ConviteSchema, EquipeRequest, InviteRequest, MyConvitesQuery } from './convites.schemas';
 
 const tags = ['Teams and invitations'];
-const security = [{ BearerAuth: [] }];
-const base = { 400: errors[400], 401: errors[401], 403: errors[403], 404: errors[404], 500: errors[500] };
+const base = { ...protectedErrors, 404: errors[404] };
 const eventManagers = [auth(), allowAgenda('update'), region];
 
 export const putEquipe = createRoute({
   method: 'put',
   path: '/{id}/equipe',
   tags,
-  security,
+  security: bearer,
   middleware: eventManagers,
   summary: 'Set the team quota per function of an event (administrators; agenda_viewer its own events)',
   request: { headers: RegionHeader, params: IdParam, body: jsonBody(EquipeRequest) },
@@ -28,7 +27,7 @@ export const invite = createRoute({
   method: 'post',
   path: '/{id}/convites',
   tags,
-  security,
+  security: bearer,
   middleware: eventManagers,
   summary: 'Invite a professional who holds the function (notifies them)',
   description: '400 when the professional does not hold the function; 409 CONFLICT when already invited to this event.',
@@ -40,7 +39,7 @@ export const listForEvent = createRoute({
   method: 'get',
   path: '/{id}/convites',
   tags,
-  security,
+  security: bearer,
   middleware: eventManagers,
   summary: "An event's invitations with their status",
   request: { headers: RegionHeader, params: IdParam, query: PageQuery },
@@ -51,7 +50,7 @@ export const listMine = createRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), requireRole('profissional')],
   summary: "The caller's own invitations (as a professional, every region), by event date",
   request: { query: MyConvitesQuery },
@@ -62,7 +61,7 @@ export const answer = createRoute({
   method: 'patch',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), requireRole('profissional')],
   summary: 'Accept or decline an invitation (the invited professional)',
   description:
@@ -75,7 +74,7 @@ export const cancel = createRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), requireAdmin, region],
   summary: 'Cancel an invitation (administrators); frees the place and notifies the professional',
   request: { headers: RegionHeader, params: IdParam },

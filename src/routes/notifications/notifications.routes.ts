@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { auth } from '../../middleware/auth';
-import { errors, IdParam, jsonBody, jsonResponse } from '../../lib/validation';
+import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors } from '../../lib/validation';
 import {
   DeletePushTokenRequest,
   NotificationListQuery,
@@ -12,16 +12,14 @@ import {
 } from './notifications.schemas';
 
 const tags = ['Notifications'];
-const security = [{ BearerAuth: [] }];
 // Every role, own notifications only (decisions D4, D10); pending accounts are refused by auth().
 const middleware = [auth()];
-const base = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] };
 
 export const list = createRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: "The caller's notifications, newest first",
   description:
@@ -33,7 +31,7 @@ export const list = createRoute({
       ...jsonResponse(z.array(NotificationSchema), 'Notifications'),
       headers: z.object({ 'X-Next-Cursor': z.string().optional().openapi({ description: 'The `antes` of the next page; absent on the last page' }) }),
     },
-    ...base,
+    ...protectedErrors,
   },
 });
 
@@ -41,65 +39,65 @@ export const unreadCount = createRoute({
   method: 'get',
   path: '/unread-count',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'How many of the caller’s notifications are unread',
-  responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}'), ...base },
+  responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}'), ...protectedErrors },
 });
 
 export const readAll = createRoute({
   method: 'put',
   path: '/read-all',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'Mark every unread notification of the caller read',
-  responses: { 200: jsonResponse(ReadAllSchema, 'How many were marked'), ...base },
+  responses: { 200: jsonResponse(ReadAllSchema, 'How many were marked'), ...protectedErrors },
 });
 
 export const addPushToken = createRoute({
   method: 'post',
   path: '/push-token',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'Register a device push token (Expo) for the caller',
   description: 'A token belongs to one user at a time: registering a token another user held moves it to the caller.',
   request: { body: jsonBody(PushTokenRequest) },
-  responses: { 201: jsonResponse(PushTokenSchema, 'Stored'), 413: errors[413], ...base },
+  responses: { 201: jsonResponse(PushTokenSchema, 'Stored'), 413: errors[413], ...protectedErrors },
 });
 
 export const removePushToken = createRoute({
   method: 'delete',
   path: '/push-token',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'Remove one of the caller’s push tokens',
   description: 'Idempotent: 204 also when the caller holds no such token (another user’s token is never touched or confirmed).',
   request: { body: jsonBody(DeletePushTokenRequest) },
-  responses: { 204: { description: 'Removed (or not held by the caller)' }, 413: errors[413], ...base },
+  responses: { 204: { description: 'Removed (or not held by the caller)' }, 413: errors[413], ...protectedErrors },
 });
 
 export const markRead = createRoute({
   method: 'put',
   path: '/{id}/read',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'Mark one notification read',
   description: '`read_at` is set the first time only. Another user’s notification is 404.',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(NotificationSchema, 'The notification'), 404: errors[404], ...base },
+  responses: { 200: jsonResponse(NotificationSchema, 'The notification'), 404: errors[404], ...protectedErrors },
 });
 
 export const remove = createRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
+  security: bearer,
   middleware,
   summary: 'Delete one notification',
   request: { params: IdParam },
-  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...base },
+  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...protectedErrors },
 });

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
+import { bearer, errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
 import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
@@ -7,7 +7,6 @@ import { catalogRoutes } from '../catalogs/catalogs.routes';
 import { CreateEventoRequest, EventoResponse, PrecoResponse, PriceInput, PriceSavedResponse, tiposEventosConfig } from './tipos-eventos.schemas';
 
 const tags = [tiposEventosConfig.tag];
-const security = [{ BearerAuth: [] }];
 
 export const { list, create, update, remove } = catalogRoutes(tiposEventosConfig, { request: CreateEventoRequest, response: EventoResponse });
 
@@ -15,7 +14,7 @@ export const setPrice = createRoute({
   method: 'post',
   path: '/precos',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), requireAdmin, region],
   summary: 'Create or replace the price of an event type for a function (administrators)',
   description:
@@ -36,7 +35,7 @@ export const listPrices = createRoute({
   method: 'get',
   path: '/{id}/precos',
   tags,
-  security,
+  security: bearer,
   middleware: [auth(), region],
   summary: 'The prices of one event type in the region, by function name',
   request: { params: IdParam, headers: RegionHeader },
