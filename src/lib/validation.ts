@@ -46,13 +46,7 @@ export const uuid = () =>
     .transform((s) => s.toLowerCase())
     .openapi({ type: 'string', format: 'uuid', example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
 
-export const IdParam = z.object({
-  id: z.string().regex(UUID_RE, 'must be a UUID').transform((s) => s.toLowerCase()).openapi({
-    param: { name: 'id', in: 'path' },
-    type: 'string',
-    format: 'uuid',
-  }),
-});
+export const IdParam = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** A required string: trimmed, empty counts as missing, bounded. */
 export const reqStr = (max: number) => z.string().trim().min(1, 'is required').max(max);
