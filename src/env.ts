@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type * as schema from './db/schema';
-import type { AuthUser } from './middleware/auth';
+import type { AuthUser, PendingAuth } from './middleware/auth';
 import type { PushMessage } from './services/notifications';
 import type { Account } from './services/users';
 
@@ -95,6 +95,8 @@ export interface AppEnv {
     config: Config;
     db: Db;
     user: AuthUser;
+    /** Set by auth({ fold: true }) until the handler's batch has read and admitted the user. */
+    pendingAuth: PendingAuth | undefined;
     /** Set by auth({ withAccount: true }): the user with company and linked profile. */
     account: Account;
     regiao: string;

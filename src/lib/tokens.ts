@@ -4,14 +4,24 @@ import type { Role } from '../db/schema';
 export interface AccessClaims {
   sub: string;
   role: Role;
+  /** The company at signing time: lets a route build its query before the user row is read (auth fold). */
+  empresa_id?: string | null;
   iat: number;
   exp: number;
 }
 
-export async function signAccessToken(userId: string, role: Role, secret: string, ttlSeconds: number) {
+/** Who a token is for: the user fields a folded query may depend on (see middleware/auth.ts). */
+export interface TokenSubject {
+  id: string;
+  role: Role;
+  empresaId: string | null;
+}
+
+export async function signAccessToken(user: TokenSubject, secret: string, ttlSeconds: number) {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + ttlSeconds;
-  const token = await sign({ sub: userId, role, iat, exp } satisfies AccessClaims, secret, 'HS256');
+  const claims: AccessClaims = { sub: user.id, role: user.role, empresa_id: user.empresaId, iat, exp };
+  const token = await sign({ ...claims }, secret, 'HS256');
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 }
 

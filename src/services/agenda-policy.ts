@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { agenda, cadastroFot, convites, profissionais, type Role } from '../db/schema';
 import type { AppEnv } from '../env';
-import type { AuthUser } from '../middleware/auth';
+import { checkUser, type Scope } from '../middleware/auth';
 import { ApiError } from '../lib/errors';
 
 /**
@@ -25,12 +25,14 @@ export const mayAgenda = (role: Role, action: AgendaAction) => rules[role].inclu
 
 export const allowAgenda = (action: AgendaAction) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!mayAgenda(c.var.user.role, action)) throw new ApiError('FORBIDDEN', `your role may not ${action} agenda events`);
+    await checkUser(c, ({ role }) => {
+      if (!mayAgenda(role, action)) throw new ApiError('FORBIDDEN', `your role may not ${action} agenda events`);
+    });
     await next();
   });
 
 /** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
-export function agendaScope(user: AuthUser): SQL | undefined {
+export function agendaScope(user: Scope): SQL | undefined {
   switch (user.role) {
     case 'agenda_viewer':
       return eq(agenda.userId, user.id);
@@ -49,6 +51,6 @@ export function agendaScope(user: AuthUser): SQL | undefined {
 }
 
 /** Region plus what the caller's role may see: the one filter every agenda route applies. */
-export function agendaVisible(user: AuthUser, regiao: string, ...more: (SQL | undefined)[]) {
+export function agendaVisible(user: Scope, regiao: string, ...more: (SQL | undefined)[]) {
   return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
 }

@@ -62,15 +62,14 @@ export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchIt
   return joinTeams(results.at(-2) as Awaited<typeof events>, results.at(-1) as Awaited<typeof teams>);
 }
 
-/** A page of events with their teams, and the total: one batch. */
-export async function listAgendaPage(db: Db, where: SQL | undefined, page: Page) {
+/** A page of events, their team rows and the total, to run in one batch; `joinTeams` assembles them. */
+export function agendaPageQueries(db: Db, where: SQL | undefined, page: Page) {
   const [events, teams] = agendaQueries(db, where, page);
-  const [rows, teamRows, [total]] = await db.batch([events, teams, db.select({ n: count() }).from(agenda).where(where)]);
-  return { events: joinTeams(rows, teamRows), total: total?.n ?? 0 };
+  return [events, teams, db.select({ n: count() }).from(agenda).where(where)] as const;
 }
 
 /** The events (one page, when paged) and the team rows of exactly those events. */
-function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
+export function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
   const { limit, offset } = pageBounds(page);
   const events = selectAgenda(db).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
   const pageIds = db.select({ id: agenda.id }).from(agenda).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
@@ -78,7 +77,7 @@ function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
   return [events, teams] as const;
 }
 
-function joinTeams(rows: AgendaView[], teamRows: EquipeRow[]) {
+export function joinTeams(rows: AgendaView[], teamRows: EquipeRow[]) {
   const byAgenda = groupEquipe(teamRows);
   return rows.map((row) => toAgendaResponse(row, byAgenda.get(row.e.id) ?? []));
 }

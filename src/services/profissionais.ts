@@ -109,17 +109,11 @@ export function withFuncoes(rows: ProfileRows, held: HeldRows) {
 }
 
 /** A page of profiles with their functions and the total: one batch, whatever the number of profiles. */
-export async function listProfissionaisPage(db: Db, where: SQL, page: Page) {
+export function profissionaisPageQueries(db: Db, where: SQL, page: Page) {
   const [q1, q2] = profissionaisQueries(db, where, page);
-  const [rows, held, [total]] = await db.batch([q1, q2, db.select({ n: count() }).from(profissionais).where(where)]);
-  return { rows: withFuncoes(rows, held), total: total?.n ?? 0 };
+  return [q1, q2, db.select({ n: count() }).from(profissionais).where(where)] as const;
 }
 
-/** Profiles with their functions: one batch, whatever the number of profiles. */
-export async function listProfissionais(db: Db, where: SQL) {
-  const [rows, held] = await db.batch(profissionaisQueries(db, where));
-  return withFuncoes(rows, held);
-}
 
 /** Names of the given functions that exist in the region (to check references in the same round trip). */
 export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>

@@ -1,15 +1,15 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { loginFailures, refreshTokens, type Role } from '../db/schema';
+import { loginFailures, refreshTokens } from '../db/schema';
 import type { Config, Db } from '../env';
 import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
-import { newRefreshToken, sha256Hex, signAccessToken } from '../lib/tokens';
+import { newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_MAX_FAILURES = 5;
 
-async function mintTokens(config: Config, user: { id: string; role: Role }) {
-  const access = await signAccessToken(user.id, user.role, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+async function mintTokens(config: Config, user: TokenSubject) {
+  const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
   const refreshToken = newRefreshToken();
   return {
     id: crypto.randomUUID(),
@@ -21,7 +21,7 @@ async function mintTokens(config: Config, user: { id: string; role: Role }) {
 }
 
 /** A new access token and a new refresh token family; the insert is returned to batch with other writes. */
-export async function newSession(db: Db, config: Config, user: { id: string; role: Role }) {
+export async function newSession(db: Db, config: Config, user: TokenSubject) {
   const t = await mintTokens(config, user);
   const insert = db
     .insert(refreshTokens)
@@ -117,7 +117,7 @@ export const revokeAllOfUser = (db: Db, userId: string) =>
  * Rotation in one batch: the new token is inserted only while the old one is still unspent, then
  * the old one is spent. Of two concurrent refreshes with one token, only one gets a new token.
  */
-export async function rotate(db: Db, config: Config, old: { id: string; familyId: string }, user: { id: string; role: Role }) {
+export async function rotate(db: Db, config: Config, old: { id: string; familyId: string }, user: TokenSubject) {
   const t = await mintTokens(config, user);
   const now = new Date().toISOString();
   const [inserted] = await db.batch([

@@ -24,8 +24,8 @@ export interface TestUser {
   token: string;
 }
 
-export async function tokenFor(id: string, role: Role) {
-  return (await signAccessToken(id, role, env.JWT_SECRET, 900)).token;
+export async function tokenFor(id: string, role: Role, empresaId: string | null = null) {
+  return (await signAccessToken({ id, role, empresaId }, env.JWT_SECRET, 900)).token;
 }
 
 /** A user inserted straight into D1 (one shared PBKDF2 hash keeps factories fast), with an access token. */
@@ -41,7 +41,7 @@ export async function makeUser(over: Partial<typeof schema.users.$inferInsert> &
     role,
   };
   await db.insert(schema.users).values(values);
-  return { id: values.id, email: values.email, password: PASSWORD, role, token: await tokenFor(values.id, role) };
+  return { id: values.id, email: values.email, password: PASSWORD, role, token: await tokenFor(values.id, role, values.empresaId ?? null) };
 }
 
 export const makeAdmin = (over: Parameters<typeof makeUser>[0] = {}) => makeUser({ role: 'SUPERADMIN', ...over });

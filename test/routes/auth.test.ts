@@ -195,7 +195,7 @@ describe('access tokens', () => {
 
   it('are refused when expired, unsigned (alg none) or tampered', async () => {
     const u = await makeUser();
-    const expired = await signAccessToken(u.id, 'SUPERADMIN', env.JWT_SECRET, -60);
+    const expired = await signAccessToken({ id: u.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60);
     expectError(await api('GET', '/api/me', { token: expired.token }), 401, 'UNAUTHENTICATED');
     const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`;

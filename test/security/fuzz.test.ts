@@ -54,9 +54,9 @@ beforeAll(async () => {
   w = await makeWorld();
   const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   tokens = {
-    expired: (await signAccessToken(w.admin.id, 'SUPERADMIN', env.JWT_SECRET, -60)).token,
-    ghost: (await signAccessToken(crypto.randomUUID(), 'SUPERADMIN', env.JWT_SECRET, 900)).token,
-    otherSecret: (await signAccessToken(w.admin.id, 'SUPERADMIN', 'another-secret-another-secret-0123456789', 900)).token,
+    expired: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60)).token,
+    ghost: (await signAccessToken({ id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, 900)).token,
+    otherSecret: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, 'another-secret-another-secret-0123456789', 900)).token,
     algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: w.admin.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
   };
 });

@@ -8,7 +8,8 @@ import { agendaVisible } from '../../services/agenda-policy';
 import { inBackground } from '../../lib/background';
 import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from '../../services/agenda-notify';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
-import { listAgendaPage, readAgenda } from '../../services/agenda';
+import { agendaPageQueries, agendaQueries, joinTeams, readAgenda } from '../../services/agenda';
+import { authorizedBatch } from '../../middleware/auth';
 import { setTotal } from '../../lib/pagination';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
@@ -23,26 +24,23 @@ const refs = (b: AgendaInput) => [
 ];
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
+  const { db, regiao } = c.var;
   const q = c.req.valid('query');
-  const { events, total } = await listAgendaPage(
-    db,
-    agendaVisible(
-      user,
-      regiao,
-      q.de ? gte(agenda.dataEvento, q.de) : undefined,
-      q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
-      q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
-    ),
-    q,
-  );
-  setTotal(c, total);
-  return c.json(events, 200);
+  const filters = [
+    q.de ? gte(agenda.dataEvento, q.de) : undefined,
+    q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
+    q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
+  ];
+  const [rows, teams, [total]] = await authorizedBatch(c, (user) => agendaPageQueries(db, agendaVisible(user, regiao, ...filters), q));
+  setTotal(c, total?.n ?? 0);
+  return c.json(joinTeams(rows, teams), 200);
 };
 
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
-  const [event] = await readAgenda(db, agendaVisible(user, regiao, eq(agenda.id, c.req.valid('param').id)));
+  const { db, regiao } = c.var;
+  const { id } = c.req.valid('param');
+  const [rows, teams] = await authorizedBatch(c, (user) => agendaQueries(db, agendaVisible(user, regiao, eq(agenda.id, id)), {}));
+  const [event] = joinTeams(rows, teams);
   if (!event) throw notFound();
   return c.json(event, 200);
 };

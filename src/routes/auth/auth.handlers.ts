@@ -106,7 +106,7 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
     throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used or revoked: every session of this login was ended');
   }
   if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
-  const [user] = await db.select({ id: users.id, role: users.role, ativo: users.ativo }).from(users).where(eq(users.id, row.userId));
+  const [user] = await db.select({ id: users.id, role: users.role, empresaId: users.empresaId, ativo: users.ativo }).from(users).where(eq(users.id, row.userId));
   if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
   if (!user.ativo) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
   const session = await rotate(db, config, row, user);

@@ -2,7 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { cadastroFot } from '../../db/schema';
 import type { AppEnv } from '../../env';
-import type { AuthUser } from '../../middleware/auth';
+import { authorizedBatch, type Scope } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { pageBounds, setTotal } from '../../lib/pagination';
 import { fotColumns, fotRefs, selectFots, toFotResponse } from '../../services/cadastro-fot';
@@ -10,7 +10,7 @@ import { assertRefsInRegion } from '../../services/references';
 import type * as r from './cadastro-fot.routes';
 
 /** What the caller may see (decisions D4): administrators the region, an EVENT_OWNER its company. */
-function visible(user: AuthUser, regiao: string): SQL[] {
+function visible(user: Scope, regiao: string): SQL[] {
   const conds: SQL[] = [eq(cadastroFot.regiao, regiao)];
   if (user.role === 'EVENT_OWNER') conds.push(user.empresaId ? eq(cadastroFot.empresaId, user.empresaId) : sql`0`);
   return conds;
@@ -19,22 +19,25 @@ function visible(user: AuthUser, regiao: string): SQL[] {
 const notFound = () => new ApiError('NOT_FOUND', 'FOT record not found');
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
+  const { db, regiao } = c.var;
   const { empresa_id, ...page } = c.req.valid('query');
-  const conds = visible(user, regiao);
-  if (empresa_id) conds.push(eq(cadastroFot.empresaId, empresa_id));
   const { limit, offset } = pageBounds(page);
-  const [rows, [total]] = await db.batch([
-    selectFots(db).where(and(...conds)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)).limit(limit).offset(offset),
-    db.select({ n: count() }).from(cadastroFot).where(and(...conds)),
-  ]);
+  const [rows, [total]] = await authorizedBatch(c, (user) => {
+    const conds = visible(user, regiao);
+    if (empresa_id) conds.push(eq(cadastroFot.empresaId, empresa_id));
+    return [
+      selectFots(db).where(and(...conds)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)).limit(limit).offset(offset),
+      db.select({ n: count() }).from(cadastroFot).where(and(...conds)),
+    ];
+  });
   setTotal(c, total?.n ?? 0);
   return c.json(rows.map(toFotResponse), 200);
 };
 
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
-  const [row] = await selectFots(db).where(and(eq(cadastroFot.id, c.req.valid('param').id), ...visible(user, regiao)));
+  const { db, regiao } = c.var;
+  const { id } = c.req.valid('param');
+  const [[row]] = await authorizedBatch(c, (user) => [selectFots(db).where(and(eq(cadastroFot.id, id), ...visible(user, regiao)))]);
   if (!row) throw notFound();
   return c.json(toFotResponse(row), 200);
 };

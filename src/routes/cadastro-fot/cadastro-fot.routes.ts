@@ -8,7 +8,7 @@ import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors, Regio
 import { CreateFotRequest, FotListQuery, FotSchema, UpdateFotRequest } from './cadastro-fot.schemas';
 
 const tags = ['FOT records'];
-const read = [auth(), requireRole(...ADMIN_ROLES, 'EVENT_OWNER'), region];
+const read = [auth({ fold: true }), requireRole(...ADMIN_ROLES, 'EVENT_OWNER'), region];
 const write = [auth(), requireAdmin, region];
 
 export const list = createRoute({

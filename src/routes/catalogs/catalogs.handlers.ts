@@ -1,9 +1,11 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import { and, asc, count, eq } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Context } from 'hono';
 import type { CatalogTable } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
 import type { AppEnv, Db } from '../../env';
+import { authorizedBatch } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { nameKey } from '../../lib/names';
 import { isPaged, pageBounds, setTotal, type Page } from '../../lib/pagination';
@@ -21,18 +23,8 @@ export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: P
     .limit(pageBounds(page).limit)
     .offset(pageBounds(page).offset);
 
-/** A page of the region's entries and their total, in one round trip (unpaged, the total is the length). */
-export async function listCatalogPage(db: Db, table: CatalogTable, regiao: string, page: Page) {
-  if (!isPaged(page)) {
-    const rows = await listCatalog(db, table, regiao);
-    return { rows, total: rows.length };
-  }
-  const [rows, [total]] = await db.batch([
-    listCatalog(db, table, regiao, page),
-    db.select({ n: count() }).from(table).where(eq(table.regiao, regiao)),
-  ]);
-  return { rows, total: total?.n ?? 0 };
-}
+export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
+  db.select({ n: count() }).from(table).where(eq(table.regiao, regiao));
 
 /** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
 export async function insertCatalog(db: Db, table: CatalogTable, regiao: string, label: string): Promise<CatalogRow> {
@@ -58,15 +50,16 @@ export async function deleteCatalog(db: Db, table: CatalogTable, regiao: string,
 }
 
 /** Turns rows into response bodies; event types add their prices here. */
-export interface CatalogPresenter<Out> {
-  /** The region's whole list (at most one more query for related rows, never one per row). */
-  list(db: Db, regiao: string, rows: CatalogRow[], page: Page): Promise<Out[]> | Out[];
+export interface CatalogPresenter<Out, Related = never> {
+  /** One query for the related rows of the whole list or page, run in the list's batch (never one per row). */
+  related?(db: Db, regiao: string, page: Page): BatchItem<'sqlite'> & PromiseLike<Related[]>;
+  list(rows: CatalogRow[], related: Related[]): Out[];
   /** One entry after create (`created`, so nothing relates to it yet) or update. */
   one(db: Db, regiao: string, row: CatalogRow, created: boolean): Promise<Out> | Out;
 }
 
 export const plainPresenter = <F extends CatalogField>(field: F): CatalogPresenter<ReturnType<typeof toCatalogResponse<F>>> => ({
-  list: (_db, _regiao, rows) => rows.map((row) => toCatalogResponse(field, row)),
+  list: (rows) => rows.map((row) => toCatalogResponse(field, row)),
   one: (_db, _regiao, row) => toCatalogResponse(field, row),
 });
 
@@ -83,15 +76,22 @@ export type CatalogHandler = (c: Context<AppEnv, string, CatalogInput>) => Promi
 export const asRouteHandler = <R extends RouteConfig>(_route: R, handler: CatalogHandler) =>
   handler as unknown as RouteHandler<R, AppEnv>;
 
-export function catalogHandlers<Out>(cfg: CatalogConfig, present: CatalogPresenter<Out>) {
+export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
   const { table, field, noun } = cfg;
 
+  /** One round trip, authentication included: the page, its total when paged, the related rows. */
   const list: CatalogHandler = async (c) => {
     const { db, regiao } = c.var;
     const page = c.req.valid('query');
-    const { rows, total } = await listCatalogPage(db, table, regiao, page);
+    const paged = isPaged(page);
+    const [rows, ...more] = (await authorizedBatch(c, () => [
+      listCatalog(db, table, regiao, page),
+      ...(paged ? [countCatalog(db, table, regiao)] : []),
+      ...(present.related ? [present.related(db, regiao, page)] : []),
+    ])) as [CatalogRow[], ...unknown[]];
+    const total = paged ? (more.shift() as { n: number }[])[0]?.n ?? 0 : rows.length;
     setTotal(c, total);
-    return c.json(await present.list(db, regiao, rows, page), 200);
+    return c.json(present.list(rows, (more.shift() as Related[] | undefined) ?? []), 200);
   };
 
   const create: CatalogHandler = async (c) => {

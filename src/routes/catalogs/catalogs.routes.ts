@@ -7,7 +7,7 @@ import { requireAdmin } from '../../middleware/require-role';
 import type { CatalogConfig, CatalogField, DeleteStyle } from './catalogs.schemas';
 
 /** Order matters: who you are, whether you may, then which region (decisions D4, D5). */
-const readMiddleware = [auth(), region];
+const readMiddleware = [auth({ fold: true }), region];
 const writeMiddleware = [auth(), requireAdmin, region];
 
 const deletedMessage = { 200: jsonResponse(MessageSchema, 'Deleted') };

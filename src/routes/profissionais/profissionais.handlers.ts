@@ -3,18 +3,18 @@ import { and, asc, count, eq, isNull, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { funcoes, profissionais, profissionalFuncoes, users } from '../../db/schema';
 import type { AppEnv, Db } from '../../env';
-import type { AuthUser } from '../../middleware/auth';
+import { authorizedBatch, type AuthUser, type Scope } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { setTotal } from '../../lib/pagination';
 import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../middleware/require-role';
-import { funcoesInRegion, listProfissionais, listProfissionaisPage, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
+import { funcoesInRegion, profissionaisPageQueries, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
 import { notLastSuperadmin } from '../../services/users';
 import { adminOnlyFields, type ProfissionalInput } from './profissionais.schemas';
 import type * as r from './profissionais.routes';
 
 /** Administrators see the region; a professional only the profile linked to itself (decisions D4). */
-function visible(user: AuthUser, regiao: string): SQL {
+function visible(user: Scope, regiao: string): SQL {
   const inRegion = eq(profissionais.regiao, regiao);
   return isAdmin(user.role) ? inRegion : and(inRegion, eq(profissionais.usuarioId, user.id))!;
 }
@@ -58,26 +58,32 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
 }
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
-  const { rows, total } = await listProfissionaisPage(db, visible(user, regiao), c.req.valid('query'));
-  setTotal(c, total);
-  return c.json(rows.map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
+  const { db, regiao } = c.var;
+  const page = c.req.valid('query');
+  const [profiles, held, [total]] = await authorizedBatch(c, (user) => profissionaisPageQueries(db, visible(user, regiao), page));
+  setTotal(c, total?.n ?? 0);
+  return c.json(withFuncoes(profiles, held).map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
 };
 
 export const contagem: RouteHandler<typeof r.contagem, AppEnv> = async (c) => {
-  const rows = await c.var.db
-    .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: count(profissionalFuncoes.profissionalId) })
-    .from(funcoes)
-    .leftJoin(profissionalFuncoes, eq(profissionalFuncoes.funcaoId, funcoes.id))
-    .where(eq(funcoes.regiao, c.var.regiao))
-    .groupBy(funcoes.id)
-    .orderBy(asc(funcoes.labelKey));
+  const { db, regiao } = c.var;
+  const [rows] = await authorizedBatch(c, () => [
+    db
+      .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: count(profissionalFuncoes.profissionalId) })
+      .from(funcoes)
+      .leftJoin(profissionalFuncoes, eq(profissionalFuncoes.funcaoId, funcoes.id))
+      .where(eq(funcoes.regiao, regiao))
+      .groupBy(funcoes.id)
+      .orderBy(asc(funcoes.labelKey)),
+  ]);
   return c.json(rows, 200);
 };
 
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
-  const { db, user, regiao } = c.var;
-  const [row] = await listProfissionais(db, and(eq(profissionais.id, c.req.valid('param').id), visible(user, regiao))!);
+  const { db, regiao } = c.var;
+  const { id } = c.req.valid('param');
+  const [profiles, held] = await authorizedBatch(c, (user) => profissionaisQueries(db, and(eq(profissionais.id, id), visible(user, regiao))!));
+  const [row] = withFuncoes(profiles, held);
   if (!row) throw notFound();
   return c.json(toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }), 200);
 };

@@ -9,13 +9,14 @@ import { ContagemSchema, CreateProfissionalInput, ProfissionalSchema, UpdateProf
 
 const tags = ['Professionals'];
 const adminOrSelf = [auth(), requireRole(...ADMIN_ROLES, 'profissional'), region];
+const adminOrSelfRead = [auth({ fold: true }), requireRole(...ADMIN_ROLES, 'profissional'), region];
 
 export const list = createRoute({
   method: 'get',
   path: '/',
   tags,
   security: bearer,
-  middleware: adminOrSelf,
+  middleware: adminOrSelfRead,
   summary: "The region's professionals by name (a professional sees its own profile only)",
   request: { headers: RegionHeader, query: PageQuery },
   responses: { 200: listResponse(ProfissionalSchema, 'Professionals'), ...protectedErrors },
@@ -26,7 +27,7 @@ export const contagem = createRoute({
   path: '/contagem',
   tags,
   security: bearer,
-  middleware: [auth(), requireAdmin, region],
+  middleware: [auth({ fold: true }), requireAdmin, region],
   summary: 'Head count per function in the region (a professional counts once under each function it holds)',
   request: { headers: RegionHeader },
   responses: { 200: jsonResponse(z.array(ContagemSchema), 'Head count per function'), ...protectedErrors },
@@ -37,7 +38,7 @@ export const get = createRoute({
   path: '/{id}',
   tags,
   security: bearer,
-  middleware: adminOrSelf,
+  middleware: adminOrSelfRead,
   summary: 'One professional',
   request: { headers: RegionHeader, params: IdParam },
   responses: { 200: jsonResponse(ProfissionalSchema, 'The professional'), 404: errors[404], ...protectedErrors },

@@ -41,12 +41,11 @@ const selectPrecos = (db: Db) =>
   db.select(precoColumns).from(precos).innerJoin(funcoes, eq(funcoes.id, precos.funcaoProfissionalId));
 
 /**
- * Event types carry their region's prices. The list costs one more query for all the region's
- * prices, grouped here, whatever the number of types (decisions D6).
+ * Event types carry their region's prices: one more query in the list's batch for all the
+ * region's prices (or the page's), grouped here, whatever the number of types (decisions D6).
  */
-const eventoPresenter: CatalogPresenter<EventoBody> = {
-  async list(db, regiao, rows, page) {
-    if (rows.length === 0) return [];
+const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
+  related(db, regiao, page) {
     // A page of types reads only its types' prices (a subquery: D1 binds at most 100 parameters).
     const { limit, offset } = pageBounds(page);
     const pageIds = isPaged(page)
@@ -61,7 +60,9 @@ const eventoPresenter: CatalogPresenter<EventoBody> = {
             .offset(offset),
         )
       : undefined;
-    const all = await selectPrecos(db).where(and(eq(precos.regiao, regiao), pageIds)).orderBy(...byFuncaoName);
+    return selectPrecos(db).where(and(eq(precos.regiao, regiao), pageIds)).orderBy(...byFuncaoName);
+  },
+  list(rows, all) {
     const byTipo = new Map<string, PrecoBody[]>();
     for (const p of all) {
       const bucket = byTipo.get(p.tipoEventoId);
