@@ -86,7 +86,7 @@ export function getConfig(env: Bindings): Config {
   return parsed.data;
 }
 
-export type Db = DrizzleD1Database<typeof schema>;
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 export interface AppEnv {
   Bindings: Bindings;

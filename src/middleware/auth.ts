@@ -1,8 +1,8 @@
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { eq, getTableColumns } from 'drizzle-orm';
-import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { Context } from 'hono';
+import { fastSelect, type Selectable, type SelectRows } from '../db/fast-select';
 import { users, type UserRow } from '../db/schema';
 import type { AppEnv, Db } from '../env';
 import { ApiError } from '../lib/errors';
@@ -116,21 +116,21 @@ export async function checkUser(c: Context<AppEnv>, check: UserCheck): Promise<v
 }
 
 /**
- * The handler's queries, built for the caller's scope, in one D1 batch. Folded, the user row is
- * the batch's first statement and the scope is the token's: the rows are returned only when that
- * user is admitted and still has the token's role and company; when not (the token predates a
- * change), the queries run again for the stored user.
+ * The handler's selects, built for the caller's scope, in one D1 batch (see fastSelect). Folded,
+ * the user row is the batch's first statement and the scope is the token's: the rows are returned
+ * only when that user is admitted and still has the token's role and company; when not (the token
+ * predates a change), the selects run again for the stored user.
  */
-export async function authorizedBatch<T extends Readonly<[BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]>>(
+export async function authorizedBatch<T extends readonly [Selectable, ...Selectable[]]>(
   c: Context<AppEnv>,
   build: (scope: Scope) => T,
-): Promise<BatchResponse<T>> {
+): Promise<SelectRows<T>> {
   const { db } = c.var;
   const pending = c.var.pendingAuth;
-  if (!pending) return db.batch(build(c.var.user));
+  if (!pending) return fastSelect(db, build(c.var.user));
   const guess = subjectOf(pending.claims);
-  const [[user], ...rows] = await db.batch([selectUser(db, guess.id), ...build(guess)]);
+  const [[user], ...rows] = await fastSelect(db, [selectUser(db, guess.id), ...build(guess)]);
   const admitted = admit(c, user, pending.allowPending, pending.checks);
-  if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as BatchResponse<T>;
-  return db.batch(build(admitted));
+  if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
+  return fastSelect(db, build(admitted));
 }

@@ -56,13 +56,22 @@ export function groupEquipe(rows: EquipeRow[]) {
  * by its name: functions are a free catalog, so this is a convention (Fotógrafo, Cinegrafista /
  * Videomaker, Recepcionista).
  */
-export function faltanteField(funcaoNome: string): 'foto_faltante' | 'cine_faltante' | 'recep_faltante' | undefined {
-  const k = nameKey(funcaoNome);
-  if (k.startsWith('fot')) return 'foto_faltante';
-  if (k.startsWith('cine') || k.startsWith('víd') || k.startsWith('vid') || k.startsWith('film')) return 'cine_faltante';
-  if (k.startsWith('recep')) return 'recep_faltante';
-  return undefined;
+export function faltanteField(funcaoNome: string): FaltanteField | undefined {
+  // Memoised: an agenda list asks it for every team row, and the catalog has few names.
+  let field = faltanteByName.get(funcaoNome);
+  if (field === undefined) {
+    const k = nameKey(funcaoNome);
+    if (k.startsWith('fot')) field = 'foto_faltante';
+    else if (k.startsWith('cine') || k.startsWith('víd') || k.startsWith('vid') || k.startsWith('film')) field = 'cine_faltante';
+    else if (k.startsWith('recep')) field = 'recep_faltante';
+    else field = null;
+    if (faltanteByName.size >= 1000) faltanteByName.clear();
+    faltanteByName.set(funcaoNome, field);
+  }
+  return field ?? undefined;
 }
+type FaltanteField = 'foto_faltante' | 'cine_faltante' | 'recep_faltante';
+const faltanteByName = new Map<string, FaltanteField | null>();
 
 /** Once a quota is set, the missing counts and `status_profissionais` follow from the team (D11). */
 export function derivedFromEquipe(equipe: EquipeItem[]) {

@@ -1,6 +1,6 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
+import type { Selectable } from '../../db/fast-select';
 import type { Context } from 'hono';
 import type { CatalogTable } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
@@ -52,7 +52,7 @@ export async function deleteCatalog(db: Db, table: CatalogTable, regiao: string,
 /** Turns rows into response bodies; event types add their prices here. */
 export interface CatalogPresenter<Out, Related = never> {
   /** One query for the related rows of the whole list or page, run in the list's batch (never one per row). */
-  related?(db: Db, regiao: string, page: Page): BatchItem<'sqlite'> & PromiseLike<Related[]>;
+  related?(db: Db, regiao: string, page: Page): Selectable & PromiseLike<Related[]>;
   list(rows: CatalogRow[], related: Related[]): Out[];
   /** One entry after create (`created`, so nothing relates to it yet) or update. */
   one(db: Db, regiao: string, row: CatalogRow, created: boolean): Promise<Out> | Out;

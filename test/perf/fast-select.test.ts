@@ -1,0 +1,60 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { fastSelect } from '../../src/db/fast-select';
+import { agenda, agendaEquipe, cadastroFot, funcoes, notifications, tiposEventos, users } from '../../src/db/schema';
+import { selectAgenda } from '../../src/services/agenda';
+import { selectFots } from '../../src/services/cadastro-fot';
+import { equipeQuery } from '../../src/services/convites';
+import { profissionaisQueries } from '../../src/services/profissionais';
+import { db, makeCatalog, makeFot, makeNotification, makeProfissional, makeUser } from '../helpers/factories';
+
+/**
+ * fastSelect (the hot reads' row mapper) must give exactly what drizzle's own db.batch() gives:
+ * the same selects are run both ways over rows with nulls, booleans, JSON and money.
+ */
+describe('fastSelect equals db.batch()', () => {
+  it('for every select behind the folded reads', async () => {
+    const user = await makeUser({ role: 'profissional', telefone: null });
+    const f = await makeCatalog(funcoes, 'MG');
+    const tipo = await makeCatalog(tiposEventos, 'MG');
+    const fot = await makeFot('MG', { preVenda: true, gastosCaptacaoCentavos: 12345, observacoes: null });
+    await makeFot('MG', { preVenda: false, gastosCaptacaoCentavos: null });
+    const [ev] = await db
+      .insert(agenda)
+      .values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-01', preVenda: true })
+      .returning();
+    await db.insert(agenda).values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-02' });
+    await db.insert(agendaEquipe).values({ agendaId: ev!.id, funcaoId: f.id, quantidade: 3 });
+    await makeProfissional('MG', { usuarioId: user.id, carroDisponivel: true, temEstudio: null }, [f.id]);
+    await makeProfissional('MG', { funcaoProfissionalId: null }, []);
+    await makeNotification(user.id, { dados: { agenda_id: ev!.id, n: 1 } });
+
+    const [profiles, held] = profissionaisQueries(db, eq(sql`1`, 1));
+    const queries = [
+      db.select().from(users).where(eq(users.id, user.id)),
+      selectFots(db).where(eq(cadastroFot.regiao, 'MG')),
+      selectAgenda(db).where(eq(agenda.regiao, 'MG')),
+      equipeQuery(db, eq(agenda.regiao, 'MG')),
+      profiles,
+      held,
+      db.select({ n: count() }).from(agenda).where(eq(agenda.regiao, 'MG')),
+      db.select().from(notifications).where(eq(notifications.userId, user.id)),
+    ] as const;
+    const fast = await fastSelect(db, queries);
+    const drizzle = await db.batch(queries);
+    expect(fast).toEqual(drizzle);
+    // Not vacuous: the rows are there, with decoded booleans, JSON and numbers.
+    expect(fast[0][0]!.ativo).toBe(true);
+    expect(fast[1].some((r) => r.fot.preVenda === true) && fast[1].some((r) => r.fot.preVenda === false)).toBe(true);
+    expect(fast[2].length).toBeGreaterThanOrEqual(2);
+    expect(fast[3][0]!.quantidade).toBe(3);
+    expect(fast[6][0]!.n).toBeGreaterThanOrEqual(2);
+    expect(fast[7][0]!.dados).toEqual({ agenda_id: ev!.id, n: 1 });
+  });
+
+  it('refuses a selection whose column names repeat instead of overwriting one with the other', async () => {
+    const q = db.select({ a: users.id, b: funcoes.id }).from(users).innerJoin(funcoes, sql`1`).limit(1);
+    await makeCatalog(funcoes, 'SP');
+    await expect(fastSelect(db, [q])).rejects.toThrow(/alias them/);
+  });
+});
