@@ -21,14 +21,26 @@ export async function signAccessToken(user: TokenSubject, secret: string, ttlSec
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + ttlSeconds;
   const claims: AccessClaims = { sub: user.id, role: user.role, empresa_id: user.empresaId, iat, exp };
-  const token = await sign({ ...claims }, secret, 'HS256');
+  const token = await sign({ ...claims }, await hmacKey(secret), 'HS256');
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
+}
+
+// hono/jwt imports a string secret on every call; the key is the same until the secret changes.
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    if (hmacKeys.size >= 4) hmacKeys.clear(); // a rotated secret must not pin the old keys
+    hmacKeys.set(secret, key);
+  }
+  return key;
 }
 
 /** Verifies signature (HS256 only), expiry and claim shape; undefined for anything else. */
 export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | undefined> {
   try {
-    const payload = await verify(token, secret, 'HS256');
+    const payload = await verify(token, await hmacKey(secret), 'HS256');
     if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
     return payload as unknown as AccessClaims;
   } catch {
