@@ -3,7 +3,7 @@ import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, agendaEquipe, convites, profissionais, profissionalFuncoes } from '../../db/schema';
 import type { AppEnv } from '../../env';
-import type { AuthUser } from '../../middleware/auth';
+import { authorizedBatch, type Scope } from '../../middleware/auth';
 import { inBackground } from '../../lib/background';
 import { ApiError } from '../../lib/errors';
 import { pageBounds, setTotal, type Page } from '../../lib/pagination';
@@ -20,14 +20,14 @@ const eventNotFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
 const conviteNotFound = () => new ApiError('NOT_FOUND', 'invitation not found');
 
 /** The event, if the caller may manage it (decisions D11: administrators, or its agenda_viewer creator). */
-const managedEvent = (c: { var: AppEnv['Variables'] }, id: string) =>
+const managedEvent = (c: { var: AppEnv['Variables'] }, id: string, user: Scope = c.var.user) =>
   c.var.db
     .select({ id: agenda.id, userId: agenda.userId, dataEvento: agenda.dataEvento })
     .from(agenda)
-    .where(agendaVisible(c.var.user, c.var.regiao, eq(agenda.id, id)));
+    .where(agendaVisible(user, c.var.regiao, eq(agenda.id, id)));
 
 /** Invitations of the professional profile linked to this user. */
-const ownConvites = (user: AuthUser) =>
+const ownConvites = (user: Scope) =>
   sql`${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${user.id})`;
 
 export const putEquipe: RouteHandler<typeof r.putEquipe, AppEnv> = async (c) => {
@@ -93,8 +93,8 @@ function pageOfConvites(c: { var: AppEnv['Variables'] }, where: SQL | undefined,
 
 export const listForEvent: RouteHandler<typeof r.listForEvent, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
-  const [rows, total] = pageOfConvites(c, eq(convites.agendaId, id), c.req.valid('query'));
-  const [[event], page, [n]] = await c.var.db.batch([managedEvent(c, id), rows, total]);
+  const query = c.req.valid('query');
+  const [[event], page, [n]] = await authorizedBatch(c, (user) => [managedEvent(c, id, user), ...pageOfConvites(c, eq(convites.agendaId, id), query)]);
   if (!event) throw eventNotFound();
   setTotal(c, n?.n ?? 0);
   return c.json(page.map(toConviteResponse), 200);
@@ -102,8 +102,7 @@ export const listForEvent: RouteHandler<typeof r.listForEvent, AppEnv> = async (
 
 export const listMine: RouteHandler<typeof r.listMine, AppEnv> = async (c) => {
   const { status, ...page } = c.req.valid('query');
-  const [rows, total] = pageOfConvites(c, and(ownConvites(c.var.user), status ? eq(convites.status, status) : undefined), page);
-  const [list, [n]] = await c.var.db.batch([rows, total]);
+  const [list, [n]] = await authorizedBatch(c, (user) => pageOfConvites(c, and(ownConvites(user), status ? eq(convites.status, status) : undefined), page));
   setTotal(c, n?.n ?? 0);
   return c.json(list.map(toConviteResponse), 200);
 };

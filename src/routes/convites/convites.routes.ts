@@ -11,6 +11,7 @@ import { AnswerRequest, ConviteSchema, EquipeRequest, InviteRequest, MyConvitesQ
 const tags = ['Teams and invitations'];
 const base = { ...protectedErrors, 404: errors[404] };
 const eventManagers = [auth(), allowAgenda('update'), region];
+const eventManagersRead = [auth({ fold: true }), allowAgenda('update'), region];
 
 export const putEquipe = createRoute({
   method: 'put',
@@ -40,7 +41,7 @@ export const listForEvent = createRoute({
   path: '/{id}/convites',
   tags,
   security: bearer,
-  middleware: eventManagers,
+  middleware: eventManagersRead,
   summary: "An event's invitations with their status",
   request: { headers: RegionHeader, params: IdParam, query: PageQuery },
   responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },
@@ -51,7 +52,7 @@ export const listMine = createRoute({
   path: '/',
   tags,
   security: bearer,
-  middleware: [auth(), requireRole('profissional')],
+  middleware: [auth({ fold: true }), requireRole('profissional')],
   summary: "The caller's own invitations (as a professional, every region), by event date",
   request: { query: MyConvitesQuery },
   responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },

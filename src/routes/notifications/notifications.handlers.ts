@@ -2,6 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { notifications, pushTokens, type NotificationRow } from '../../db/schema';
 import type { AppEnv } from '../../env';
+import { authorizedBatch } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { encodeCursor, type NotificationResponse } from './notifications.schemas';
 import type * as r from './notifications.routes';
@@ -23,7 +24,7 @@ const toNotification = (n: NotificationRow): NotificationResponse => ({
 const mine = (userId: string, ...more: SQL[]) => and(eq(notifications.userId, userId), ...more);
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
-  const { db, user } = c.var;
+  const { db } = c.var;
   const { nao_lidas, limit, antes } = c.req.valid('query');
   const conds: SQL[] = [];
   if (nao_lidas) conds.push(eq(notifications.lida, false));
@@ -33,12 +34,14 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   } else if (antes) {
     conds.push(lt(notifications.createdAt, antes.createdAt));
   }
-  const rows = await db
-    .select()
-    .from(notifications)
-    .where(mine(user.id, ...conds))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit + 1);
+  const [rows] = await authorizedBatch(c, (user) => [
+    db
+      .select()
+      .from(notifications)
+      .where(mine(user.id, ...conds))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(limit + 1),
+  ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   if (rows.length > limit && last) c.header('X-Next-Cursor', encodeCursor(last.createdAt, last.id));
@@ -46,8 +49,10 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
 };
 
 export const unreadCount: RouteHandler<typeof r.unreadCount, AppEnv> = async (c) => {
-  const { db, user } = c.var;
-  const [row] = await db.select({ count: count() }).from(notifications).where(mine(user.id, eq(notifications.lida, false)));
+  const { db } = c.var;
+  const [[row]] = await authorizedBatch(c, (user) => [
+    db.select({ count: count() }).from(notifications).where(mine(user.id, eq(notifications.lida, false))),
+  ]);
   return c.json({ count: row?.count ?? 0 }, 200);
 };
 

@@ -14,13 +14,14 @@ import {
 const tags = ['Notifications'];
 // Every role, own notifications only (decisions D4, D10); pending accounts are refused by auth().
 const middleware = [auth()];
+const read = [auth({ fold: true })];
 
 export const list = createRoute({
   method: 'get',
   path: '/',
   tags,
   security: bearer,
-  middleware,
+  middleware: read,
   summary: "The caller's notifications, newest first",
   description:
     'Newest first (created_at, then id, descending). When more remain, the answer carries `X-Next-Cursor`: pass it as `antes` ' +
@@ -40,7 +41,7 @@ export const unreadCount = createRoute({
   path: '/unread-count',
   tags,
   security: bearer,
-  middleware,
+  middleware: read,
   summary: 'How many of the caller’s notifications are unread',
   responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}'), ...protectedErrors },
 });
