@@ -5,21 +5,13 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
  * Where a table's column names are the wire names, rows and bodies convert generically:
  * no hand-written field list to keep in step with the schema.
  */
-export function rowToWire<T extends SQLiteTable>(table: T, row: T['$inferSelect']): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, name] of namesOf(table)) out[name] = (row as Record<string, unknown>)[key];
-  return out;
-}
+type WireColumns<T extends SQLiteTable> = {
+  [K in keyof T['_']['columns'] as T['_']['columns'][K]['_']['name']]: T['_']['columns'][K];
+};
 
-// (property, column name) pairs per table, computed once: lists convert thousands of rows.
-const names = new WeakMap<SQLiteTable, [string, string][]>();
-function namesOf(table: SQLiteTable): [string, string][] {
-  let pairs = names.get(table);
-  if (!pairs) {
-    pairs = Object.entries(getTableColumns(table)).map(([key, col]) => [key, col.name]);
-    names.set(table, pairs);
-  }
-  return pairs;
+/** A table's columns keyed by column name, to select rows that come out already in wire names. */
+export function wireColumns<T extends SQLiteTable>(table: T): WireColumns<T> {
+  return Object.fromEntries(Object.values(getTableColumns(table)).map((col) => [col.name, col])) as WireColumns<T>;
 }
 
 /** The body fields that are columns of the table, as a partial row (absent fields stay absent). */

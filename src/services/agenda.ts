@@ -1,9 +1,9 @@
 import { asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos, type AgendaRow } from '../db/schema';
+import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos } from '../db/schema';
 import type { Db } from '../env';
-import { rowToWire } from '../db/wire';
+import { wireColumns } from '../db/wire';
 import type { AgendaResponse } from '../routes/agenda/agenda.schemas';
 import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type EquipeRow } from './convites';
 
@@ -11,7 +11,7 @@ import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type Equi
 export const selectAgenda = (db: Db) =>
   db
     .select({
-      e: agenda,
+      e: wireColumns(agenda),
       fotNumero: sql<number>`${cadastroFot.fot}`.as('fot_numero'),
       fotInstituicao: sql<string | null>`${cadastroFot.instituicao}`.as('fot_instituicao'),
       fotCidade: sql<string | null>`${cadastroFot.cidade}`.as('fot_cidade'),
@@ -31,23 +31,23 @@ export const selectAgenda = (db: Db) =>
 type AgendaView = Awaited<ReturnType<typeof selectAgenda>>[number];
 
 export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaResponse {
-  const e: AgendaRow = v.e;
-  return {
-    ...(rowToWire(agenda, e) as Omit<AgendaResponse, 'fot' | 'tipo_evento' | 'equipe'>),
-    ...derivedFromEquipe(equipe),
-    fot: {
-      id: e.fotId,
-      fot: v.fotNumero,
-      instituicao: v.fotInstituicao,
-      cidade: v.fotCidade,
-      estado: v.fotEstado,
-      empresa_nome: v.empresaNome,
-      curso_nome: v.cursoNome,
-      ano_formatura_label: v.anoLabel,
-    },
-    tipo_evento: { id: e.tipoEventoId, nome: v.tipoEventoNome },
-    equipe,
+  // The event's columns come out in wire names; the view's fresh object is completed in place
+  // (no copies: a whole-region list converts thousands of events).
+  const out: Record<string, unknown> = v.e;
+  if (equipe.length > 0) Object.assign(out, derivedFromEquipe(equipe));
+  out.fot = {
+    id: v.e.fot_id,
+    fot: v.fotNumero,
+    instituicao: v.fotInstituicao,
+    cidade: v.fotCidade,
+    estado: v.fotEstado,
+    empresa_nome: v.empresaNome,
+    curso_nome: v.cursoNome,
+    ano_formatura_label: v.anoLabel,
   };
+  out.tipo_evento = { id: v.e.tipo_evento_id, nome: v.tipoEventoNome };
+  out.equipe = equipe;
+  return out as AgendaResponse;
 }
 
 export const agendaOrder = [asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id)];
