@@ -1,4 +1,4 @@
-import { Column, getTableColumns, is, SQL, Table } from 'drizzle-orm';
+import { Column, fillPlaceholders, getTableColumns, is, SQL, Table } from 'drizzle-orm';
 import type { Db } from '../env';
 
 /** A drizzle select as built (`db.select(...).from(...)...`), not yet run. */
@@ -7,7 +7,24 @@ export interface Selectable extends PromiseLike<unknown[]> {
   readonly _: { readonly config: { readonly fields: Record<string, unknown> } };
 }
 
-export type SelectRows<T extends readonly Selectable[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+type RowMapper = (row: Record<string, unknown>) => Record<string, unknown>;
+
+/** A select ready to run: SQL and mapper from `preparedSelect` (built once), values bound. */
+export interface BoundSelect<Row> {
+  readonly kind: 'bound';
+  readonly sql: string;
+  readonly params: unknown[];
+  readonly map: RowMapper;
+  /** Type only: what the mapper yields. */
+  readonly row?: Row;
+}
+
+/** What fastSelect runs: a drizzle select, or a bound prepared one. */
+export type Item = Selectable | BoundSelect<unknown>;
+
+export type SelectRows<T extends readonly Item[]> = {
+  -readonly [K in keyof T]: T[K] extends BoundSelect<infer R> ? R[] : Awaited<T[K]>;
+};
 
 type Decoder = { mapFromDriverValue(value: unknown): unknown };
 /** `sql`...`.mapWith()` keeps its decoder on the SQL object, where drizzle's own mapping reads it (not typed). */
@@ -35,7 +52,7 @@ function flatten(fields: Record<string, unknown>, prefix: string[] = [], out: Fi
  * checks and path iterators; on a list of 1,800 agenda events that was most of the handler's CPU
  * (3-10x more than this). Values go through the same column decoders, so results are equal.
  */
-function compile(query: Selectable): (row: Record<string, unknown>) => Record<string, unknown> {
+function compile(query: Selectable): RowMapper {
   const fields = flatten(query._.config.fields);
   const top: [string, number, Decoder][] = [];
   const nested = new Map<string, [string, number, Decoder][]>();
@@ -63,17 +80,38 @@ function compile(query: Selectable): (row: Record<string, unknown>) => Record<st
 }
 
 /**
- * Runs drizzle-built selects in ONE D1 batch (one round trip) and maps their rows with compiled
- * mappers. The results equal `db.batch()`'s for selections of columns, aliased SQL and tables
- * from FROM or inner joins; a left-joined table selected as a whole object is not supported (its
- * absence would not become null), and a repeated column name is an error, never a silent overwrite.
+ * drizzle builds a select's SQL anew on every run, walking it with `is()` checks: 40-500 µs per
+ * select here, as much as the rest of a cheap request. A prepared select is built once per
+ * isolate and shape; its values go through `sql.placeholder(name)` and are bound per call. The
+ * builder sees only `shape`, never a request value, so one shape always gives the same SQL.
  */
-export async function fastSelect<T extends readonly [Selectable, ...Selectable[]]>(db: Db, queries: T): Promise<SelectRows<T>> {
-  const client = db.$client;
-  const statements = queries.map((q) => {
-    const { sql, params } = q.toSQL();
-    return client.prepare(sql).bind(...params);
-  });
-  const results = await client.batch<Record<string, unknown>>(statements);
-  return results.map((r, i) => r.results.map(compile(queries[i]!))) as SelectRows<T>;
+export function preparedSelect<Shape, Q extends Selectable>(build: (db: Db, shape: Shape) => Q) {
+  const built = new Map<string, { sql: string; params: unknown[]; map: RowMapper }>();
+  return (db: Db, shape: Shape, values: Record<string, unknown>): BoundSelect<Awaited<Q>[number]> => {
+    const key = JSON.stringify(shape) ?? '';
+    let b = built.get(key);
+    if (!b) {
+      const q = build(db, shape);
+      const { sql, params } = q.toSQL();
+      b = { sql, params, map: compile(q) };
+      built.set(key, b);
+    }
+    return { kind: 'bound', sql: b.sql, params: fillPlaceholders(b.params, values), map: b.map };
+  };
 }
+
+/**
+ * Runs selects (drizzle-built, or bound prepared ones) in ONE D1 batch (one round trip) and maps
+ * their rows with compiled mappers. The results equal `db.batch()`'s for selections of columns,
+ * aliased SQL and tables from FROM or inner joins; a left-joined table selected as a whole object
+ * is not supported (its absence would not become null), and a repeated column name is an error,
+ * never a silent overwrite.
+ */
+export async function fastSelect<T extends readonly [Item, ...Item[]]>(db: Db, queries: T): Promise<SelectRows<T>> {
+  const client = db.$client;
+  const ready = queries.map((q) => (isBound(q) ? q : { ...q.toSQL(), map: compile(q) }));
+  const results = await client.batch<Record<string, unknown>>(ready.map((q) => client.prepare(q.sql).bind(...q.params)));
+  return results.map((r, i) => r.results.map(ready[i]!.map)) as SelectRows<T>;
+}
+
+const isBound = (q: Item): q is BoundSelect<unknown> => (q as BoundSelect<unknown>).kind === 'bound';

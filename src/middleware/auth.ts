@@ -1,9 +1,9 @@
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { eq, getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { fastSelect, type Selectable, type SelectRows } from '../db/fast-select';
-import { users, type UserRow } from '../db/schema';
+import { fastSelect, preparedSelect, type Item, type SelectRows } from '../db/fast-select';
+import { users, type Role, type UserRow } from '../db/schema';
 import type { AppEnv, Db } from '../env';
 import { ApiError } from '../lib/errors';
 import { verifyAccessToken, type AccessClaims, type TokenSubject } from '../lib/tokens';
@@ -14,6 +14,26 @@ export type AuthUser = Omit<UserRow, 'senhaHash'>;
 
 /** The user fields a folded query may depend on: all of them travel in the access token. */
 export type Scope = TokenSubject;
+
+/** A scope as SQL sees it: real values, or the placeholders of a prepared select (see scopeShape). */
+export interface SqlScope {
+  id: string | Placeholder;
+  role: Role;
+  empresaId: string | Placeholder | null;
+}
+
+/**
+ * What of a scope decides a prepared select's SQL (the role, whether a company is set); its values
+ * bind as `uid` and `empresa` (scopeValues). placeholderScope(shape) is what the builder sees.
+ */
+export const scopeShape = (s: Scope) => ({ role: s.role, empresa: s.empresaId !== null });
+export type ScopeShape = ReturnType<typeof scopeShape>;
+export const scopeValues = (s: Scope) => ({ uid: s.id, empresa: s.empresaId });
+export const placeholderScope = (shape: ScopeShape): SqlScope => ({
+  id: sql.placeholder('uid'),
+  role: shape.role,
+  empresaId: shape.empresa ? sql.placeholder('empresa') : null,
+});
 
 /** A role rule of a route (requireRole, allowAgenda): throws when the caller may not pass. */
 export type UserCheck = (user: Pick<AuthUser, 'role' | 'ativo'>) => void;
@@ -26,7 +46,13 @@ export interface PendingAuth {
 }
 
 const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
-const selectUser = (db: Db, id: string) => db.select(userColumns).from(users).where(eq(users.id, id)).limit(1);
+// Every authenticated request reads this row: its SQL is built once (see preparedSelect).
+const userById = preparedSelect((db: Db) => db.select(userColumns).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1));
+const selectUser = (db: Db, id: string) => userById(db, undefined, { id });
+async function loadUser(db: Db, id: string): Promise<AuthUser | undefined> {
+  const [[user]] = await fastSelect(db, [selectUser(db, id)]);
+  return user;
+}
 
 /** Bearer header, bare header, then the access_token cookie: the header wins when present. */
 function readToken(c: Context<AppEnv>): { token?: string; fromCookie: boolean } {
@@ -52,8 +78,7 @@ const subjectOf = (claims: AccessClaims): Scope => ({ id: claims.sub, role: clai
 
 /** Reads the user row now (one query) and admits it: the way out of a fold that cannot fold. */
 async function confirm(c: Context<AppEnv>, pending: PendingAuth): Promise<AuthUser> {
-  const [user] = await selectUser(c.var.db, pending.claims.sub);
-  return admit(c, user, pending.allowPending, pending.checks);
+  return admit(c, await loadUser(c.var.db, pending.claims.sub), pending.allowPending, pending.checks);
 }
 
 /**
@@ -93,8 +118,7 @@ export const auth = (opts: { allowPending?: boolean; withAccount?: boolean; fold
       const { senhaHash: _h, ...user } = account?.user ?? {};
       admit(c, account ? (user as AuthUser) : undefined, allowPending);
     } else {
-      const [user] = await selectUser(c.var.db, claims.sub);
-      admit(c, user, allowPending);
+      admit(c, await loadUser(c.var.db, claims.sub), allowPending);
     }
     await next();
   });
@@ -121,7 +145,7 @@ export async function checkUser(c: Context<AppEnv>, check: UserCheck): Promise<v
  * only when that user is admitted and still has the token's role and company; when not (the token
  * predates a change), the selects run again for the stored user.
  */
-export async function authorizedBatch<T extends readonly [Selectable, ...Selectable[]]>(
+export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   c: Context<AppEnv>,
   build: (scope: Scope) => T,
 ): Promise<SelectRows<T>> {

@@ -1,8 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { agenda, cadastroFot, convites, profissionais, type Role } from '../db/schema';
 import type { AppEnv } from '../env';
-import { checkUser, type Scope } from '../middleware/auth';
+import { checkUser, type SqlScope } from '../middleware/auth';
 import { ApiError } from '../lib/errors';
 
 /**
@@ -32,7 +32,7 @@ export const allowAgenda = (action: AgendaAction) =>
   });
 
 /** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
-export function agendaScope(user: Scope): SQL | undefined {
+export function agendaScope(user: SqlScope): SQL | undefined {
   switch (user.role) {
     case 'agenda_viewer':
       return eq(agenda.userId, user.id);
@@ -51,6 +51,6 @@ export function agendaScope(user: Scope): SQL | undefined {
 }
 
 /** Region plus what the caller's role may see: the one filter every agenda route applies. */
-export function agendaVisible(user: Scope, regiao: string, ...more: (SQL | undefined)[]) {
+export function agendaVisible(user: SqlScope, regiao: string | Placeholder, ...more: (SQL | undefined)[]) {
   return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
 }

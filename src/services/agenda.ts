@@ -1,4 +1,7 @@
-import { asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { asc, count, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { preparedSelect } from '../db/fast-select';
+import { placeholderScope, scopeShape, scopeValues, type Scope, type ScopeShape } from '../middleware/auth';
+import { agendaVisible } from './agenda-policy';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos } from '../db/schema';
@@ -62,14 +65,52 @@ export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchIt
   return joinTeams(results.at(-2) as Awaited<typeof events>, results.at(-1) as Awaited<typeof teams>);
 }
 
-/** A page of events, their team rows and the total, to run in one batch; `joinTeams` assembles them. */
-export function agendaPageQueries(db: Db, where: SQL | undefined, page: Page) {
-  const [events, teams] = agendaQueries(db, where, page);
-  return [events, teams, db.select({ n: count() }).from(agenda).where(where)] as const;
+// The reads' selects, prepared per scope shape and filters set, so their SQL is built once.
+const ph = sql.placeholder;
+type ListShape = ScopeShape & { de: boolean; ate: boolean; fot: boolean; paged: boolean };
+const listWhere = (s: ListShape) =>
+  agendaVisible(
+    placeholderScope(s),
+    ph('regiao'),
+    s.de ? gte(agenda.dataEvento, ph('de')) : undefined,
+    s.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
+    s.fot ? eq(agenda.fotId, ph('fot')) : undefined,
+  );
+const listEvents = preparedSelect((db: Db, s: ListShape) =>
+  selectAgenda(db).where(listWhere(s)).orderBy(...agendaOrder).limit(ph('limit')).offset(ph('offset')),
+);
+const listTeams = preparedSelect((db: Db, s: ListShape) => {
+  const pageIds = db.select({ id: agenda.id }).from(agenda).where(listWhere(s)).orderBy(...agendaOrder).limit(ph('limit')).offset(ph('offset'));
+  return equipeQuery(db, s.paged ? inArray(agenda.id, pageIds) : listWhere(s));
+});
+const listCount = preparedSelect((db: Db, s: ListShape) => db.select({ n: count() }).from(agenda).where(listWhere(s)));
+
+export interface AgendaFilters {
+  de?: string;
+  ate?: string;
+  fot_id?: string;
+}
+
+/** A page of the events the user may see, their team rows and the total, for one batch; `joinTeams` assembles them. */
+export function agendaListSelects(db: Db, user: Scope, regiao: string, f: AgendaFilters, page: Page) {
+  const shape = { ...scopeShape(user), de: f.de !== undefined, ate: f.ate !== undefined, fot: f.fot_id !== undefined, paged: isPaged(page) };
+  const values = { ...scopeValues(user), regiao, de: f.de ?? null, ate: f.ate ?? null, fot: f.fot_id ?? null, ...pageBounds(page) };
+  return [listEvents(db, shape, values), listTeams(db, shape, values), listCount(db, shape, values)] as const;
+}
+
+const oneWhere = (s: ScopeShape) => agendaVisible(placeholderScope(s), ph('regiao'), eq(agenda.id, ph('id')));
+const oneEvent = preparedSelect((db: Db, s: ScopeShape) => selectAgenda(db).where(oneWhere(s)));
+const oneTeams = preparedSelect((db: Db, s: ScopeShape) => equipeQuery(db, oneWhere(s)));
+
+/** One event the user may see, and its team rows, for one batch. */
+export function agendaByIdSelects(db: Db, user: Scope, regiao: string, id: string) {
+  const shape = scopeShape(user);
+  const values = { ...scopeValues(user), regiao, id };
+  return [oneEvent(db, shape, values), oneTeams(db, shape, values)] as const;
 }
 
 /** The events (one page, when paged) and the team rows of exactly those events. */
-export function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
+function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
   const { limit, offset } = pageBounds(page);
   const events = selectAgenda(db).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
   const pageIds = db.select({ id: agenda.id }).from(agenda).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { and, asc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { pageBounds } from '../lib/pagination';
 import { funcoes, profissionais, profissionalFuncoes, type ProfissionalRow } from '../db/schema';
 import type { Db } from '../env';
 
@@ -70,10 +70,10 @@ export function profissionalColumns(b: Record<string, unknown>): Partial<Profiss
  * The two queries behind a profile view: profiles with the main function's name, and every
  * function they hold (of the page's profiles only, through a subquery when paged).
  */
-export function profissionaisQueries(db: Db, where: SQL, page: Page = {}) {
-  const { limit, offset } = pageBounds(page);
+export function profissionaisQueries(db: Db, where: SQL, paging?: { limit: number | Placeholder; offset: number | Placeholder }) {
+  const { limit, offset } = paging ?? pageBounds({});
   const order = [asc(profissionais.nome), asc(profissionais.id)];
-  const heldWhere = isPaged(page)
+  const heldWhere = paging
     ? inArray(profissionais.id, db.select({ id: profissionais.id }).from(profissionais).where(where).orderBy(...order).limit(limit).offset(offset))
     : where;
   return [
@@ -109,10 +109,6 @@ export function withFuncoes(rows: ProfileRows, held: HeldRows) {
 }
 
 /** A page of profiles with their functions and the total: one batch, whatever the number of profiles. */
-export function profissionaisPageQueries(db: Db, where: SQL, page: Page) {
-  const [q1, q2] = profissionaisQueries(db, where, page);
-  return [q1, q2, db.select({ n: count() }).from(profissionais).where(where)] as const;
-}
 
 
 /** Names of the given functions that exist in the region (to check references in the same round trip). */

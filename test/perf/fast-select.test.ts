@@ -1,7 +1,7 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { fastSelect } from '../../src/db/fast-select';
-import { agenda, agendaEquipe, cadastroFot, funcoes, notifications, tiposEventos, users } from '../../src/db/schema';
+import { fastSelect, preparedSelect } from '../../src/db/fast-select';
+import { agenda, agendaEquipe, cadastroFot, cursos, funcoes, notifications, tiposEventos, users } from '../../src/db/schema';
 import { selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
 import { equipeQuery } from '../../src/services/convites';
@@ -56,5 +56,28 @@ describe('fastSelect equals db.batch()', () => {
     const q = db.select({ a: users.id, b: funcoes.id }).from(users).innerJoin(funcoes, sql`1`).limit(1);
     await makeCatalog(funcoes, 'SP');
     await expect(fastSelect(db, [q])).rejects.toThrow(/alias them/);
+  });
+
+  it('a prepared select builds its SQL once per shape and binds the values of each call', async () => {
+    const ph = sql.placeholder;
+    const inRegion = preparedSelect((d: typeof db, s: { one: boolean }) =>
+      d
+        .select({ id: cursos.id, nome: cursos.label })
+        .from(cursos)
+        .where(and(eq(cursos.regiao, ph('regiao')), s.one ? eq(cursos.id, ph('id')) : undefined)),
+    );
+    const [mg, sp] = [await makeCatalog(cursos, 'MG'), await makeCatalog(cursos, 'SP')];
+    const [inMg, inSp, justMg] = await fastSelect(db, [
+      inRegion(db, { one: false }, { regiao: 'MG' }),
+      inRegion(db, { one: false }, { regiao: 'SP' }),
+      inRegion(db, { one: true }, { regiao: 'MG', id: mg.id }),
+    ]);
+    expect(inMg.map((r) => r.id)).toContain(mg.id);
+    expect(inMg.map((r) => r.id)).not.toContain(sp.id);
+    expect(inSp.map((r) => r.id)).toContain(sp.id);
+    expect(justMg).toEqual([{ id: mg.id, nome: mg.label }]);
+    expect(inRegion(db, { one: false }, { regiao: 'MG' }).sql).toBe(inRegion(db, { one: false }, { regiao: 'SP' }).sql);
+    expect(inRegion(db, { one: true }, { regiao: 'MG', id: mg.id }).sql).not.toBe(inRegion(db, { one: false }, { regiao: 'MG' }).sql);
+    expect(() => inRegion(db, { one: true }, { regiao: 'MG' })).toThrow(/placeholder "id"/);
   });
 });

@@ -1,5 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { eq, gte, lte } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { agenda, cadastroFot, tiposEventos } from '../../db/schema';
 import { wireToRow } from '../../db/wire';
 import type { AppEnv } from '../../env';
@@ -8,7 +8,7 @@ import { agendaVisible } from '../../services/agenda-policy';
 import { inBackground } from '../../lib/background';
 import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from '../../services/agenda-notify';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
-import { agendaPageQueries, agendaQueries, joinTeams, readAgenda } from '../../services/agenda';
+import { agendaByIdSelects, agendaListSelects, joinTeams, readAgenda } from '../../services/agenda';
 import { authorizedBatch } from '../../middleware/auth';
 import { setTotal } from '../../lib/pagination';
 import { assertRefsInRegion } from '../../services/references';
@@ -25,13 +25,8 @@ const refs = (b: AgendaInput) => [
 
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
-  const q = c.req.valid('query');
-  const filters = [
-    q.de ? gte(agenda.dataEvento, q.de) : undefined,
-    q.ate ? lte(agenda.dataEvento, q.ate) : undefined,
-    q.fot_id ? eq(agenda.fotId, q.fot_id) : undefined,
-  ];
-  const [rows, teams, [total]] = await authorizedBatch(c, (user) => agendaPageQueries(db, agendaVisible(user, regiao, ...filters), q));
+  const { de, ate, fot_id, ...page } = c.req.valid('query');
+  const [rows, teams, [total]] = await authorizedBatch(c, (user) => agendaListSelects(db, user, regiao, { de, ate, fot_id }, page));
   setTotal(c, total?.n ?? 0);
   return c.json(joinTeams(rows, teams), 200);
 };
@@ -39,7 +34,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { id } = c.req.valid('param');
-  const [rows, teams] = await authorizedBatch(c, (user) => agendaQueries(db, agendaVisible(user, regiao, eq(agenda.id, id)), {}));
+  const [rows, teams] = await authorizedBatch(c, (user) => agendaByIdSelects(db, user, regiao, id));
   const [event] = joinTeams(rows, teams);
   if (!event) throw notFound();
   return c.json(event, 200);

@@ -1,8 +1,9 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { cadastroFot } from '../../db/schema';
-import type { AppEnv } from '../../env';
-import { authorizedBatch, type Scope } from '../../middleware/auth';
+import type { AppEnv, Db } from '../../env';
+import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type ScopeShape, type SqlScope } from '../../middleware/auth';
+import { preparedSelect } from '../../db/fast-select';
 import { ApiError } from '../../lib/errors';
 import { pageBounds, setTotal } from '../../lib/pagination';
 import { fotColumns, fotRefs, selectFots, toFotResponse } from '../../services/cadastro-fot';
@@ -10,7 +11,7 @@ import { assertRefsInRegion } from '../../services/references';
 import type * as r from './cadastro-fot.routes';
 
 /** What the caller may see (decisions D4): administrators the region, an EVENT_OWNER its company. */
-function visible(user: Scope, regiao: string): SQL[] {
+function visible(user: SqlScope, regiao: string | Placeholder): SQL[] {
   const conds: SQL[] = [eq(cadastroFot.regiao, regiao)];
   if (user.role === 'EVENT_OWNER') conds.push(user.empresaId ? eq(cadastroFot.empresaId, user.empresaId) : sql`0`);
   return conds;
@@ -18,17 +19,23 @@ function visible(user: Scope, regiao: string): SQL[] {
 
 const notFound = () => new ApiError('NOT_FOUND', 'FOT record not found');
 
+// The reads' selects, prepared per scope shape (and filter) so their SQL is built once.
+const ph = sql.placeholder;
+type ListShape = ScopeShape & { filtro: boolean };
+const listWhere = (s: ListShape) => and(...visible(placeholderScope(s), ph('regiao')), s.filtro ? eq(cadastroFot.empresaId, ph('filtro')) : undefined);
+const fotPage = preparedSelect((db: Db, s: ListShape) =>
+  selectFots(db).where(listWhere(s)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)).limit(ph('limit')).offset(ph('offset')),
+);
+const fotCount = preparedSelect((db: Db, s: ListShape) => db.select({ n: count() }).from(cadastroFot).where(listWhere(s)));
+const fotById = preparedSelect((db: Db, s: ScopeShape) => selectFots(db).where(and(eq(cadastroFot.id, ph('id')), ...visible(placeholderScope(s), ph('regiao')))));
+
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { empresa_id, ...page } = c.req.valid('query');
-  const { limit, offset } = pageBounds(page);
   const [rows, [total]] = await authorizedBatch(c, (user) => {
-    const conds = visible(user, regiao);
-    if (empresa_id) conds.push(eq(cadastroFot.empresaId, empresa_id));
-    return [
-      selectFots(db).where(and(...conds)).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)).limit(limit).offset(offset),
-      db.select({ n: count() }).from(cadastroFot).where(and(...conds)),
-    ];
+    const shape = { ...scopeShape(user), filtro: empresa_id !== undefined };
+    const values = { ...scopeValues(user), regiao, filtro: empresa_id ?? null, ...pageBounds(page) };
+    return [fotPage(db, shape, values), fotCount(db, shape, values)];
   });
   setTotal(c, total?.n ?? 0);
   return c.json(rows.map(toFotResponse), 200);
@@ -37,7 +44,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { id } = c.req.valid('param');
-  const [[row]] = await authorizedBatch(c, (user) => [selectFots(db).where(and(eq(cadastroFot.id, id), ...visible(user, regiao)))]);
+  const [[row]] = await authorizedBatch(c, (user) => [fotById(db, scopeShape(user), { ...scopeValues(user), regiao, id })]);
   if (!row) throw notFound();
   return c.json(toFotResponse(row), 200);
 };

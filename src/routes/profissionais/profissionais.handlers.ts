@@ -1,20 +1,21 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { and, asc, count, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { funcoes, profissionais, profissionalFuncoes, users } from '../../db/schema';
 import type { AppEnv, Db } from '../../env';
-import { authorizedBatch, type AuthUser, type Scope } from '../../middleware/auth';
+import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type AuthUser, type ScopeShape, type SqlScope } from '../../middleware/auth';
+import { preparedSelect } from '../../db/fast-select';
+import { isPaged, pageBounds, setTotal } from '../../lib/pagination';
 import { ApiError } from '../../lib/errors';
-import { setTotal } from '../../lib/pagination';
 import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../middleware/require-role';
-import { funcoesInRegion, profissionaisPageQueries, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
+import { funcoesInRegion, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
 import { notLastSuperadmin } from '../../services/users';
 import { adminOnlyFields, type ProfissionalInput } from './profissionais.schemas';
 import type * as r from './profissionais.routes';
 
 /** Administrators see the region; a professional only the profile linked to itself (decisions D4). */
-function visible(user: Scope, regiao: string): SQL {
+function visible(user: SqlScope, regiao: string | Placeholder): SQL {
   const inRegion = eq(profissionais.regiao, regiao);
   return isAdmin(user.role) ? inRegion : and(inRegion, eq(profissionais.usuarioId, user.id))!;
 }
@@ -57,10 +58,26 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
   return toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true });
 }
 
+// The reads' selects, prepared per scope shape (and paging) so their SQL is built once.
+const ph = sql.placeholder;
+type ListShape = ScopeShape & { paged: boolean };
+const listWhere = (s: ScopeShape) => visible(placeholderScope(s), ph('regiao'));
+const listQueries = (db: Db, s: ListShape) => profissionaisQueries(db, listWhere(s), s.paged ? { limit: ph('limit'), offset: ph('offset') } : undefined);
+const listProfiles = preparedSelect((db: Db, s: ListShape) => listQueries(db, s)[0]);
+const listHeld = preparedSelect((db: Db, s: ListShape) => listQueries(db, s)[1]);
+const listCount = preparedSelect((db: Db, s: ScopeShape) => db.select({ n: count() }).from(profissionais).where(listWhere(s)));
+const oneWhere = (s: ScopeShape) => and(eq(profissionais.id, ph('id')), listWhere(s))!;
+const oneProfile = preparedSelect((db: Db, s: ScopeShape) => profissionaisQueries(db, oneWhere(s))[0]);
+const oneHeld = preparedSelect((db: Db, s: ScopeShape) => profissionaisQueries(db, oneWhere(s))[1]);
+
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const page = c.req.valid('query');
-  const [profiles, held, [total]] = await authorizedBatch(c, (user) => profissionaisPageQueries(db, visible(user, regiao), page));
+  const [profiles, held, [total]] = await authorizedBatch(c, (user) => {
+    const shape = { ...scopeShape(user), paged: isPaged(page) };
+    const values = { ...scopeValues(user), regiao, ...pageBounds(page) };
+    return [listProfiles(db, shape, values), listHeld(db, shape, values), listCount(db, scopeShape(user), values)];
+  });
   setTotal(c, total?.n ?? 0);
   return c.json(withFuncoes(profiles, held).map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
 };
@@ -82,7 +99,10 @@ export const contagem: RouteHandler<typeof r.contagem, AppEnv> = async (c) => {
 export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { id } = c.req.valid('param');
-  const [profiles, held] = await authorizedBatch(c, (user) => profissionaisQueries(db, and(eq(profissionais.id, id), visible(user, regiao))!));
+  const [profiles, held] = await authorizedBatch(c, (user) => {
+    const values = { ...scopeValues(user), regiao, id };
+    return [oneProfile(db, scopeShape(user), values), oneHeld(db, scopeShape(user), values)];
+  });
   const [row] = withFuncoes(profiles, held);
   if (!row) throw notFound();
   return c.json(toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }), 200);
