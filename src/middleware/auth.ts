@@ -49,6 +49,7 @@ const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
 // Every authenticated request reads this row: its SQL is built once (see preparedSelect).
 const userById = preparedSelect((db: Db) => db.select(userColumns).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1));
 const selectUser = (db: Db, id: string) => userById(db, undefined, { id });
+const accountById = preparedSelect((db: Db) => accountQuery(db, eq(users.id, sql.placeholder('id'))));
 async function loadUser(db: Db, id: string): Promise<AuthUser | undefined> {
   const [[user]] = await fastSelect(db, [selectUser(db, id)]);
   return user;
@@ -113,7 +114,7 @@ export const auth = (opts: { allowPending?: boolean; withAccount?: boolean; fold
     }
 
     if (opts.withAccount) {
-      const [account] = await accountQuery(c.var.db, eq(users.id, claims.sub));
+      const [[account]] = await fastSelect(c.var.db, [accountById(c.var.db, undefined, { id: claims.sub })]);
       if (account) c.set('account', account);
       const { senhaHash: _h, ...user } = account?.user ?? {};
       admit(c, account ? (user as AuthUser) : undefined, allowPending);

@@ -6,6 +6,7 @@ import { selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
 import { equipeQuery } from '../../src/services/convites';
 import { profissionaisQueries } from '../../src/services/profissionais';
+import { accountQuery } from '../../src/services/users';
 import { db, makeCatalog, makeFot, makeNotification, makeProfissional, makeUser } from '../helpers/factories';
 
 /**
@@ -15,6 +16,7 @@ import { db, makeCatalog, makeFot, makeNotification, makeProfissional, makeUser 
 describe('fastSelect equals db.batch()', () => {
   it('for every select behind the folded reads', async () => {
     const user = await makeUser({ role: 'profissional', telefone: null });
+    const lone = await makeUser({ role: 'agenda_viewer' }); // no company, no profile: left joins give nulls
     const f = await makeCatalog(funcoes, 'MG');
     const tipo = await makeCatalog(tiposEventos, 'MG');
     const fot = await makeFot('MG', { preVenda: true, gastosCaptacaoCentavos: 12345, observacoes: null });
@@ -39,6 +41,8 @@ describe('fastSelect equals db.batch()', () => {
       held,
       db.select({ n: count() }).from(agenda).where(eq(agenda.regiao, 'MG')),
       db.select().from(notifications).where(eq(notifications.userId, user.id)),
+      accountQuery(db, eq(users.id, user.id)),
+      accountQuery(db, eq(users.id, lone.id)),
     ] as const;
     const fast = await fastSelect(db, queries);
     const drizzle = await db.batch(queries);
@@ -50,6 +54,8 @@ describe('fastSelect equals db.batch()', () => {
     expect(fast[3][0]!.quantidade).toBe(3);
     expect(fast[6][0]!.n).toBeGreaterThanOrEqual(2);
     expect(fast[7][0]!.dados).toEqual({ agenda_id: ev!.id, n: 1 });
+    expect(fast[8][0]!.prof?.id).toBeTruthy();
+    expect(fast[9][0]!.prof?.id).toBeNull();
   });
 
   it('refuses a selection whose column names repeat instead of overwriting one with the other', async () => {
