@@ -91,11 +91,12 @@ export interface AgendaFilters {
   fot_id?: string;
 }
 
-/** A page of the events the user may see, their team rows and the total, for one batch; `joinTeams` assembles them. */
+/** A page of the events the user may see, their team rows and (paged) the total, for one batch; `joinTeams` assembles them. */
 export function agendaListSelects(db: Db, user: Scope, regiao: string, f: AgendaFilters, page: Page) {
   const shape = { ...scopeShape(user), de: f.de !== undefined, ate: f.ate !== undefined, fot: f.fot_id !== undefined, paged: isPaged(page) };
   const values = { ...scopeValues(user), regiao, de: f.de ?? null, ate: f.ate ?? null, fot: f.fot_id ?? null, ...pageBounds(page) };
-  return [listEvents(db, shape, values), listTeams(db, shape, values), listCount(db, shape, values)] as const;
+  // Unpaged, the total is the length: no count.
+  return [listEvents(db, shape, values), listTeams(db, shape, values), ...(shape.paged ? [listCount(db, shape, values)] : [])] as const;
 }
 
 const oneWhere = (s: ScopeShape) => agendaVisible(placeholderScope(s), ph('regiao'), eq(agenda.id, ph('id')));

@@ -108,9 +108,6 @@ export function withFuncoes(rows: ProfileRows, held: HeldRows) {
   return rows.map((r) => ({ ...r, funcoes: byProfile.get(r.p.id) ?? [] }));
 }
 
-/** A page of profiles with their functions and the total: one batch, whatever the number of profiles. */
-
-
 /** Names of the given functions that exist in the region (to check references in the same round trip). */
 export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>
   db

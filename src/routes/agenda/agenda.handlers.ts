@@ -26,8 +26,8 @@ const refs = (b: AgendaInput) => [
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { de, ate, fot_id, ...page } = c.req.valid('query');
-  const [rows, teams, [total]] = await authorizedBatch(c, (user) => agendaListSelects(db, user, regiao, { de, ate, fot_id }, page));
-  setTotal(c, total?.n ?? 0);
+  const [rows, teams, counted] = await authorizedBatch(c, (user) => agendaListSelects(db, user, regiao, { de, ate, fot_id }, page));
+  setTotal(c, counted ? (counted[0]?.n ?? 0) : rows.length);
   return c.json(joinTeams(rows, teams), 200);
 };
 

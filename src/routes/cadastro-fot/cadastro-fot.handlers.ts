@@ -5,7 +5,7 @@ import type { AppEnv, Db } from '../../env';
 import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type ScopeShape, type SqlScope } from '../../middleware/auth';
 import { preparedSelect } from '../../db/fast-select';
 import { ApiError } from '../../lib/errors';
-import { pageBounds, setTotal } from '../../lib/pagination';
+import { isPaged, pageBounds, setTotal } from '../../lib/pagination';
 import { fotColumns, fotRefs, selectFots, toFotResponse } from '../../services/cadastro-fot';
 import { assertRefsInRegion } from '../../services/references';
 import type * as r from './cadastro-fot.routes';
@@ -32,12 +32,12 @@ const fotById = preparedSelect((db: Db, s: ScopeShape) => selectFots(db).where(a
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { empresa_id, ...page } = c.req.valid('query');
-  const [rows, [total]] = await authorizedBatch(c, (user) => {
+  const [rows, counted] = await authorizedBatch(c, (user) => {
     const shape = { ...scopeShape(user), filtro: empresa_id !== undefined };
     const values = { ...scopeValues(user), regiao, filtro: empresa_id ?? null, ...pageBounds(page) };
-    return [fotPage(db, shape, values), fotCount(db, shape, values)];
+    return [fotPage(db, shape, values), ...(isPaged(page) ? [fotCount(db, shape, values)] : [])];
   });
-  setTotal(c, total?.n ?? 0);
+  setTotal(c, counted ? (counted[0]?.n ?? 0) : rows.length);
   return c.json(rows.map(toFotResponse), 200);
 };
 

@@ -73,12 +73,12 @@ const oneHeld = preparedSelect((db: Db, s: ScopeShape) => profissionaisQueries(d
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const page = c.req.valid('query');
-  const [profiles, held, [total]] = await authorizedBatch(c, (user) => {
+  const [profiles, held, counted] = await authorizedBatch(c, (user) => {
     const shape = { ...scopeShape(user), paged: isPaged(page) };
     const values = { ...scopeValues(user), regiao, ...pageBounds(page) };
-    return [listProfiles(db, shape, values), listHeld(db, shape, values), listCount(db, scopeShape(user), values)];
+    return [listProfiles(db, shape, values), listHeld(db, shape, values), ...(shape.paged ? [listCount(db, scopeShape(user), values)] : [])];
   });
-  setTotal(c, total?.n ?? 0);
+  setTotal(c, counted ? (counted[0]?.n ?? 0) : profiles.length);
   return c.json(withFuncoes(profiles, held).map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
 };
 
