@@ -435,11 +435,11 @@ async function measure(s: Setup, t: Target, cfg: Cfg): Promise<Row> {
 }
 
 /**
- * A pair where a server answered nothing. In long runs (about 5 minutes) both `wrangler dev`
+ * A pair where a server answered nothing or dropped connections. In long runs (about 5 minutes) both `wrangler dev`
  * workers have lost their local D1 at once ("Network connection lost" on every query, not
  * reproduced in shorter runs): then both are restarted and the route is measured again, once.
  */
-const lostServer = (row: Row) => [...row.project, ...row.baseline].some((r) => r.total === 0);
+const lostServer = (row: Row) => [...row.project, ...row.baseline].some((r) => r.total === 0 || r.errors > 0);
 
 async function measureOrRestart(box: { setup: Setup }, t: Target, cfg: Cfg, tmp: string): Promise<Row> {
   const row = await measure(box.setup, t, cfg);
