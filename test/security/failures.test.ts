@@ -149,17 +149,23 @@ describe('profile update: PUT /api/profissionais/{id} with funcoes_ids', () => {
   });
 });
 
+/** An SP event created by `creatorId`, and a professional (with its login) holding a function of the region. */
+async function eventAndInvitee(creatorId: string) {
+  const funcao = await makeCatalog(schema.funcoes, 'SP');
+  const fot = await makeFot('SP');
+  const tipo = await makeCatalog(schema.tiposEventos, 'SP');
+  const event = await insertAgenda('SP', fot.id, tipo.id, creatorId);
+  const u = await makeUser({ role: 'profissional' });
+  const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
+  return { funcao, event, u, prof };
+}
+
 describe('invitation answer: PATCH /api/convites/{id}', () => {
   it('accepting changes the invitation and notifies inviter and creator together or not at all', async () => {
     const admin = await makeAdmin();
     const creator = await makeUser({ role: 'agenda_viewer' });
-    const funcao = await makeCatalog(schema.funcoes, 'SP');
-    const fot = await makeFot('SP');
-    const tipo = await makeCatalog(schema.tiposEventos, 'SP');
-    const event = await insertAgenda('SP', fot.id, tipo.id, creator.id);
+    const { funcao, event, u, prof } = await eventAndInvitee(creator.id);
     await db.insert(schema.agendaEquipe).values({ agendaId: event.id, funcaoId: funcao.id, quantidade: 1 });
-    const u = await makeUser({ role: 'profissional' });
-    const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
     const convite = await insertConvite(event.id, prof.id, funcao.id, { convidadoPor: admin.id });
     const snapshot = async () => ({
       convite: await rows(db.select().from(schema.convites).where(eq(schema.convites.id, convite.id))),
@@ -175,12 +181,7 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
 
   it('the invitation and its notification are written together or not at all (POST /api/agenda/{id}/convites)', async () => {
     const admin = await makeAdmin();
-    const funcao = await makeCatalog(schema.funcoes, 'SP');
-    const fot = await makeFot('SP');
-    const tipo = await makeCatalog(schema.tiposEventos, 'SP');
-    const event = await insertAgenda('SP', fot.id, tipo.id, admin.id);
-    const u = await makeUser({ role: 'profissional' });
-    const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
+    const { funcao, event, u, prof } = await eventAndInvitee(admin.id);
     const snapshot = async () => ({
       convites: await rows(db.select().from(schema.convites).where(eq(schema.convites.agendaId, event.id))),
       notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, u.id))),
@@ -194,12 +195,7 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
 
   it('cancelling removes the invitation and notifies the professional together or not at all (DELETE /api/convites/{id})', async () => {
     const admin = await makeAdmin();
-    const funcao = await makeCatalog(schema.funcoes, 'SP');
-    const fot = await makeFot('SP');
-    const tipo = await makeCatalog(schema.tiposEventos, 'SP');
-    const event = await insertAgenda('SP', fot.id, tipo.id, admin.id);
-    const u = await makeUser({ role: 'profissional' });
-    const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
+    const { funcao, event, u, prof } = await eventAndInvitee(admin.id);
     const convite = await insertConvite(event.id, prof.id, funcao.id, { convidadoPor: admin.id, status: 'aceito' });
     const snapshot = async () => ({
       convite: await rows(db.select().from(schema.convites).where(eq(schema.convites.id, convite.id))),
