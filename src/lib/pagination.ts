@@ -43,6 +43,9 @@ export function setTotal(c: Context, total: number) {
   c.header('X-Total-Count', String(total));
 }
 
+/** A list's total: its count query's answer when paged, else (no count run) the whole list's length. */
+export const totalOf = (counted: { n: number }[] | undefined, length: number) => (counted ? (counted[0]?.n ?? 0) : length);
+
 /** The header documented on every list response. */
 export const totalHeader = {
   'X-Total-Count': { description: 'number of rows matching the filters, whatever the page', schema: { type: 'integer' as const } },

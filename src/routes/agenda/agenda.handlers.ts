@@ -10,7 +10,7 @@ import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotif
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
 import { agendaByIdSelects, agendaListSelects, joinTeams, readAgenda } from '../../services/agenda';
 import { authorizedBatch } from '../../middleware/auth';
-import { setTotal } from '../../lib/pagination';
+import { setTotal, totalOf } from '../../lib/pagination';
 import { assertRefsInRegion } from '../../services/references';
 import type { AgendaInput } from './agenda.schemas';
 import type * as r from './agenda.routes';
@@ -27,7 +27,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { db, regiao } = c.var;
   const { de, ate, fot_id, ...page } = c.req.valid('query');
   const [rows, teams, counted] = await authorizedBatch(c, (user) => agendaListSelects(db, user, regiao, { de, ate, fot_id }, page));
-  setTotal(c, counted ? (counted[0]?.n ?? 0) : rows.length);
+  setTotal(c, totalOf(counted, rows.length));
   return c.json(joinTeams(rows, teams), 200);
 };
 

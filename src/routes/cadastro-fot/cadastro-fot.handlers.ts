@@ -5,7 +5,7 @@ import type { AppEnv, Db } from '../../env';
 import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type ScopeShape, type SqlScope } from '../../middleware/auth';
 import { preparedSelect } from '../../db/fast-select';
 import { ApiError } from '../../lib/errors';
-import { isPaged, pageBounds, setTotal } from '../../lib/pagination';
+import { isPaged, pageBounds, setTotal, totalOf } from '../../lib/pagination';
 import { fotColumns, fotRefs, selectFots, toFotResponse } from '../../services/cadastro-fot';
 import { assertRefsInRegion } from '../../services/references';
 import type * as r from './cadastro-fot.routes';
@@ -37,7 +37,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
     const values = { ...scopeValues(user), regiao, filtro: empresa_id ?? null, ...pageBounds(page) };
     return [fotPage(db, shape, values), ...(isPaged(page) ? [fotCount(db, shape, values)] : [])];
   });
-  setTotal(c, counted ? (counted[0]?.n ?? 0) : rows.length);
+  setTotal(c, totalOf(counted, rows.length));
   return c.json(rows.map(toFotResponse), 200);
 };
 

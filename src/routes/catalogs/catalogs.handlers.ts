@@ -8,7 +8,7 @@ import type { AppEnv, Db } from '../../env';
 import { authorizedBatch } from '../../middleware/auth';
 import { ApiError } from '../../lib/errors';
 import { nameKey } from '../../lib/names';
-import { isPaged, pageBounds, setTotal, type Page } from '../../lib/pagination';
+import { isPaged, pageBounds, setTotal, totalOf, type Page } from '../../lib/pagination';
 import { toCatalogResponse, type CatalogConfig, type CatalogField, type CatalogRow } from './catalogs.schemas';
 
 // Data access: plain functions of (db, table, regiao), shared with the event types.
@@ -23,7 +23,7 @@ export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: P
     .limit(pageBounds(page).limit)
     .offset(pageBounds(page).offset);
 
-export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
+const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
   db.select({ n: count() }).from(table).where(eq(table.regiao, regiao));
 
 /** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
@@ -89,8 +89,7 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
       ...(paged ? [countCatalog(db, table, regiao)] : []),
       ...(present.related ? [present.related(db, regiao, page)] : []),
     ])) as [CatalogRow[], ...unknown[]];
-    const total = paged ? (more.shift() as { n: number }[])[0]?.n ?? 0 : rows.length;
-    setTotal(c, total);
+    setTotal(c, totalOf(paged ? (more.shift() as { n: number }[]) : undefined, rows.length));
     return c.json(present.list(rows, (more.shift() as Related[] | undefined) ?? []), 200);
   };
 

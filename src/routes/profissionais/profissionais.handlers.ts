@@ -5,7 +5,7 @@ import { funcoes, profissionais, profissionalFuncoes, users } from '../../db/sch
 import type { AppEnv, Db } from '../../env';
 import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type AuthUser, type ScopeShape, type SqlScope } from '../../middleware/auth';
 import { preparedSelect } from '../../db/fast-select';
-import { isPaged, pageBounds, setTotal } from '../../lib/pagination';
+import { isPaged, pageBounds, setTotal, totalOf } from '../../lib/pagination';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../middleware/require-role';
@@ -78,7 +78,7 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
     const values = { ...scopeValues(user), regiao, ...pageBounds(page) };
     return [listProfiles(db, shape, values), listHeld(db, shape, values), ...(shape.paged ? [listCount(db, scopeShape(user), values)] : [])];
   });
-  setTotal(c, counted ? (counted[0]?.n ?? 0) : profiles.length);
+  setTotal(c, totalOf(counted, profiles.length));
   return c.json(withFuncoes(profiles, held).map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
 };
 
