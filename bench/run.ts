@@ -20,7 +20,16 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { applyLocalMigrations, CliError, fail, parseCli, randomHex, runWrangler, ROOT, wranglerErrorLine } from '../scripts/lib.ts';
+import {
+  applyLocalMigrations,
+  CliError,
+  fail,
+  parseCli,
+  randomHex,
+  runWrangler,
+  ROOT,
+  wranglerErrorLine,
+} from '../scripts/lib.ts';
 import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
@@ -38,7 +47,11 @@ type BenchRoute = {
    * Per-request body and extra headers. `n` counts this side's requests in the whole run; `conn` is
    * autocannon's per-connection context (state kept for one connection).
    */
-  request?: (side: Side, n: number, conn: Record<string, unknown>) => { body?: string; headers?: Record<string, string> };
+  request?: (
+    side: Side,
+    n: number,
+    conn: Record<string, unknown>,
+  ) => { body?: string; headers?: Record<string, string> };
   expect: number;
   /** Read routes held to issue 8's target (>= 0.8x the baseline). */
   hot?: boolean;
@@ -54,11 +67,55 @@ let loginConnections = 0;
 
 /** Add a route here; `pageable` lists get their `?limit=50` variant automatically. */
 const ROUTES: BenchRoute[] = [
-  { name: 'GET /api/cadastro-fot', method: 'GET', path: '/api/cadastro-fot', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
-  { name: 'GET /api/tipos-eventos', method: 'GET', path: '/api/tipos-eventos', as: 'admin', expect: 200, hot: true, pageable: true },
-  { name: 'GET /api/agenda (admin)', method: 'GET', path: '/api/agenda', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
-  { name: 'GET /api/agenda (agenda_viewer)', method: 'GET', path: '/api/agenda', as: 'agenda', expect: 200, hot: true, pageable: true, scales: true },
-  { name: 'GET /api/profissionais', method: 'GET', path: '/api/profissionais', as: 'admin', expect: 200, hot: true, pageable: true, scales: true },
+  {
+    name: 'GET /api/cadastro-fot',
+    method: 'GET',
+    path: '/api/cadastro-fot',
+    as: 'admin',
+    expect: 200,
+    hot: true,
+    pageable: true,
+    scales: true,
+  },
+  {
+    name: 'GET /api/tipos-eventos',
+    method: 'GET',
+    path: '/api/tipos-eventos',
+    as: 'admin',
+    expect: 200,
+    hot: true,
+    pageable: true,
+  },
+  {
+    name: 'GET /api/agenda (admin)',
+    method: 'GET',
+    path: '/api/agenda',
+    as: 'admin',
+    expect: 200,
+    hot: true,
+    pageable: true,
+    scales: true,
+  },
+  {
+    name: 'GET /api/agenda (agenda_viewer)',
+    method: 'GET',
+    path: '/api/agenda',
+    as: 'agenda',
+    expect: 200,
+    hot: true,
+    pageable: true,
+    scales: true,
+  },
+  {
+    name: 'GET /api/profissionais',
+    method: 'GET',
+    path: '/api/profissionais',
+    as: 'admin',
+    expect: 200,
+    hot: true,
+    pageable: true,
+    scales: true,
+  },
   { name: 'GET /api/me (profissional)', method: 'GET', path: '/api/me', as: 'profissional', expect: 200, hot: true },
   {
     name: 'POST /auth/login',
@@ -72,7 +129,10 @@ const ROUTES: BenchRoute[] = [
       conn.k ??= loginConnections++;
       const k = conn.k as number;
       const u = DEMO_USERS[k % DEMO_USERS.length]!;
-      return { body: JSON.stringify({ email: u.email, senha: u.password }), headers: { 'cf-connecting-ip': `198.51.100.${(k % 250) + 1}` } };
+      return {
+        body: JSON.stringify({ email: u.email, senha: u.password }),
+        headers: { 'cf-connecting-ip': `198.51.100.${(k % 250) + 1}` },
+      };
     },
     expect: 200,
   },
@@ -168,13 +228,30 @@ function freePort(): Promise<number> {
 type Server = { side: Side; base: string; log: string; child: ChildProcess };
 
 /** `wrangler dev` on a built snapshot (so edits to src/ during the run change nothing), own process group. */
-async function startServer(side: Side, opts: { config: string; script: string; persistTo: string; log: string; vars: Record<string, string> }): Promise<Server> {
+async function startServer(
+  side: Side,
+  opts: { config: string; script: string; persistTo: string; log: string; vars: Record<string, string> },
+): Promise<Server> {
   const port = await freePort();
   const inspector = await freePort();
   const args = [
-    wranglerBin(), 'dev', '-c', opts.config, opts.script, '--no-bundle',
-    '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
-    '--persist-to', opts.persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false',
+    wranglerBin(),
+    'dev',
+    '-c',
+    opts.config,
+    opts.script,
+    '--no-bundle',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    opts.persistTo,
+    '--log-level',
+    'warn',
+    '--show-interactive-dev-session=false',
     ...Object.entries(opts.vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   const fd = openSync(opts.log, 'a');
@@ -201,8 +278,14 @@ async function waitReady(s: Server, timeoutMs = 90_000) {
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  const tail = readFileSync(s.log, 'utf8').split('\n').filter((l) => l.trim() && !/^\s+at /.test(l)).slice(-8).join('\n');
-  throw new CliError(`the ${s.side} server did not become ready (${s.child.exitCode === null ? 'timeout' : `exit ${s.child.exitCode}`}); its log:\n${tail}`);
+  const tail = readFileSync(s.log, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s+at /.test(l))
+    .slice(-8)
+    .join('\n');
+  throw new CliError(
+    `the ${s.side} server did not become ready (${s.child.exitCode === null ? 'timeout' : `exit ${s.child.exitCode}`}); its log:\n${tail}`,
+  );
 }
 
 // ---------------------------------------------------------------- measuring
@@ -219,7 +302,12 @@ function headersFor(route: BenchRoute, tokens: Record<Who, string>): Record<stri
 
 const counters: Record<Side, number> = { project: 0, baseline: 0 };
 
-async function drive(s: Server, t: Target, tokens: Record<Who, string>, cfg: { connections: number; duration: number }): Promise<Run> {
+async function drive(
+  s: Server,
+  t: Target,
+  tokens: Record<Who, string>,
+  cfg: { connections: number; duration: number },
+): Promise<Run> {
   const headers = headersFor(t, tokens);
   const make = t.request;
   const result: Result = await autocannon({
@@ -249,7 +337,9 @@ async function drive(s: Server, t: Target, tokens: Record<Who, string>, cfg: { c
     non2xx: result.non2xx,
     errors: result.errors,
     total: result['2xx'] + result.non2xx,
-    statuses: Object.entries(result.statusCodeStats).map(([code, v]) => `${code}: ${v.count}`).join(', '),
+    statuses: Object.entries(result.statusCodeStats)
+      .map(([code, v]) => `${code}: ${v.count}`)
+      .join(', '),
   };
 }
 
@@ -275,7 +365,8 @@ async function sameAnswer(servers: Record<Side, Server>, t: Target, tokens: Reco
   const p = seen.project;
   const b = seen.baseline;
   if (p && b && p.n !== b.n) problems.push(`${t.label}: project returned ${p.n} items, baseline ${b.n}`);
-  if (p && b && t.query && p.total !== b.total) problems.push(`${t.label}: X-Total-Count project ${p.total}, baseline ${b.total}`);
+  if (p && b && t.query && p.total !== b.total)
+    problems.push(`${t.label}: X-Total-Count project ${p.total}, baseline ${b.total}`);
   return problems;
 }
 
@@ -328,7 +419,8 @@ function table(rows: Row[]): string {
 
 // ---------------------------------------------------------------- main
 
-const USAGE = 'usage: npm run bench -- [--duration S] [--connections N] [--pairs N] [--warmup S] [--only a,b] [--no-paged] [--scale] [--out FILE] [--keep]';
+const USAGE =
+  'usage: npm run bench -- [--duration S] [--connections N] [--pairs N] [--warmup S] [--only a,b] [--no-paged] [--scale] [--out FILE] [--keep]';
 
 function parse() {
   const values = parseCli(process.argv.slice(2), USAGE, {
@@ -344,7 +436,8 @@ function parse() {
   });
   const num = (name: string, v: string, min: number, max: number) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`--${name} must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new CliError(`--${name} must be an integer from ${min} to ${max}`);
     return n;
   };
   return {
@@ -352,7 +445,10 @@ function parse() {
     connections: num('connections', values.connections!, 1, 100),
     pairs: num('pairs', values.pairs!, 1, 10),
     warmup: num('warmup', values.warmup!, 0, 10),
-    only: values.only?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    only: values.only
+      ?.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     paged: !values['no-paged'],
     scale: values.scale === true,
     out: values.out ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out) : undefined,
@@ -370,17 +466,33 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
     if (r.code !== 0) throw new CliError(`building ${config} failed: ${wranglerErrorLine(r)}`);
     // The bundle is named after the entry point (index.js, worker.js).
     const js = readdirSync(outdir).filter((f) => f.endsWith('.js'));
-    if (js.length !== 1) throw new CliError(`building ${config}: expected one .js file in ${outdir}, found ${js.join(', ') || 'none'}`);
+    if (js.length !== 1)
+      throw new CliError(`building ${config}: expected one .js file in ${outdir}, found ${js.join(', ') || 'none'}`);
     return path.join(outdir, js[0]!);
   };
   const projectConfig = path.join(ROOT, 'wrangler.toml');
   const baselineConfig = path.join(ROOT, 'bench/baseline/wrangler.toml');
-  const [projectScript, baselineScript] = await Promise.all([snap(projectConfig, path.join(tmp, 'project')), snap(baselineConfig, path.join(tmp, 'baseline'))]);
+  const [projectScript, baselineScript] = await Promise.all([
+    snap(projectConfig, path.join(tmp, 'project')),
+    snap(baselineConfig, path.join(tmp, 'baseline')),
+  ]);
 
   const vars = { JWT_SECRET: randomHex(32), ACCESS_TOKEN_TTL_SECONDS: '3600', COOKIE_SECURE: 'false' };
   const servers: Record<Side, Server> = {
-    project: await startServer('project', { config: projectConfig, script: projectScript, persistTo, log: path.join(tmp, 'project.log'), vars }),
-    baseline: await startServer('baseline', { config: baselineConfig, script: baselineScript, persistTo, log: path.join(tmp, 'baseline.log'), vars: {} }),
+    project: await startServer('project', {
+      config: projectConfig,
+      script: projectScript,
+      persistTo,
+      log: path.join(tmp, 'project.log'),
+      vars,
+    }),
+    baseline: await startServer('baseline', {
+      config: baselineConfig,
+      script: baselineScript,
+      persistTo,
+      log: path.join(tmp, 'baseline.log'),
+      vars: {},
+    }),
   };
   await Promise.all([waitReady(servers.project), waitReady(servers.baseline)]);
 
@@ -393,7 +505,8 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
       body: JSON.stringify({ email: u.email, senha: u.password }),
     });
     const body = (await r.json()) as { access_token?: string };
-    if (r.status !== 200 || !body.access_token) throw new CliError(`login as ${u.email} failed: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (r.status !== 200 || !body.access_token)
+      throw new CliError(`login as ${u.email} failed: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
     tokens[who] = body.access_token;
   }
   return { servers, tokens, persistTo };
@@ -401,7 +514,9 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
 
 /** Whether the project pages this list: `?limit=50` answers at most 50 items with X-Total-Count. */
 async function pagedTotal(s: Setup, route: BenchRoute): Promise<number | undefined> {
-  const r = await fetch(`${s.servers.project.base}${route.path}?limit=${PAGE}`, { headers: headersFor(route, s.tokens) });
+  const r = await fetch(`${s.servers.project.base}${route.path}?limit=${PAGE}`, {
+    headers: headersFor(route, s.tokens),
+  });
   const items = (await r.json()) as unknown;
   const total = r.headers.get('x-total-count');
   return r.ok && total !== null && Array.isArray(items) && items.length <= PAGE ? Number(total) : undefined;
@@ -427,8 +542,14 @@ async function measure(s: Setup, t: Target, cfg: Cfg): Promise<Row> {
     row.project.push(a);
     row.baseline.push(b);
     row.ratios.push(b.rps > 0 ? a.rps / b.rps : 0);
-    for (const [side, run] of [['project', a], ['baseline', b]] as const) {
-      if (run.non2xx || run.errors) console.log(`WARNING ${t.label}: ${side} had ${run.non2xx} non-2xx answers and ${run.errors} errors of ${run.total} (${run.statuses})`);
+    for (const [side, run] of [
+      ['project', a],
+      ['baseline', b],
+    ] as const) {
+      if (run.non2xx || run.errors)
+        console.log(
+          `WARNING ${t.label}: ${side} had ${run.non2xx} non-2xx answers and ${run.errors} errors of ${run.total} (${run.statuses})`,
+        );
     }
   }
   return row;
@@ -458,7 +579,8 @@ function describeRun(opts: { connections: number; duration: number; pairs: numbe
   } catch {
     /* not a git checkout */
   }
-  const wranglerVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/wrangler/package.json'), 'utf8')).version as string;
+  const wranglerVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/wrangler/package.json'), 'utf8'))
+    .version as string;
   return (
     `${new Date().toISOString().slice(0, 10)}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node}, ` +
     `wrangler ${wranglerVersion} dev (local), autocannon ${opts.connections} connections, ${opts.duration} s per run, ` +
@@ -481,7 +603,9 @@ async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: ()
   const volume = volumeOf(await countRows({ remote: false, persistTo }));
   console.log(`seeded (${elapsed()}): ${volume}`);
   const setup = await startBoth(tmp, persistTo);
-  console.log(`servers ready (${elapsed()}): project ${setup.servers.project.base}, baseline ${setup.servers.baseline.base}`);
+  console.log(
+    `servers ready (${elapsed()}): project ${setup.servers.project.base}, baseline ${setup.servers.baseline.base}`,
+  );
 
   const targets: Target[] = [];
   const notPaged: string[] = [];
@@ -493,7 +617,8 @@ async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: ()
       targets.push({ ...route, query: `?limit=${PAGE}`, label: route.name.replace(/^(\S+ \S+)/, `$1?limit=${PAGE}`) });
     } else notPaged.push(route.name);
   }
-  if (notPaged.length) console.log(`no pagination yet (no X-Total-Count on ?limit=${PAGE}), measured whole: ${notPaged.join('; ')}`);
+  if (notPaged.length)
+    console.log(`no pagination yet (no X-Total-Count on ?limit=${PAGE}), measured whole: ${notPaged.join('; ')}`);
 
   // One at a time: two workerd processes querying the same SQLite file at once get D1 errors.
   const problems: string[] = [];
@@ -514,13 +639,17 @@ async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: ()
   for (const t of targets) {
     const row = await measureOrRestart(box, t, opts, tmp);
     rows.push(row);
-    console.log(`  ${t.label}: project ${median(row.project.map((x) => x.rps)).toFixed(1)} req/s, baseline ${median(row.baseline.map((x) => x.rps)).toFixed(1)} req/s, ratio ${median(row.ratios).toFixed(2)} (${elapsed()})`);
+    console.log(
+      `  ${t.label}: project ${median(row.project.map((x) => x.rps)).toFixed(1)} req/s, baseline ${median(row.baseline.map((x) => x.rps)).toFixed(1)} req/s, ratio ${median(row.ratios).toFixed(2)} (${elapsed()})`,
+    );
   }
 
   const about = describeRun(opts, `region SP of: ${volume}`);
   const md = `${table(rows)}\n\n${about}`;
   console.log(`\n${md}\n`);
-  console.log(`ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`);
+  console.log(
+    `ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`,
+  );
   if (problems.length) console.log(`${problems.length} answer mismatch warning(s) above.`);
   return { md, json: { about, rows } };
 }
@@ -548,8 +677,12 @@ async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () 
   const target = { remote: false, persistTo };
   await seedDatabase({ target, size: SCALE_SMALL, force: false });
   const box = { setup: await startBoth(tmp, persistTo) };
-  console.log(`servers ready (${elapsed()}): project ${box.setup.servers.project.base}, baseline ${box.setup.servers.baseline.base}`);
-  const routes = ROUTES.filter((r) => r.scales && (!opts.only || opts.only.some((o) => r.name.toLowerCase().includes(o))));
+  console.log(
+    `servers ready (${elapsed()}): project ${box.setup.servers.project.base}, baseline ${box.setup.servers.baseline.base}`,
+  );
+  const routes = ROUTES.filter(
+    (r) => r.scales && (!opts.only || opts.only.some((o) => r.name.toLowerCase().includes(o))),
+  );
   type Step = { totals: (number | undefined)[]; rows: Row[] };
   const steps: Step[] = [];
   for (const [i, label] of ['about 100 rows', 'about 10,000 rows'].entries()) {
@@ -564,7 +697,9 @@ async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () 
       if (totals[k] === undefined) continue;
       const row = await measureOrRestart(box, { ...route, query: `?limit=${PAGE}`, label: route.name }, opts, tmp);
       rows.push(row);
-      console.log(`  ${label}: ${route.name}?limit=${PAGE} (total ${totals[k]}): project p99 ${median(row.project.map((x) => x.p99))} ms, baseline p99 ${median(row.baseline.map((x) => x.p99))} ms (${elapsed()})`);
+      console.log(
+        `  ${label}: ${route.name}?limit=${PAGE} (total ${totals[k]}): project p99 ${median(row.project.map((x) => x.p99))} ms, baseline p99 ${median(row.baseline.map((x) => x.p99))} ms (${elapsed()})`,
+      );
     }
     steps.push({ totals, rows });
   }
@@ -600,10 +735,14 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'event-ops-bench-'));
   const persistTo = path.join(tmp, 'state');
   mkdirSync(persistTo);
-  console.log(`bench: working in ${tmp}${opts.scale ? ' (--scale: p99 of the first page at 100 and 10,000 rows)' : ''}`);
+  console.log(
+    `bench: working in ${tmp}${opts.scale ? ' (--scale: p99 of the first page at 100 and 10,000 rows)' : ''}`,
+  );
   try {
     console.log(await applyLocalMigrations(persistTo));
-    const out = opts.scale ? await runScale(opts, tmp, persistTo, elapsed) : await runRoutes(opts, tmp, persistTo, elapsed);
+    const out = opts.scale
+      ? await runScale(opts, tmp, persistTo, elapsed)
+      : await runRoutes(opts, tmp, persistTo, elapsed);
     if (opts.out) {
       writeFileSync(opts.out, `${out.md}\n`);
       writeFileSync(opts.out.replace(/(\.md)?$/, '.json'), JSON.stringify(out.json, null, 2));

@@ -5,9 +5,19 @@
  * e-mail already exists and changes nothing. --local (the default) applies the local migrations
  * first, so it works on a fresh clone. Exit code 1 only for bad arguments or a wrangler failure.
  */
-import { applyLocalMigrations, createSuperadmin, describeAdmin, fail, parseCli, readTarget, targetOptions, validateAdmin } from './lib.ts';
+import {
+  applyLocalMigrations,
+  createSuperadmin,
+  describeAdmin,
+  fail,
+  parseCli,
+  readTarget,
+  targetOptions,
+  validateAdmin,
+} from './lib.ts';
 
-const USAGE = 'usage: npm run admin:create -- --email E --password P [--name N] [--local | --remote] [--persist-to DIR]';
+const USAGE =
+  'usage: npm run admin:create -- --email E --password P [--name N] [--local | --remote] [--persist-to DIR]';
 
 function parse(argv: string[]) {
   const values = parseCli(argv, USAGE, {
@@ -24,7 +34,9 @@ function parse(argv: string[]) {
 async function main() {
   const { input, target } = parse(process.argv.slice(2));
   if (!target.remote) console.log(await applyLocalMigrations(target.persistTo));
-  const where = target.remote ? 'remote D1 database' : `local D1 database${target.persistTo ? ` in ${target.persistTo}` : ''}`;
+  const where = target.remote
+    ? 'remote D1 database'
+    : `local D1 database${target.persistTo ? ` in ${target.persistTo}` : ''}`;
   const result = await createSuperadmin(input, target);
   console.log(`${describeAdmin(result)} [${where}]`);
 }

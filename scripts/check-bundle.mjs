@@ -21,8 +21,12 @@ const build = spawnSync('npm', ['run', '-s', 'build'], {
   env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
 });
 if (build.status !== 0) {
-  const out = `${build.stdout ?? ''}\n${build.stderr ?? ''}`.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
-  console.error(`bundle check: npm run build failed (exit ${build.status ?? build.signal}):\n${out.slice(-15).join('\n')}`);
+  const out = `${build.stdout ?? ''}\n${build.stderr ?? ''}`
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('npm warn'));
+  console.error(
+    `bundle check: npm run build failed (exit ${build.status ?? build.signal}):\n${out.slice(-15).join('\n')}`,
+  );
   process.exit(1);
 }
 

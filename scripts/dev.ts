@@ -70,7 +70,8 @@ async function main() {
   const { persistTo, wranglerArgs } = parse(process.argv.slice(2));
   ensureDevVars();
   const vars = readDevVars(DEV_VARS);
-  if (!vars.JWT_SECRET) console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
+  if (!vars.JWT_SECRET)
+    console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
 
   console.log(await applyLocalMigrations(persistTo));
 

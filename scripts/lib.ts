@@ -119,7 +119,8 @@ export function runWrangler(args: string[], timeoutMs = 300_000): Promise<RunRes
     });
     child.on('close', (code) => {
       done();
-      if (timedOut) reject(new CliError(`wrangler ${args.slice(0, 3).join(' ')} did not finish within ${timeoutMs / 1000} s`));
+      if (timedOut)
+        reject(new CliError(`wrangler ${args.slice(0, 3).join(' ')} did not finish within ${timeoutMs / 1000} s`));
       else resolve({ code, stdout, stderr });
     });
   });
@@ -153,7 +154,9 @@ export async function d1Execute(sql: string, target: Target): Promise<D1Result[]
   }
   if (r.code === 0 && Array.isArray(parsed)) return parsed as D1Result[];
   const e = (parsed as { error?: { text?: string; notes?: { text?: string }[] } } | undefined)?.error;
-  const text = e?.text ? [e.text, ...(e.notes ?? []).map((n) => n.text ?? '')].filter(Boolean).join(' ') : wranglerErrorLine(r);
+  const text = e?.text
+    ? [e.text, ...(e.notes ?? []).map((n) => n.text ?? '')].filter(Boolean).join(' ')
+    : wranglerErrorLine(r);
   throw new CliError(`wrangler d1 execute failed: ${text.replace(/\s+/g, ' ').trim()}`);
 }
 
@@ -182,13 +185,17 @@ export type AdminInput = { email: string; password: string; name: string };
 export type AdminLabels = { email: string; password: string; name: string };
 const CLI_LABELS: AdminLabels = { email: '--email', password: '--password', name: '--name' };
 
-export function validateAdmin(raw: { email?: string; password?: string; name?: string }, labels: AdminLabels = CLI_LABELS): AdminInput {
+export function validateAdmin(
+  raw: { email?: string; password?: string; name?: string },
+  labels: AdminLabels = CLI_LABELS,
+): AdminInput {
   if (raw.email === undefined) throw new CliError(`${labels.email} is required`);
   if (raw.password === undefined) throw new CliError(`${labels.password} is required`);
   const email = EmailSchema.safeParse(raw.email);
   if (!email.success) throw new CliError(`${labels.email}: "${raw.email}" is not a valid e-mail address`);
   // Taken as typed, not trimmed, like the API's senha.
-  if (raw.password.length < 6 || raw.password.length > 128) throw new CliError(`${labels.password} must be 6 to 128 characters`);
+  if (raw.password.length < 6 || raw.password.length > 128)
+    throw new CliError(`${labels.password} must be 6 to 128 characters`);
   const name = (raw.name ?? 'Administrador').trim();
   if (!name) throw new CliError(`${labels.name} must not be empty`);
   if (name.length > 120) throw new CliError(`${labels.name} must be at most 120 characters`);
@@ -229,8 +236,15 @@ export async function createSuperadmin(input: AdminInput, target: Target): Promi
     rows = (await d1Execute(select, target)).at(-1)?.results;
   }
   const row = rows?.[0];
-  if (!row || typeof row.id !== 'string') throw new CliError('the user was not found after the insert (unexpected wrangler output)');
-  return { created: row.id === id, id: row.id, email: input.email, role: String(row.role), ativo: Number(row.ativo) === 1 };
+  if (!row || typeof row.id !== 'string')
+    throw new CliError('the user was not found after the insert (unexpected wrangler output)');
+  return {
+    created: row.id === id,
+    id: row.id,
+    email: input.email,
+    role: String(row.role),
+    ativo: Number(row.ativo) === 1,
+  };
 }
 
 /** One line describing the outcome, never the password. */

@@ -4,7 +4,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 
 mkdirSync('test-results', { recursive: true });
 const out = 'test-results/vitest.json';
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out}`,
+  ...process.argv.slice(2),
+];
 const run = spawnSync('npx', ['--no-install', ...args], { stdio: 'inherit' });
 let passed = 0;
 let failed = 0;

@@ -41,8 +41,16 @@ export type SeedSize = 'small' | 'bench';
 
 /** How many rows of each kind, per region. */
 export type SeedCounts = {
-  empresas: PerRegion; cursos: PerRegion; anos: PerRegion; funcoes: PerRegion; tiposServicos: PerRegion;
-  tiposEventos: PerRegion; fots: PerRegion; profissionais: PerRegion; agenda: PerRegion; teamEvents: number;
+  empresas: PerRegion;
+  cursos: PerRegion;
+  anos: PerRegion;
+  funcoes: PerRegion;
+  tiposServicos: PerRegion;
+  tiposEventos: PerRegion;
+  fots: PerRegion;
+  profissionais: PerRegion;
+  agenda: PerRegion;
+  teamEvents: number;
 };
 
 /** The named sizes. `bench` meets issue 8's minimums across both regions. */
@@ -74,16 +82,58 @@ export const SEED_SIZES: Record<SeedSize, SeedCounts> = {
 };
 
 type Role = 'SUPERADMIN' | 'BUSINESS_OWNER' | 'EVENT_OWNER' | 'RESEARCHER' | 'agenda_viewer' | 'profissional';
-export type DemoUser = { key: 'admin' | 'gestor' | 'cliente' | 'pesquisa' | 'agenda' | 'profissional'; role: Role; email: string; password: string; nome: string };
+export type DemoUser = {
+  key: 'admin' | 'gestor' | 'cliente' | 'pesquisa' | 'agenda' | 'profissional';
+  role: Role;
+  email: string;
+  password: string;
+  nome: string;
+};
 
 /** One active user per role, with known passwords (demo data only: never on a production database you care about). */
 export const DEMO_USERS: DemoUser[] = [
-  { key: 'admin', role: 'SUPERADMIN', email: 'demo.admin@example.com', password: 'demo-admin-2026', nome: 'Helena Prado (admin demo)' },
-  { key: 'gestor', role: 'BUSINESS_OWNER', email: 'demo.gestor@example.com', password: 'demo-gestor-2026', nome: 'Otávio Bastos (gestor demo)' },
-  { key: 'cliente', role: 'EVENT_OWNER', email: 'demo.cliente@example.com', password: 'demo-cliente-2026', nome: 'Sofia Mendonça (cliente demo)' },
-  { key: 'pesquisa', role: 'RESEARCHER', email: 'demo.pesquisa@example.com', password: 'demo-pesquisa-2026', nome: 'Caio Rezende (pesquisa demo)' },
-  { key: 'agenda', role: 'agenda_viewer', email: 'demo.agenda@example.com', password: 'demo-agenda-2026', nome: 'Lívia Furtado (agenda demo)' },
-  { key: 'profissional', role: 'profissional', email: 'demo.profissional@example.com', password: 'demo-profissional-2026', nome: 'Marcos Tavares (profissional demo)' },
+  {
+    key: 'admin',
+    role: 'SUPERADMIN',
+    email: 'demo.admin@example.com',
+    password: 'demo-admin-2026',
+    nome: 'Helena Prado (admin demo)',
+  },
+  {
+    key: 'gestor',
+    role: 'BUSINESS_OWNER',
+    email: 'demo.gestor@example.com',
+    password: 'demo-gestor-2026',
+    nome: 'Otávio Bastos (gestor demo)',
+  },
+  {
+    key: 'cliente',
+    role: 'EVENT_OWNER',
+    email: 'demo.cliente@example.com',
+    password: 'demo-cliente-2026',
+    nome: 'Sofia Mendonça (cliente demo)',
+  },
+  {
+    key: 'pesquisa',
+    role: 'RESEARCHER',
+    email: 'demo.pesquisa@example.com',
+    password: 'demo-pesquisa-2026',
+    nome: 'Caio Rezende (pesquisa demo)',
+  },
+  {
+    key: 'agenda',
+    role: 'agenda_viewer',
+    email: 'demo.agenda@example.com',
+    password: 'demo-agenda-2026',
+    nome: 'Lívia Furtado (agenda demo)',
+  },
+  {
+    key: 'profissional',
+    role: 'profissional',
+    email: 'demo.profissional@example.com',
+    password: 'demo-profissional-2026',
+    nome: 'Marcos Tavares (profissional demo)',
+  },
 ];
 
 // ---------------------------------------------------------------- deterministic randomness
@@ -152,7 +202,12 @@ function cpf(rng: Rng): string {
   }
 }
 
-const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '.');
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '.');
 
 // ---------------------------------------------------------------- SQL writing
 
@@ -219,7 +274,13 @@ export type Existing = {
   linkedProfiles: Set<string>;
 };
 
-export const emptyExisting = (): Existing => ({ fotCount: 0, maxFot: 0, catalogs: new Map(), users: new Map(), linkedProfiles: new Set() });
+export const emptyExisting = (): Existing => ({
+  fotCount: 0,
+  maxFot: 0,
+  catalogs: new Map(),
+  users: new Map(),
+  linkedProfiles: new Set(),
+});
 
 const CATALOG_TABLES = [
   ['empresas', 'nome'],
@@ -240,14 +301,16 @@ export async function readExisting(target: Target): Promise<Existing> {
     ...CATALOG_TABLES.map(([t, f]) => `SELECT '${t}' AS t, id, regiao, ${f}_key AS k FROM ${t}`),
   ];
   const res = await d1Execute(statements.join(';\n'), target);
-  if (res.length !== statements.length) throw new CliError(`unexpected wrangler output: ${res.length} results for ${statements.length} statements`);
+  if (res.length !== statements.length)
+    throw new CliError(`unexpected wrangler output: ${res.length} results for ${statements.length} statements`);
   const rows = (i: number) => res[i]?.results ?? [];
   const ex = emptyExisting();
   ex.fotCount = Number(rows(0)[0]?.n ?? 0);
   ex.maxFot = Number(rows(0)[0]?.m ?? 0);
   for (const r of rows(1)) ex.users.set(String(r.email), String(r.id));
   for (const r of rows(2)) ex.linkedProfiles.add(String(r.usuario_id));
-  for (let i = 3; i < statements.length; i++) for (const r of rows(i)) ex.catalogs.set(`${r.t}|${r.regiao}|${r.k}`, String(r.id));
+  for (let i = 3; i < statements.length; i++)
+    for (const r of rows(i)) ex.catalogs.set(`${r.t}|${r.regiao}|${r.k}`, String(r.id));
   return ex;
 }
 
@@ -266,7 +329,9 @@ export type SeedPlan = {
  */
 export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, hashes: Map<string, string>): SeedPlan {
   const n = typeof size === 'string' ? SEED_SIZES[size] : size;
-  const rng = new Rng(hashSeed(`event-ops demo ${typeof size === 'string' ? size : JSON.stringify(size)} after fot ${existing.maxFot}`));
+  const rng = new Rng(
+    hashSeed(`event-ops demo ${typeof size === 'string' ? size : JSON.stringify(size)} after fot ${existing.maxFot}`),
+  );
   const w = new SqlWriter();
 
   // Timestamps: a fixed "now" (deterministic output), rows spread over the year before it.
@@ -313,9 +378,17 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
       empresas: catalog('empresas', 'nome', regiao, empresaLabels),
       cursos: catalog('cursos', 'nome', regiao, courseLabels),
       anos: catalog('anos_formaturas', 'ano_semestre', regiao, anoLabels),
-      funcoes: catalog('funcoes', 'nome', regiao, funcs.map((f) => f.nome)).map((e, i) => ({ ...e, ...funcs[i]! })),
+      funcoes: catalog(
+        'funcoes',
+        'nome',
+        regiao,
+        funcs.map((f) => f.nome),
+      ).map((e, i) => ({ ...e, ...funcs[i]! })),
       tiposServicos: catalog('tipos_servicos', 'nome', regiao, SERVICE_TYPES.slice(0, n.tiposServicos[regiao])),
-      tiposEventos: tipoLabels.map((t) => ({ ...catalog('tipos_eventos', 'nome', regiao, [t.label])[0]!, factor: t.factor })),
+      tiposEventos: tipoLabels.map((t) => ({
+        ...catalog('tipos_eventos', 'nome', regiao, [t.label])[0]!,
+        factor: t.factor,
+      })),
     };
   });
 
@@ -325,7 +398,14 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
       if (existing.catalogs.has(`tipos_eventos|${r.regiao}|${nameKey(t.label)}`)) continue;
       for (const f of r.funcoes) {
         const reais = Math.round((f.base * t.factor * (0.9 + rng.next() * 0.2)) / 5) * 5;
-        w.add('precos', { id: rng.uuid(), regiao: r.regiao, tipo_evento_id: t.id, funcao_profissional_id: f.id, valor_centavos: reais * 100, ...stamp(200) });
+        w.add('precos', {
+          id: rng.uuid(),
+          regiao: r.regiao,
+          tipo_evento_id: t.id,
+          funcao_profissional_id: f.id,
+          valor_centavos: reais * 100,
+          ...stamp(200),
+        });
       }
     }
   }
@@ -366,13 +446,22 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
   type Prof = { id: string; regiao: Regiao; funcoes: string[] };
   const profs: Prof[] = [];
   let emailSeq = existing.maxFot; // keeps generated e-mails distinct across --force runs
-  const addProfissional = (r: (typeof per)[number], opts: { usuarioId?: string; nome?: string; email?: string; funcoes?: string[] } = {}) => {
+  const addProfissional = (
+    r: (typeof per)[number],
+    opts: { usuarioId?: string; nome?: string; email?: string; funcoes?: string[] } = {},
+  ) => {
     const id = rng.uuid();
     const nome = opts.nome ?? personName();
     const city = rng.chance(0.9) ? rng.pickSkewed(r.info.cities) : rng.pick(per.find((x) => x !== r)!.info.cities);
-    const held = opts.funcoes ?? rng.sample(r.funcoes.slice(0, Math.max(3, Math.ceil(r.funcoes.length * rng.next()))), rng.int(1, 3)).map((f) => f.id);
+    const held =
+      opts.funcoes ??
+      rng
+        .sample(r.funcoes.slice(0, Math.max(3, Math.ceil(r.funcoes.length * rng.next()))), rng.int(1, 3))
+        .map((f) => f.id);
     const main = r.funcoes.find((f) => f.id === held[0])!;
-    const email = opts.email ?? `${ascii(nome)}.${++emailSeq}@${rng.pick(['gmail.com', 'hotmail.com', 'outlook.com', 'yahoo.com.br', 'uol.com.br'])}`;
+    const email =
+      opts.email ??
+      `${ascii(nome)}.${++emailSeq}@${rng.pick(['gmail.com', 'hotmail.com', 'outlook.com', 'yahoo.com.br', 'uol.com.br'])}`;
     const titular = cpf(rng);
     const rated = rng.chance(0.85);
     const rating = () => (rated ? rng.int(2, 5) : null);
@@ -395,7 +484,14 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
       tipo_cartao: rng.pick(['Débito', 'Crédito', 'Débito e crédito', null]),
       tabela_free: rng.pick(['Tabela padrão', 'Tabela premium', 'Tabela 2026', null]),
       equipamentos: rng.pick(main.equipamentos),
-      observacao: rng.chance(0.25) ? rng.pick(['Disponível aos fins de semana.', 'Prefere eventos noturnos.', 'Atende também o interior.', 'Experiência com colações grandes.']) : null,
+      observacao: rng.chance(0.25)
+        ? rng.pick([
+            'Disponível aos fins de semana.',
+            'Prefere eventos noturnos.',
+            'Atende também o interior.',
+            'Experiência com colações grandes.',
+          ])
+        : null,
       carro_disponivel: rng.chance(0.6),
       tem_estudio: estudio,
       qtd_estudio: estudio ? rng.int(1, 2) : 0,
@@ -418,8 +514,14 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
   const demoProUser = users.find((u) => u.key === 'profissional')!;
   const demoPro = existing.linkedProfiles.has(demoProUser.id)
     ? undefined
-    : addProfissional(sp, { usuarioId: demoProUser.id, nome: demoProUser.nome.replace(/ \(.*\)$/, ''), email: demoProUser.email, funcoes: [fotografo.id, cinegrafista.id] });
-  for (const r of per) for (let i = 0; i < n.profissionais[r.regiao] - (demoPro && r === sp ? 1 : 0); i++) addProfissional(r);
+    : addProfissional(sp, {
+        usuarioId: demoProUser.id,
+        nome: demoProUser.nome.replace(/ \(.*\)$/, ''),
+        email: demoProUser.email,
+        funcoes: [fotografo.id, cinegrafista.id],
+      });
+  for (const r of per)
+    for (let i = 0; i < n.profissionais[r.regiao] - (demoPro && r === sp ? 1 : 0); i++) addProfissional(r);
 
   // FOT records: numbers continue after the highest one.
   type Fot = { id: string; regiao: Regiao; empresaId: string };
@@ -502,24 +604,44 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
   // Teams: a few SP events with quotas; the demo professional is invited to them (accepted or
   // pending) next to one other photographer (accepted), never above the quota.
   if (demoPro) {
-    const otherPhotographers = profs.filter((p) => p !== demoPro && p.regiao === 'SP' && p.funcoes.includes(fotografo.id));
+    const otherPhotographers = profs.filter(
+      (p) => p !== demoPro && p.regiao === 'SP' && p.funcoes.includes(fotografo.id),
+    );
     const spEvents = events.filter((e) => e.regiao === 'SP');
     for (const e of rng.sample(spEvents, Math.min(n.teamEvents, spEvents.length))) {
       const quota = Math.max(2, e.fotografos);
       w.add('agenda_equipe', { agenda_id: e.id, funcao_id: fotografo.id, quantidade: quota, ...stamp(60) });
-      if (e.cinegrafistas > 0) w.add('agenda_equipe', { agenda_id: e.id, funcao_id: cinegrafista.id, quantidade: e.cinegrafistas, ...stamp(60) });
+      if (e.cinegrafistas > 0)
+        w.add('agenda_equipe', {
+          agenda_id: e.id,
+          funcao_id: cinegrafista.id,
+          quantidade: e.cinegrafistas,
+          ...stamp(60),
+        });
       const accepted = rng.chance(0.6);
       const t = stamp(30);
       w.add('convites', {
-        id: rng.uuid(), agenda_id: e.id, profissional_id: demoPro.id, funcao_id: fotografo.id,
-        status: accepted ? 'aceito' : 'pendente', convidado_por: userId('admin'), respondido_em: accepted ? t.updated_at : null, ...t,
+        id: rng.uuid(),
+        agenda_id: e.id,
+        profissional_id: demoPro.id,
+        funcao_id: fotografo.id,
+        status: accepted ? 'aceito' : 'pendente',
+        convidado_por: userId('admin'),
+        respondido_em: accepted ? t.updated_at : null,
+        ...t,
       });
       const other = otherPhotographers.length ? rng.pick(otherPhotographers) : undefined;
       if (other) {
         const t2 = stamp(30);
         w.add('convites', {
-          id: rng.uuid(), agenda_id: e.id, profissional_id: other.id, funcao_id: fotografo.id,
-          status: 'aceito', convidado_por: userId('admin'), respondido_em: t2.updated_at, ...t2,
+          id: rng.uuid(),
+          agenda_id: e.id,
+          profissional_id: other.id,
+          funcao_id: fotografo.id,
+          status: 'aceito',
+          convidado_por: userId('admin'),
+          respondido_em: t2.updated_at,
+          ...t2,
         });
       }
     }
@@ -545,7 +667,12 @@ export type SeedResult = SeedPlan & { file?: string };
  * Reads the state, refuses a database with FOT records unless `force`, generates, writes the SQL
  * file and applies it with `wrangler d1 execute DB --file`. Migrations are the caller's job.
  */
-export async function seedDatabase(opts: { target: Target; size: SeedSize | SeedCounts; force: boolean; keepFile?: string }): Promise<SeedResult> {
+export async function seedDatabase(opts: {
+  target: Target;
+  size: SeedSize | SeedCounts;
+  force: boolean;
+  keepFile?: string;
+}): Promise<SeedResult> {
   const existing = await readExisting(opts.target);
   if (existing.fotCount > 0 && !opts.force) {
     throw new AlreadySeeded(
@@ -557,7 +684,10 @@ export async function seedDatabase(opts: { target: Target; size: SeedSize | Seed
   const dir = opts.keepFile ? undefined : mkdtempSync(path.join(tmpdir(), 'event-ops-seed-'));
   const file = opts.keepFile ?? path.join(dir!, 'seed.sql');
   const label = typeof opts.size === 'string' ? opts.size : 'custom';
-  writeFileSync(file, `-- event-ops demo data, size ${label}, generated by scripts/seed-lib.ts\n${plan.statements.join('\n')}\n`);
+  writeFileSync(
+    file,
+    `-- event-ops demo data, size ${label}, generated by scripts/seed-lib.ts\n${plan.statements.join('\n')}\n`,
+  );
   try {
     const r = await runWrangler(['d1', 'execute', 'DB', ...targetArgs(opts.target), '--file', file], 900_000);
     if (r.code !== 0) throw new CliError(`wrangler d1 execute --file failed: ${wranglerErrorLine(r)}`);
@@ -569,9 +699,22 @@ export async function seedDatabase(opts: { target: Target; size: SeedSize | Seed
 
 /** Row counts per table and region after seeding (one wrangler call). */
 export async function countRows(target: Target): Promise<{ table: string; SP: number; MG: number; total: number }[]> {
-  const regional = ['empresas', 'cursos', 'anos_formaturas', 'funcoes', 'tipos_servicos', 'tipos_eventos', 'precos', 'cadastro_fot', 'profissionais', 'agenda'];
+  const regional = [
+    'empresas',
+    'cursos',
+    'anos_formaturas',
+    'funcoes',
+    'tipos_servicos',
+    'tipos_eventos',
+    'precos',
+    'cadastro_fot',
+    'profissionais',
+    'agenda',
+  ];
   const statements = [
-    ...regional.map((t) => `SELECT '${t}' AS t, sum(regiao = 'SP') AS sp, sum(regiao = 'MG') AS mg, count(*) AS total FROM ${t}`),
+    ...regional.map(
+      (t) => `SELECT '${t}' AS t, sum(regiao = 'SP') AS sp, sum(regiao = 'MG') AS mg, count(*) AS total FROM ${t}`,
+    ),
     `SELECT 'profissional_funcoes' AS t, NULL AS sp, NULL AS mg, count(*) AS total FROM profissional_funcoes`,
     `SELECT 'agenda_equipe' AS t, NULL AS sp, NULL AS mg, count(*) AS total FROM agenda_equipe`,
     `SELECT 'convites' AS t, NULL AS sp, NULL AS mg, count(*) AS total FROM convites`,

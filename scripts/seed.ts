@@ -11,7 +11,8 @@
 import { applyLocalMigrations, CliError, fail, parseCli, readTarget, resolveUserPath, targetOptions } from './lib.ts';
 import { AlreadySeeded, countRows, SEED_SIZES, seedDatabase, type SeedSize } from './seed-lib.ts';
 
-const USAGE = 'usage: npm run db:seed -- [--local | --remote] [--persist-to DIR] [--size small|bench] [--force] [--sql-out FILE]';
+const USAGE =
+  'usage: npm run db:seed -- [--local | --remote] [--persist-to DIR] [--size small|bench] [--force] [--sql-out FILE]';
 
 function parse(argv: string[]) {
   const values = parseCli(argv, USAGE, {
@@ -32,7 +33,9 @@ function parse(argv: string[]) {
 
 async function main() {
   const { target, size, force, sqlOut } = parse(process.argv.slice(2));
-  const where = target.remote ? 'remote D1 database' : `local D1 database${target.persistTo ? ` in ${target.persistTo}` : ''}`;
+  const where = target.remote
+    ? 'remote D1 database'
+    : `local D1 database${target.persistTo ? ` in ${target.persistTo}` : ''}`;
   if (!target.remote) console.log(await applyLocalMigrations(target.persistTo));
   const started = Date.now();
   let result;
@@ -45,8 +48,12 @@ async function main() {
     }
     throw e;
   }
-  const inserted = Object.entries(result.counts).map(([t, k]) => `${t} ${k}`).join(', ');
-  console.log(`Seeded the ${where} (size ${size}${force ? ', --force' : ''}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  const inserted = Object.entries(result.counts)
+    .map(([t, k]) => `${t} ${k}`)
+    .join(', ');
+  console.log(
+    `Seeded the ${where} (size ${size}${force ? ', --force' : ''}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
   console.log(`Inserted: ${inserted}. FOT numbers ${result.fotRange[0]}-${result.fotRange[1]}.`);
   if (result.file) console.log(`SQL kept in ${result.file}`);
 
@@ -57,10 +64,14 @@ async function main() {
   console.log('\nDemo users (all active; demo passwords, never use them on a real deployment):');
   console.log('| role | e-mail | password | |\n|---|---|---|---|');
   for (const u of result.users) {
-    console.log(`| ${u.role} | ${u.email} | ${u.password} | ${u.created ? 'created' : 'already existed: left unchanged (its password may differ)'} |`);
+    console.log(
+      `| ${u.role} | ${u.email} | ${u.password} | ${u.created ? 'created' : 'already existed: left unchanged (its password may differ)'} |`,
+    );
   }
-  console.log('\nThe EVENT_OWNER belongs to the first SP company; the agenda_viewer owns about 1 in 6 events of each region; ' +
-    'the profissional is linked to an SP profile invited to some SP events. Send x-regiao: MG for Minas Gerais data.');
+  console.log(
+    '\nThe EVENT_OWNER belongs to the first SP company; the agenda_viewer owns about 1 in 6 events of each region; ' +
+      'the profissional is linked to an SP profile invited to some SP events. Send x-regiao: MG for Minas Gerais data.',
+  );
 }
 
 main().catch(fail);

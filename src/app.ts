@@ -36,16 +36,22 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 /** One line per unexpected error: never the SQL parameters (they may hold a password hash). */
 function logError(c: Context<AppEnv>, err: unknown) {
   let cause: unknown = err;
-  while (cause instanceof Error && cause.cause && (cause as { query?: unknown }).query !== undefined) cause = cause.cause;
+  while (cause instanceof Error && cause.cause && (cause as { query?: unknown }).query !== undefined)
+    cause = cause.cause;
   const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), method: c.req.method, path: c.req.path, message }));
+  console.error(
+    JSON.stringify({ level: 'error', requestId: c.get('requestId'), method: c.req.method, path: c.req.path, message }),
+  );
 }
 
 function httpExceptionCode(err: HTTPException): { code: ErrorCode; message: string; status: 400 | 401 | 413 } {
-  if (err.status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than 64 KiB', status: 413 };
+  if (err.status === 413)
+    return { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than 64 KiB', status: 413 };
   if (err.status === 401) return { code: 'UNAUTHENTICATED', message: 'authentication required', status: 401 };
-  if (err.status === 415) return { code: 'INVALID_JSON', message: 'request body must be JSON (Content-Type: application/json)', status: 400 };
-  if (/json/i.test(err.message)) return { code: 'INVALID_JSON', message: 'request body is not valid JSON', status: 400 };
+  if (err.status === 415)
+    return { code: 'INVALID_JSON', message: 'request body must be JSON (Content-Type: application/json)', status: 400 };
+  if (/json/i.test(err.message))
+    return { code: 'INVALID_JSON', message: 'request body is not valid JSON', status: 400 };
   return { code: 'VALIDATION_FAILED', message: err.message || 'invalid request', status: 400 };
 }
 

@@ -47,14 +47,28 @@ const pushEndpoint = z
   }, 'must be an https URL (http only for localhost)');
 
 const configSchema = z.object({
-  JWT_SECRET: z.string({ error: 'JWT_SECRET is not set (wrangler secret put JWT_SECRET, or .dev.vars locally)' })
+  JWT_SECRET: z
+    .string({ error: 'JWT_SECRET is not set (wrangler secret put JWT_SECRET, or .dev.vars locally)' })
     .min(32, 'JWT_SECRET must be at least 32 characters'),
-  REGIOES: z.string().default('SP,MG').transform((s) => csv(s).map((r) => r.toUpperCase())),
-  REGIAO_PADRAO: z.string().default('SP').transform((s) => s.trim().toUpperCase()),
+  REGIOES: z
+    .string()
+    .default('SP,MG')
+    .transform((s) => csv(s).map((r) => r.toUpperCase())),
+  REGIAO_PADRAO: z
+    .string()
+    .default('SP')
+    .transform((s) => s.trim().toUpperCase()),
   CORS_ORIGINS: z.string().default('').transform(csv),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(30 * 86_400),
-  COOKIE_SECURE: z.string().default('true').transform((s) => s.trim().toLowerCase() !== 'false'),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 86_400),
+  COOKIE_SECURE: z
+    .string()
+    .default('true')
+    .transform((s) => s.trim().toLowerCase() !== 'false'),
   COOKIE_SAMESITE: z
     .string()
     .default('Lax')

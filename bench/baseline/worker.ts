@@ -41,12 +41,16 @@ type ListQuery = { select: string; from: string; countFrom: string; order: strin
 async function list(env: Env, url: URL, q: ListQuery, binds: unknown[], map?: (r: Row) => Row): Promise<Response> {
   const limit = url.searchParams.get('limit');
   if (limit === null) {
-    const { results } = await env.DB.prepare(`SELECT ${q.select} FROM ${q.from} ORDER BY ${q.order}`).bind(...binds).all<Row>();
+    const { results } = await env.DB.prepare(`SELECT ${q.select} FROM ${q.from} ORDER BY ${q.order}`)
+      .bind(...binds)
+      .all<Row>();
     return json(map ? results.map(map) : results);
   }
   const offset = Number(url.searchParams.get('offset') ?? 0);
   const sql = `SELECT (SELECT count(*) FROM ${q.countFrom}) AS _total, ${q.select} FROM ${q.from} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
-  const { results } = await env.DB.prepare(sql).bind(...binds, ...binds, Number(limit), offset).all<Row>();
+  const { results } = await env.DB.prepare(sql)
+    .bind(...binds, ...binds, Number(limit), offset)
+    .all<Row>();
   const total = String(results[0]?._total ?? 0);
   const body = results.map((r) => {
     const { _total, ...rest } = r;
@@ -141,7 +145,11 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   const [, iter, saltB64, hashB64] = stored.split('$');
   const expected = fromB64(hashB64 ?? '');
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: fromB64(saltB64 ?? ''), iterations: Number(iter) }, key, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: fromB64(saltB64 ?? ''), iterations: Number(iter) },
+    key,
+    256,
+  );
   const actual = new Uint8Array(bits);
   let diff = actual.length ^ expected.length;
   for (let i = 0; i < actual.length; i++) diff |= actual[i]! ^ (expected[i] ?? 0);
@@ -163,18 +171,31 @@ export default {
       case 'GET /api/agenda': {
         const who = claims(req);
         const own = who.role === 'agenda_viewer';
-        return list(env, url, own ? AGENDA_OWN : AGENDA_ALL, own ? [regiao, who.sub] : [regiao], parseCols(['fot', 'tipo_evento', 'equipe']));
+        return list(
+          env,
+          url,
+          own ? AGENDA_OWN : AGENDA_ALL,
+          own ? [regiao, who.sub] : [regiao],
+          parseCols(['fot', 'tipo_evento', 'equipe']),
+        );
       }
       case 'GET /api/profissionais':
         return list(env, url, PROFISSIONAIS, [regiao], parseCols(['funcoes']));
       case 'GET /api/me': {
-        const row = await env.DB.prepare(ME_SQL).bind(claims(req).sub ?? '').first<Row>();
+        const row = await env.DB.prepare(ME_SQL)
+          .bind(claims(req).sub ?? '')
+          .first<Row>();
         if (!row) return json({ error: 'not found' }, 404);
-        return json({ user: row, profissional: typeof row.profissional === 'string' ? JSON.parse(row.profissional) : null });
+        return json({
+          user: row,
+          profissional: typeof row.profissional === 'string' ? JSON.parse(row.profissional) : null,
+        });
       }
       case 'POST /auth/login': {
         const body = (await req.json()) as { email?: string; senha?: string };
-        const user = await env.DB.prepare('SELECT id, senha_hash, ativo FROM users WHERE email = ?').bind(body.email ?? '').first<{ id: string; senha_hash: string }>();
+        const user = await env.DB.prepare('SELECT id, senha_hash, ativo FROM users WHERE email = ?')
+          .bind(body.email ?? '')
+          .first<{ id: string; senha_hash: string }>();
         const ok = user ? await verifyPassword(body.senha ?? '', user.senha_hash) : false;
         return ok ? json({ id: user!.id }) : json({ error: 'invalid e-mail or password' }, 401);
       }

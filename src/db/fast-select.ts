@@ -67,7 +67,8 @@ function compile(query: Selectable): RowMapper {
   return (row) => {
     // D1 batch rows are objects keyed by column name, in column order: a repeated name collapses.
     const values = Object.values(row);
-    if (values.length !== fields.length) throw new Error(`fastSelect: ${fields.length} columns selected, ${values.length} distinct names: alias them`);
+    if (values.length !== fields.length)
+      throw new Error(`fastSelect: ${fields.length} columns selected, ${values.length} distinct names: alias them`);
     const out: Record<string, unknown> = {};
     for (const [key, i, d] of top) out[key] = values[i] === null ? null : d.mapFromDriverValue(values[i]);
     for (const [name, group] of groups) {
@@ -110,7 +111,9 @@ export function preparedSelect<Shape, Q extends Selectable>(build: (db: Db, shap
 export async function fastSelect<T extends readonly [Item, ...Item[]]>(db: Db, queries: T): Promise<SelectRows<T>> {
   const client = db.$client;
   const ready = queries.map((q) => (isBound(q) ? q : { ...q.toSQL(), map: compile(q) }));
-  const results = await client.batch<Record<string, unknown>>(ready.map((q) => client.prepare(q.sql).bind(...q.params)));
+  const results = await client.batch<Record<string, unknown>>(
+    ready.map((q) => client.prepare(q.sql).bind(...q.params)),
+  );
   return results.map((r, i) => r.results.map(ready[i]!.map)) as SelectRows<T>;
 }
 

@@ -17,6 +17,7 @@ export function wireColumns<T extends SQLiteTable>(table: T): WireColumns<T> {
 /** The body fields that are columns of the table, as a partial row (absent fields stay absent). */
 export function wireToRow<T extends SQLiteTable>(table: T, body: Record<string, unknown>): Partial<T['$inferInsert']> {
   const out: Record<string, unknown> = {};
-  for (const [key, col] of Object.entries(getTableColumns(table))) if (body[col.name] !== undefined) out[key] = body[col.name];
+  for (const [key, col] of Object.entries(getTableColumns(table)))
+    if (body[col.name] !== undefined) out[key] = body[col.name];
   return out as Partial<T['$inferInsert']>;
 }

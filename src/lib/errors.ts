@@ -33,7 +33,11 @@ export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, opts: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.code = code;
     this.status = opts.status ?? codeToStatus[code];
@@ -72,12 +76,18 @@ export function mapDbError(err: unknown): ApiError | undefined {
   const { messages, query } = causeChain(err);
   if (/UNIQUE constraint failed/i.test(messages)) {
     if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: already registered');
-    if (/cadastro_fot\.fot\b/.test(messages)) return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
-    if (/convites\.agenda_id, convites\.profissional_id/.test(messages)) return new ApiError('CONFLICT', 'this professional is already invited to this event');
-    if (/profissionais\.usuario_id/.test(messages)) return new ApiError('CONFLICT', 'this user already has a professional profile');
+    if (/cadastro_fot\.fot\b/.test(messages))
+      return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
+    if (/convites\.agenda_id, convites\.profissional_id/.test(messages))
+      return new ApiError('CONFLICT', 'this professional is already invited to this event');
+    if (/profissionais\.usuario_id/.test(messages))
+      return new ApiError('CONFLICT', 'this user already has a professional profile');
     // Catalog names: unique (regiao, <field>_key), so the message can name the field.
     const field = /UNIQUE constraint failed: \w+\.regiao, \w+\.(\w+)_key\b/.exec(messages)?.[1];
-    return new ApiError('CONFLICT', `${field ? `${field}: ` : ''}an entry with this name already exists in this region`);
+    return new ApiError(
+      'CONFLICT',
+      `${field ? `${field}: ` : ''}an entry with this name already exists in this region`,
+    );
   }
   if (/FOREIGN KEY constraint failed/i.test(messages)) {
     // D1's message never carries the SQL: it is on drizzle's DrizzleQueryError (`query`), and a

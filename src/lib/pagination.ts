@@ -13,14 +13,26 @@ export const pageFields = {
     .max(MAX_PAGE)
     .optional()
     // With an explicit type the generator drops the bounds: state them, so clients see the maximum.
-    .openapi({ param: { name: 'limit', in: 'query' }, type: 'integer', minimum: 1, maximum: MAX_PAGE, description: `page size, 1 to ${MAX_PAGE}; without it the whole list` }),
+    .openapi({
+      param: { name: 'limit', in: 'query' },
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE,
+      description: `page size, 1 to ${MAX_PAGE}; without it the whole list`,
+    }),
   offset: z.coerce
     .number()
     .int()
     .min(0)
     .max(1_000_000)
     .optional()
-    .openapi({ param: { name: 'offset', in: 'query' }, type: 'integer', minimum: 0, maximum: 1_000_000, description: 'rows to skip (default 0)' }),
+    .openapi({
+      param: { name: 'offset', in: 'query' },
+      type: 'integer',
+      minimum: 0,
+      maximum: 1_000_000,
+      description: 'rows to skip (default 0)',
+    }),
 };
 
 export const PageQuery = z.object(pageFields);
@@ -44,11 +56,15 @@ export function setTotal(c: Context, total: number) {
 }
 
 /** A list's total: its count query's answer when paged, else (no count run) the whole list's length. */
-export const totalOf = (counted: { n: number }[] | undefined, length: number) => (counted ? (counted[0]?.n ?? 0) : length);
+export const totalOf = (counted: { n: number }[] | undefined, length: number) =>
+  counted ? (counted[0]?.n ?? 0) : length;
 
 /** The header documented on every list response. */
 export const totalHeader = {
-  'X-Total-Count': { description: 'number of rows matching the filters, whatever the page', schema: { type: 'integer' as const } },
+  'X-Total-Count': {
+    description: 'number of rows matching the filters, whatever the page',
+    schema: { type: 'integer' as const },
+  },
 };
 
 /** A list response: the array plus the X-Total-Count header. */

@@ -41,7 +41,14 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, iter, saltB64, hashB64] = stored.split('$');
   const iterations = Number(iter);
-  if (scheme !== 'pbkdf2-sha256' || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS || !saltB64 || !hashB64) {
+  if (
+    scheme !== 'pbkdf2-sha256' ||
+    !Number.isInteger(iterations) ||
+    iterations < 1 ||
+    iterations > PBKDF2_ITERATIONS ||
+    !saltB64 ||
+    !hashB64
+  ) {
     return false;
   }
   const expected = fromB64(hashB64);
@@ -51,7 +58,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean };
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean;
+  };
   if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(a, b);
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;

@@ -30,7 +30,10 @@ const hmacKeys = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = hmacKeys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     if (hmacKeys.size >= 4) hmacKeys.clear(); // a rotated secret must not pin the old keys
     hmacKeys.set(secret, key);
   }

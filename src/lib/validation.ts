@@ -12,7 +12,8 @@ const errorMap: core.$ZodErrorMap = (iss) => {
       if (iss.expected === 'int') return 'must be an integer';
       return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}`;
     case 'too_small':
-      if (iss.origin === 'string') return Number(iss.minimum) <= 1 ? 'is required' : `must be at least ${iss.minimum} characters`;
+      if (iss.origin === 'string')
+        return Number(iss.minimum) <= 1 ? 'is required' : `must be at least ${iss.minimum} characters`;
       if (iss.origin === 'array') return `must have at least ${iss.minimum} items`;
       return `must be ${iss.inclusive ? '>=' : '>'} ${iss.minimum}`;
     case 'too_big':
@@ -21,7 +22,8 @@ const errorMap: core.$ZodErrorMap = (iss) => {
       return `must be ${iss.inclusive ? '<=' : '<'} ${iss.maximum}`;
     case 'invalid_format':
       if (iss.format === 'email') return 'must be a valid e-mail address';
-      if (iss.format === 'uuid' || iss.format === 'regex' && iss.pattern?.includes('[0-9a-f]{8}')) return 'must be a UUID';
+      if (iss.format === 'uuid' || (iss.format === 'regex' && iss.pattern?.includes('[0-9a-f]{8}')))
+        return 'must be a UUID';
       return `has an invalid format`;
     case 'invalid_value':
       if (iss.input === undefined) return 'is required';
@@ -71,12 +73,18 @@ export const email = () =>
     .openapi({ type: 'string', format: 'email', example: 'maria@example.com' });
 
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
-export const senha = () => z.string().min(6).max(128).openapi({ type: 'string', minLength: 6, maxLength: 128, example: 'segredo123' });
+export const senha = () =>
+  z.string().min(6).max(128).openapi({ type: 'string', minLength: 6, maxLength: 128, example: 'segredo123' });
 
 const UF_MESSAGE = 'must be a Brazilian state code (UF), e.g. SP';
 
 export const uf = () =>
-  z.string().trim().refine(isUf, UF_MESSAGE).transform((s) => s.toUpperCase()).openapi({ type: 'string', example: 'SP' });
+  z
+    .string()
+    .trim()
+    .refine(isUf, UF_MESSAGE)
+    .transform((s) => s.toUpperCase())
+    .openapi({ type: 'string', example: 'SP' });
 
 /** Optional UF: empty or null clears it. */
 export const optUf = () =>
@@ -125,8 +133,14 @@ export const money = () =>
     // The refine hides min/max from the generator: state them, so clients see the bounds.
     .openapi({ type: 'number', minimum: 0, maximum: 1_000_000_000, example: 350.5 });
 
-export const isoDate = () => z.string().trim().refine(isIsoDate, 'must be a date YYYY-MM-DD').openapi({ type: 'string', format: 'date', example: '2026-12-05' });
-export const hhmm = () => z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
+export const isoDate = () =>
+  z
+    .string()
+    .trim()
+    .refine(isIsoDate, 'must be a date YYYY-MM-DD')
+    .openapi({ type: 'string', format: 'date', example: '2026-12-05' });
+export const hhmm = () =>
+  z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
 
 export const ErrorSchema = z
   .object({
@@ -137,14 +151,19 @@ export const ErrorSchema = z
 
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
-const errorContent = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+const errorContent = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+});
 
 /** Error responses shared by every route; spread the ones a route can produce. */
 export const errors = {
-  400: errorContent('Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)'),
+  400: errorContent(
+    'Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)',
+  ),
   401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
   403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
-  404: errorContent('Not found, or outside the caller\'s region or permissions (NOT_FOUND)'),
+  404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
   409: errorContent('Conflict (CONFLICT, IN_USE)'),
   413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
   429: errorContent('Too many failed attempts (RATE_LIMITED)'),
@@ -170,7 +189,14 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 
 /** x-regiao header, documented on every regional route. */
 export const RegionHeader = z.object({
-  'x-regiao': z.string().optional().openapi({ param: { name: 'x-regiao', in: 'header' }, example: 'SP', description: 'Region (SP, MG). Missing or empty: the default region.' }),
+  'x-regiao': z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'x-regiao', in: 'header' },
+      example: 'SP',
+      description: 'Region (SP, MG). Missing or empty: the default region.',
+    }),
 });
 
 export { UUID_RE };

@@ -47,7 +47,13 @@ export interface PendingAuth {
 
 const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
 // Every authenticated request reads this row: its SQL is built once (see preparedSelect).
-const userById = preparedSelect((db: Db) => db.select(userColumns).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1));
+const userById = preparedSelect((db: Db) =>
+  db
+    .select(userColumns)
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1),
+);
 const selectUser = (db: Db, id: string) => userById(db, undefined, { id });
 const accountById = preparedSelect((db: Db) => accountQuery(db, eq(users.id, sql.placeholder('id'))));
 async function loadUser(db: Db, id: string): Promise<AuthUser | undefined> {
@@ -66,16 +72,26 @@ function readToken(c: Context<AppEnv>): { token?: string; fromCookie: boolean } 
 }
 
 /** The stored user decides (decisions D3): gone is 401, pending is 403 unless allowed, then the route's checks. */
-function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPending: boolean, checks: UserCheck[] = []): AuthUser {
+function admit(
+  c: Context<AppEnv>,
+  user: AuthUser | undefined,
+  allowPending: boolean,
+  checks: UserCheck[] = [],
+): AuthUser {
   if (!user) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
-  if (!user.ativo && !allowPending) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
+  if (!user.ativo && !allowPending)
+    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
   for (const check of checks) check(user);
   c.set('user', user);
   c.set('pendingAuth', undefined);
   return user;
 }
 
-const subjectOf = (claims: AccessClaims): Scope => ({ id: claims.sub, role: claims.role, empresaId: claims.empresa_id ?? null });
+const subjectOf = (claims: AccessClaims): Scope => ({
+  id: claims.sub,
+  role: claims.role,
+  empresaId: claims.empresa_id ?? null,
+});
 
 /** Reads the user row now (one query) and admits it: the way out of a fold that cannot fold. */
 async function confirm(c: Context<AppEnv>, pending: PendingAuth): Promise<AuthUser> {
@@ -97,7 +113,8 @@ async function confirm(c: Context<AppEnv>, pending: PendingAuth): Promise<AuthUs
 export const auth = (opts: { allowPending?: boolean; withAccount?: boolean; fold?: boolean } = {}) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const { token, fromCookie } = readToken(c);
-    if (!token) throw new ApiError('UNAUTHENTICATED', 'authentication required: send Authorization: Bearer <access_token>');
+    if (!token)
+      throw new ApiError('UNAUTHENTICATED', 'authentication required: send Authorization: Bearer <access_token>');
     const claims = await verifyAccessToken(token, c.var.config.JWT_SECRET);
     if (!claims) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
     if (fromCookie) assertCookieRequestOrigin(c);

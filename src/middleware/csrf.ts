@@ -13,7 +13,10 @@ export function assertCookieRequestOrigin(c: Context<AppEnv>) {
   const origin = c.req.header('origin') ?? originOf(c.req.header('referer'));
   const self = new URL(c.req.url).origin;
   if (origin && (origin === self || c.var.config.CORS_ORIGINS.includes(origin))) return;
-  throw new ApiError('FORBIDDEN', 'cross-site request refused: a cookie-authenticated change must come from an allowed Origin');
+  throw new ApiError(
+    'FORBIDDEN',
+    'cross-site request refused: a cookie-authenticated change must come from an allowed Origin',
+  );
 }
 
 function originOf(url: string | undefined) {

@@ -11,7 +11,8 @@ export const requireRole = (...roles: readonly Role[]) =>
       if (!roles.includes(role)) throw new ApiError('FORBIDDEN', 'your role may not use this route');
       // Pending accounts get this far only where auth({ allowPending }) lets them (their own profile,
       // decisions D4): an administrator role given before the approval must not act there as one.
-      if (!ativo && isAdmin(role)) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
+      if (!ativo && isAdmin(role))
+        throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
     });
     await next();
   });

@@ -50,7 +50,10 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
   } catch (err) {
-    log('warn', 'provider unreachable, will retry', { error: err instanceof Error ? err.message : String(err), messages: chunk.length });
+    log('warn', 'provider unreachable, will retry', {
+      error: err instanceof Error ? err.message : String(err),
+      messages: chunk.length,
+    });
     return { kind: 'retry' };
   }
   if (res.status >= 500 || res.status === 429) {
@@ -73,7 +76,11 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
   parsed.data.data.forEach((ticket, i) => {
     if (ticket.status === 'ok') return;
     if (ticket.details?.error === 'DeviceNotRegistered') deadTokens.push(chunk[i]!.token);
-    else log('warn', 'provider refused a message', { error: ticket.details?.error ?? null, detail: ticket.message ?? null });
+    else
+      log('warn', 'provider refused a message', {
+        error: ticket.details?.error ?? null,
+        detail: ticket.message ?? null,
+      });
   });
   return { kind: 'sent', deadTokens };
 }
@@ -85,7 +92,11 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
  * (in-app notifications only). Delivery is at least once: a retried message goes to all its tokens.
  * `fetchImpl` is injectable so that tests can stand in for the provider.
  */
-export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Bindings, fetchImpl: typeof fetch = fetch): Promise<void> {
+export async function handlePushBatch(
+  batch: MessageBatch<PushMessage>,
+  env: Bindings,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
   const endpoint = getConfig(env).PUSH_ENDPOINT;
   if (!endpoint || batch.messages.length === 0) {
     batch.ackAll();
@@ -107,7 +118,17 @@ export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Bin
   for (const msg of batch.messages) {
     for (const token of tokensOf.get(msg.body?.notificationId) ?? []) {
       const { titulo, mensagem, dados, notificationId } = msg.body;
-      sends.push({ msg, token, expo: { to: token, title: titulo, body: mensagem, data: { ...dados, notification_id: notificationId }, sound: 'default' } });
+      sends.push({
+        msg,
+        token,
+        expo: {
+          to: token,
+          title: titulo,
+          body: mensagem,
+          data: { ...dados, notification_id: notificationId },
+          sound: 'default',
+        },
+      });
     }
   }
 
@@ -118,13 +139,16 @@ export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Bin
   const retry = new Map<Message<PushMessage>, number | undefined>();
   const dead = new Set<string>();
   outcomes.forEach((o, i) => {
-    if (o.kind === 'retry') for (const s of chunks[i]!) retry.set(s.msg, Math.max(o.after ?? 0, retry.get(s.msg) ?? 0) || undefined);
+    if (o.kind === 'retry')
+      for (const s of chunks[i]!) retry.set(s.msg, Math.max(o.after ?? 0, retry.get(s.msg) ?? 0) || undefined);
     if (o.kind === 'sent') for (const t of o.deadTokens) dead.add(t);
   });
 
   if (dead.size > 0) {
     try {
-      await db.delete(pushTokens).where(sql`${pushTokens.token} in (select value from json_each(${JSON.stringify([...dead])}))`);
+      await db
+        .delete(pushTokens)
+        .where(sql`${pushTokens.token} in (select value from json_each(${JSON.stringify([...dead])}))`);
       log('info', `removed ${dead.size} unregistered token(s)`);
     } catch (err) {
       log('error', 'could not remove unregistered tokens', { error: err instanceof Error ? err.message : String(err) });
@@ -132,7 +156,8 @@ export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Bin
   }
 
   for (const msg of batch.messages) {
-    if (retry.has(msg)) msg.retry({ delaySeconds: Math.min(3600, Math.max(retry.get(msg) ?? 0, retryDelaySeconds(msg.attempts))) });
+    if (retry.has(msg))
+      msg.retry({ delaySeconds: Math.min(3600, Math.max(retry.get(msg) ?? 0, retryDelaySeconds(msg.attempts))) });
     else msg.ack();
   }
 }

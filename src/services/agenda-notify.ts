@@ -12,7 +12,8 @@ const text: Record<AgendaChange, { titulo: string; verbo: string }> = {
 };
 
 /** 2026-12-05 → 05/12/2026 */
-const dataBr = (d: string | null) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d.split('-').reverse().join('/') : d ?? '');
+const dataBr = (d: string | null) =>
+  d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d.split('-').reverse().join('/') : (d ?? '');
 
 /**
  * Who an agenda event concerns (decisions D10), as ONE scalar SQL expression (a JSON object), so the
@@ -49,12 +50,22 @@ interface Found {
 }
 
 /** The notifications of the change from what agendaRecipients found. `dataEvento`: the date the write sets, if any. */
-export function agendaNotifications(tipo: AgendaChange, ev: { id: string; dataEvento?: string | null }, found: unknown): NewNotification[] {
+export function agendaNotifications(
+  tipo: AgendaChange,
+  ev: { id: string; dataEvento?: string | null },
+  found: unknown,
+): NewNotification[] {
   const f = JSON.parse(typeof found === 'string' ? found : '{"users":[]}') as Found;
   const data = ev.dataEvento ?? f.data_evento;
   const { titulo, verbo } = text[tipo];
   const mensagem = `O evento de ${dataBr(data)}${f.fot !== null ? ` (FOT ${f.fot})` : ''} ${verbo}.`;
-  return f.users.map((userId) => ({ userId, tipo, titulo, mensagem, dados: { agenda_id: ev.id, fot_id: f.fot_id, data_evento: data } }));
+  return f.users.map((userId) => ({
+    userId,
+    tipo,
+    titulo,
+    mensagem,
+    dados: { agenda_id: ev.id, fot_id: f.fot_id, data_evento: data },
+  }));
 }
 
 /** Guard for prepareNotifications: the event the write targets exists (and matches `where`) in the batch. */
@@ -65,7 +76,13 @@ export const agendaExists = (where: SQL | undefined) => sql`exists (select 1 fro
  * one notification service. With `where` (the write's filter) the rows are written only if the event
  * still matches it inside the batch: a write that finds nothing (404) leaves no notification behind.
  */
-export async function prepareAgendaNotifications(db: Db, tipo: AgendaChange, callerId: string, ev: { id: string }, where?: SQL) {
+export async function prepareAgendaNotifications(
+  db: Db,
+  tipo: AgendaChange,
+  callerId: string,
+  ev: { id: string },
+  where?: SQL,
+) {
   const [row] = await db.values<[unknown]>(sql`select ${agendaRecipients(callerId, ev)}`);
   return prepareNotifications(db, agendaNotifications(tipo, ev, row?.[0]), where ? { when: agendaExists(where) } : {});
 }

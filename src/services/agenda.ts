@@ -77,10 +77,20 @@ const listWhere = (s: ListShape) =>
     s.fot ? eq(agenda.fotId, ph('fot')) : undefined,
   );
 const listEvents = preparedSelect((db: Db, s: ListShape) =>
-  selectAgenda(db).where(listWhere(s)).orderBy(...agendaOrder).limit(ph('limit')).offset(ph('offset')),
+  selectAgenda(db)
+    .where(listWhere(s))
+    .orderBy(...agendaOrder)
+    .limit(ph('limit'))
+    .offset(ph('offset')),
 );
 const listTeams = preparedSelect((db: Db, s: ListShape) => {
-  const pageIds = db.select({ id: agenda.id }).from(agenda).where(listWhere(s)).orderBy(...agendaOrder).limit(ph('limit')).offset(ph('offset'));
+  const pageIds = db
+    .select({ id: agenda.id })
+    .from(agenda)
+    .where(listWhere(s))
+    .orderBy(...agendaOrder)
+    .limit(ph('limit'))
+    .offset(ph('offset'));
   return equipeQuery(db, s.paged ? inArray(agenda.id, pageIds) : listWhere(s));
 });
 const listCount = preparedSelect((db: Db, s: ListShape) => db.select({ n: count() }).from(agenda).where(listWhere(s)));
@@ -93,10 +103,27 @@ export interface AgendaFilters {
 
 /** A page of the events the user may see, their team rows and (paged) the total, for one batch; `joinTeams` assembles them. */
 export function agendaListSelects(db: Db, user: Scope, regiao: string, f: AgendaFilters, page: Page) {
-  const shape = { ...scopeShape(user), de: f.de !== undefined, ate: f.ate !== undefined, fot: f.fot_id !== undefined, paged: isPaged(page) };
-  const values = { ...scopeValues(user), regiao, de: f.de ?? null, ate: f.ate ?? null, fot: f.fot_id ?? null, ...pageBounds(page) };
+  const shape = {
+    ...scopeShape(user),
+    de: f.de !== undefined,
+    ate: f.ate !== undefined,
+    fot: f.fot_id !== undefined,
+    paged: isPaged(page),
+  };
+  const values = {
+    ...scopeValues(user),
+    regiao,
+    de: f.de ?? null,
+    ate: f.ate ?? null,
+    fot: f.fot_id ?? null,
+    ...pageBounds(page),
+  };
   // Unpaged, the total is the length: no count.
-  return [listEvents(db, shape, values), listTeams(db, shape, values), ...(shape.paged ? [listCount(db, shape, values)] : [])] as const;
+  return [
+    listEvents(db, shape, values),
+    listTeams(db, shape, values),
+    ...(shape.paged ? [listCount(db, shape, values)] : []),
+  ] as const;
 }
 
 const oneWhere = (s: ScopeShape) => agendaVisible(placeholderScope(s), ph('regiao'), eq(agenda.id, ph('id')));
@@ -113,8 +140,18 @@ export function agendaByIdSelects(db: Db, user: Scope, regiao: string, id: strin
 /** The events (one page, when paged) and the team rows of exactly those events. */
 function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
   const { limit, offset } = pageBounds(page);
-  const events = selectAgenda(db).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
-  const pageIds = db.select({ id: agenda.id }).from(agenda).where(where).orderBy(...agendaOrder).limit(limit).offset(offset);
+  const events = selectAgenda(db)
+    .where(where)
+    .orderBy(...agendaOrder)
+    .limit(limit)
+    .offset(offset);
+  const pageIds = db
+    .select({ id: agenda.id })
+    .from(agenda)
+    .where(where)
+    .orderBy(...agendaOrder)
+    .limit(limit)
+    .offset(offset);
   const teams = equipeQuery(db, isPaged(page) ? inArray(agenda.id, pageIds) : where);
   return [events, teams] as const;
 }

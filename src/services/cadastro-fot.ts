@@ -57,7 +57,8 @@ export function fotColumns(b: FotInput): Partial<typeof cadastroFot.$inferInsert
   if (b.cidade !== undefined) out.cidade = b.cidade;
   if (b.estado !== undefined) out.estado = b.estado;
   if (b.observacoes !== undefined) out.observacoes = b.observacoes;
-  if (b.gastos_captacao !== undefined) out.gastosCaptacaoCentavos = b.gastos_captacao === null ? null : toCentavos(b.gastos_captacao);
+  if (b.gastos_captacao !== undefined)
+    out.gastosCaptacaoCentavos = b.gastos_captacao === null ? null : toCentavos(b.gastos_captacao);
   if (b.pre_venda !== undefined) out.preVenda = b.pre_venda ?? false;
   return out;
 }

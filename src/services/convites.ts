@@ -62,7 +62,8 @@ export function faltanteField(funcaoNome: string): FaltanteField | undefined {
   if (field === undefined) {
     const k = nameKey(funcaoNome);
     if (k.startsWith('fot')) field = 'foto_faltante';
-    else if (k.startsWith('cine') || k.startsWith('víd') || k.startsWith('vid') || k.startsWith('film')) field = 'cine_faltante';
+    else if (k.startsWith('cine') || k.startsWith('víd') || k.startsWith('vid') || k.startsWith('film'))
+      field = 'cine_faltante';
     else if (k.startsWith('recep')) field = 'recep_faltante';
     else field = null;
     if (faltanteByName.size >= 1000) faltanteByName.clear();
@@ -121,7 +122,13 @@ export function toConviteResponse(v: ConviteView) {
     respondido_em: v.c.respondidoEm,
     created_at: v.c.createdAt,
     updated_at: v.c.updatedAt,
-    evento: { regiao: v.regiao, data_evento: v.dataEvento, horario: v.horario, local_evento: v.localEvento, tipo_evento_nome: v.tipoEventoNome },
+    evento: {
+      regiao: v.regiao,
+      data_evento: v.dataEvento,
+      horario: v.horario,
+      local_evento: v.localEvento,
+      tipo_evento_nome: v.tipoEventoNome,
+    },
   };
 }
 

@@ -55,16 +55,36 @@ export function prepareNotifications(db: Db, items: NewNotification[], opts: { w
       seen.add(key);
       return true;
     })
-    .map((n) => ({ id: crypto.randomUUID(), userId: n.userId, tipo: n.tipo, titulo: n.titulo, mensagem: n.mensagem, dados: n.dados ?? {} }));
+    .map((n) => ({
+      id: crypto.randomUUID(),
+      userId: n.userId,
+      tipo: n.tipo,
+      titulo: n.titulo,
+      mensagem: n.mensagem,
+      dados: n.dados ?? {},
+    }));
   const insert: BatchItem<'sqlite'>[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
     const values = rows
       .slice(i, i + ROWS_PER_STATEMENT)
-      .map((r) => sql`(${r.id}, ${r.userId}, ${r.tipo}, ${r.titulo}, ${r.mensagem}, ${JSON.stringify(r.dados)}, 0, null, ${now}, ${now})`);
-    insert.push(db.insert(notifications).select(sql`select * from (values ${sql.join(values, sql`, `)}) where ${opts.when ?? sql`1`}`));
+      .map(
+        (r) =>
+          sql`(${r.id}, ${r.userId}, ${r.tipo}, ${r.titulo}, ${r.mensagem}, ${JSON.stringify(r.dados)}, 0, null, ${now}, ${now})`,
+      );
+    insert.push(
+      db
+        .insert(notifications)
+        .select(sql`select * from (values ${sql.join(values, sql`, `)}) where ${opts.when ?? sql`1`}`),
+    );
   }
-  const push: PushMessage[] = rows.map((r) => ({ userId: r.userId, notificationId: r.id, titulo: r.titulo, mensagem: r.mensagem, dados: r.dados }));
+  const push: PushMessage[] = rows.map((r) => ({
+    userId: r.userId,
+    notificationId: r.id,
+    titulo: r.titulo,
+    mensagem: r.mensagem,
+    dados: r.dados,
+  }));
   return { insert, push };
 }
 
@@ -72,11 +92,20 @@ export function prepareNotifications(db: Db, items: NewNotification[], opts: { w
  * Push delivery only enqueues, in the background: it never fails or slows the request. Without a
  * queue binding there is no push, only in-app notifications.
  */
-export function enqueuePush(queue: Queue<PushMessage> | undefined, waitUntil: (p: Promise<unknown>) => void, push: PushMessage[]) {
+export function enqueuePush(
+  queue: Queue<PushMessage> | undefined,
+  waitUntil: (p: Promise<unknown>) => void,
+  push: PushMessage[],
+) {
   if (!queue || push.length === 0) return;
   waitUntil(
     queue.sendBatch(push.map((body) => ({ body }))).catch((err: unknown) => {
-      console.error(JSON.stringify({ level: 'error', message: `push enqueue failed: ${err instanceof Error ? err.message : String(err)}` }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          message: `push enqueue failed: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+      );
     }),
   );
 }

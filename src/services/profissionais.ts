@@ -15,7 +15,13 @@ export function toProfissionalResponse(
   opts: { funcaoNome: string | null; funcoes?: { id: string; nome: string }[]; showPrivate: boolean },
 ) {
   const privateFields = opts.showPrivate
-    ? { banco: p.banco, agencia: p.agencia, conta_pix: p.contaPix, cpf_cnpj_titular: p.cpfCnpjTitular, tipo_cartao: p.tipoCartao }
+    ? {
+        banco: p.banco,
+        agencia: p.agencia,
+        conta_pix: p.contaPix,
+        cpf_cnpj_titular: p.cpfCnpjTitular,
+        tipo_cartao: p.tipoCartao,
+      }
     : {};
   return {
     id: p.id,
@@ -50,13 +56,30 @@ export function toProfissionalResponse(
 }
 
 const wireToColumn = {
-  nome: 'nome', whatsapp: 'whatsapp', endereco: 'endereco', cidade: 'cidade', uf: 'uf', banco: 'banco',
-  agencia: 'agencia', conta_pix: 'contaPix', cpf_cnpj_titular: 'cpfCnpjTitular', tipo_cartao: 'tipoCartao',
-  tabela_free: 'tabelaFree', equipamentos: 'equipamentos', observacao: 'observacao',
-  carro_disponivel: 'carroDisponivel', tem_estudio: 'temEstudio', qtd_estudio: 'qtdEstudio',
-  extra_por_equipamento: 'extraPorEquipamento', avatar_url: 'avatarUrl', funcao_profissional_id: 'funcaoProfissionalId',
-  qual_tec: 'qualTec', educacao_simpatia: 'educacaoSimpatia', desempenho_evento: 'desempenhoEvento',
-  disp_horario: 'dispHorario', email: 'email',
+  nome: 'nome',
+  whatsapp: 'whatsapp',
+  endereco: 'endereco',
+  cidade: 'cidade',
+  uf: 'uf',
+  banco: 'banco',
+  agencia: 'agencia',
+  conta_pix: 'contaPix',
+  cpf_cnpj_titular: 'cpfCnpjTitular',
+  tipo_cartao: 'tipoCartao',
+  tabela_free: 'tabelaFree',
+  equipamentos: 'equipamentos',
+  observacao: 'observacao',
+  carro_disponivel: 'carroDisponivel',
+  tem_estudio: 'temEstudio',
+  qtd_estudio: 'qtdEstudio',
+  extra_por_equipamento: 'extraPorEquipamento',
+  avatar_url: 'avatarUrl',
+  funcao_profissional_id: 'funcaoProfissionalId',
+  qual_tec: 'qualTec',
+  educacao_simpatia: 'educacaoSimpatia',
+  desempenho_evento: 'desempenhoEvento',
+  disp_horario: 'dispHorario',
+  email: 'email',
 } as const satisfies Record<string, keyof ProfissionalRow>;
 
 /** Wire fields → columns, for the fields present only (a PUT changes what it carries). */
@@ -70,11 +93,24 @@ export function profissionalColumns(b: Record<string, unknown>): Partial<Profiss
  * The two queries behind a profile view: profiles with the main function's name, and every
  * function they hold (of the page's profiles only, through a subquery when paged).
  */
-export function profissionaisQueries(db: Db, where: SQL, paging?: { limit: number | Placeholder; offset: number | Placeholder }) {
+export function profissionaisQueries(
+  db: Db,
+  where: SQL,
+  paging?: { limit: number | Placeholder; offset: number | Placeholder },
+) {
   const { limit, offset } = paging ?? pageBounds({});
   const order = [asc(profissionais.nome), asc(profissionais.id)];
   const heldWhere = paging
-    ? inArray(profissionais.id, db.select({ id: profissionais.id }).from(profissionais).where(where).orderBy(...order).limit(limit).offset(offset))
+    ? inArray(
+        profissionais.id,
+        db
+          .select({ id: profissionais.id })
+          .from(profissionais)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset),
+      )
     : where;
   return [
     db
@@ -86,7 +122,11 @@ export function profissionaisQueries(db: Db, where: SQL, paging?: { limit: numbe
       .limit(limit)
       .offset(offset),
     db
-      .select({ profissionalId: profissionalFuncoes.profissionalId, id: funcoes.id, nome: sql<string>`${funcoes.label}`.as('funcao_nome') })
+      .select({
+        profissionalId: profissionalFuncoes.profissionalId,
+        id: funcoes.id,
+        nome: sql<string>`${funcoes.label}`.as('funcao_nome'),
+      })
       .from(profissionalFuncoes)
       .innerJoin(funcoes, eq(funcoes.id, profissionalFuncoes.funcaoId))
       .innerJoin(profissionais, eq(profissionais.id, profissionalFuncoes.profissionalId))

@@ -23,9 +23,13 @@ async function mintTokens(config: Config, user: TokenSubject) {
 /** A new access token and a new refresh token family; the insert is returned to batch with other writes. */
 export async function newSession(db: Db, config: Config, user: TokenSubject) {
   const t = await mintTokens(config, user);
-  const insert = db
-    .insert(refreshTokens)
-    .values({ id: t.id, userId: user.id, familyId: crypto.randomUUID(), tokenHash: t.tokenHash, expiresAt: t.expiresAt });
+  const insert = db.insert(refreshTokens).values({
+    id: t.id,
+    userId: user.id,
+    familyId: crypto.randomUUID(),
+    tokenHash: t.tokenHash,
+    expiresAt: t.expiresAt,
+  });
   return { ...t, insert };
 }
 
@@ -60,7 +64,12 @@ const IN_FLIGHT = 'try:';
 export async function reserveLoginAttempt(db: Db, keys: string[]): Promise<string[]> {
   const now = new Date().toISOString();
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
-  const rows = keys.map((key) => ({ id: crypto.randomUUID(), key: `${IN_FLIGHT}${key}`, createdAt: now, counted: key }));
+  const rows = keys.map((key) => ({
+    id: crypto.randomUUID(),
+    key: `${IN_FLIGHT}${key}`,
+    createdAt: now,
+    counted: key,
+  }));
   const inserts = rows.map(({ counted, ...r }) =>
     insertWhere(
       db,
@@ -75,7 +84,9 @@ export async function reserveLoginAttempt(db: Db, keys: string[]): Promise<strin
   if (taken.length > 0) await db.delete(loginFailures).where(inArray(loginFailures.id, taken));
   // Refused by recorded failures: Retry-After from them; else only by attempts in flight: retry at once.
   await assertLoginAllowed(db, keys);
-  throw new ApiError('RATE_LIMITED', 'too many login attempts at once: try again in a second', { headers: { 'Retry-After': '1' } });
+  throw new ApiError('RATE_LIMITED', 'too many login attempts at once: try again in a second', {
+    headers: { 'Retry-After': '1' },
+  });
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go). */
@@ -91,12 +102,17 @@ export async function failLoginAttempt(db: Db, ids: string[]) {
 }
 
 /** Not a failure (right password, even of a pending account): the reserved rows go. Batchable. */
-export const releaseLoginAttempt = (db: Db, ids: string[]) => db.delete(loginFailures).where(inArray(loginFailures.id, ids));
+export const releaseLoginAttempt = (db: Db, ids: string[]) =>
+  db.delete(loginFailures).where(inArray(loginFailures.id, ids));
 
 export const clearFailures = (db: Db, key: string) => db.delete(loginFailures).where(eq(loginFailures.key, key));
 
 export async function findRefreshToken(db: Db, token: string) {
-  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(token))).limit(1);
+  const [row] = await db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await sha256Hex(token)))
+    .limit(1);
   return row;
 }
 

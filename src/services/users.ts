@@ -57,11 +57,16 @@ export function accountQuery(db: Db, where: SQL) {
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;
 
 /** The loginResponse body; tokens are empty where none is issued (GET /api/me). */
-export function toLoginResponse(a: Account, tokens: { access_token: string; expires_at: string; refresh_token?: string }) {
+export function toLoginResponse(
+  a: Account,
+  tokens: { access_token: string; expires_at: string; refresh_token?: string },
+) {
   return {
     ...tokens,
     user: toUserResponse(withoutHash(a.user), a.companyName),
-    profissional: a.prof?.id ? toProfissionalResponse(a.prof as ProfissionalRow, { funcaoNome: a.funcaoNome, showPrivate: true }) : null,
+    profissional: a.prof?.id
+      ? toProfissionalResponse(a.prof as ProfissionalRow, { funcaoNome: a.funcaoNome, showPrivate: true })
+      : null,
   };
 }
 
@@ -98,7 +103,11 @@ export function userValues(input: RegisterInput, senhaHash: string, ativo: boole
  * An administrator gets a professional profile: the unlinked one with the same e-mail, or a new
  * one (the unique usuario_id makes the insert a no-op after a link). Run in the user insert's batch.
  */
-export function adminProfileStatements(db: Db, user: { id: string; nome: string; email: string }, regiao: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+export function adminProfileStatements(
+  db: Db,
+  user: { id: string; nome: string; email: string },
+  regiao: string,
+): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
   const link = db
     .update(profissionais)
     .set({ usuarioId: user.id })

@@ -10,7 +10,8 @@ export const db = drizzle(env.DB, { schema });
 
 let seq = 0;
 /** A value no other test in the file uses. */
-export const uniq = (prefix = 'x') => `${prefix}-${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+export const uniq = (prefix = 'x') =>
+  `${prefix}-${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 export const PASSWORD = 'senha-segura-1';
 let passwordHash: Promise<string> | undefined;
@@ -29,7 +30,9 @@ export async function tokenFor(id: string, role: Role, empresaId: string | null 
 }
 
 /** A user inserted straight into D1 (one shared PBKDF2 hash keeps factories fast), with an access token. */
-export async function makeUser(over: Partial<typeof schema.users.$inferInsert> & { role?: Role } = {}): Promise<TestUser> {
+export async function makeUser(
+  over: Partial<typeof schema.users.$inferInsert> & { role?: Role } = {},
+): Promise<TestUser> {
   const role = over.role ?? 'agenda_viewer';
   const values = {
     id: crypto.randomUUID(),
@@ -41,7 +44,13 @@ export async function makeUser(over: Partial<typeof schema.users.$inferInsert> &
     role,
   };
   await db.insert(schema.users).values(values);
-  return { id: values.id, email: values.email, password: PASSWORD, role, token: await tokenFor(values.id, role, values.empresaId ?? null) };
+  return {
+    id: values.id,
+    email: values.email,
+    password: PASSWORD,
+    role,
+    token: await tokenFor(values.id, role, values.empresaId ?? null),
+  };
 }
 
 export const makeAdmin = (over: Parameters<typeof makeUser>[0] = {}) => makeUser({ role: 'SUPERADMIN', ...over });
@@ -56,7 +65,11 @@ export async function makeCatalog(table: schema.CatalogTable, regiao = 'SP', lab
 export const makeEmpresa = (regiao = 'SP') => makeCatalog(schema.empresas, regiao);
 
 /** A price row straight into D1 (valor in cents, as stored). */
-export async function makePreco(tipoEventoId: string, funcaoProfissionalId: string, opts: { regiao?: string; valorCentavos?: number } = {}) {
+export async function makePreco(
+  tipoEventoId: string,
+  funcaoProfissionalId: string,
+  opts: { regiao?: string; valorCentavos?: number } = {},
+) {
   const row = {
     id: crypto.randomUUID(),
     regiao: opts.regiao ?? 'SP',
@@ -87,23 +100,41 @@ export async function makeFot(regiao = 'SP', over: Partial<typeof schema.cadastr
   const refs = await makeFotRefs(regiao);
   const [row] = await db
     .insert(schema.cadastroFot)
-    .values({ regiao, fot: nextFot(), empresaId: refs.empresa.id, cursoId: refs.curso.id, anoFormaturaId: refs.ano.id, ...over })
+    .values({
+      regiao,
+      fot: nextFot(),
+      empresaId: refs.empresa.id,
+      cursoId: refs.curso.id,
+      anoFormaturaId: refs.ano.id,
+      ...over,
+    })
     .returning();
   return { ...row!, refs };
 }
 
 /** A professional profile straight into D1, holding the given functions (the first is the main one). */
-export async function makeProfissional(regiao = 'SP', over: Partial<typeof schema.profissionais.$inferInsert> = {}, funcaoIds: string[] = []) {
+export async function makeProfissional(
+  regiao = 'SP',
+  over: Partial<typeof schema.profissionais.$inferInsert> = {},
+  funcaoIds: string[] = [],
+) {
   const [row] = await db
     .insert(schema.profissionais)
     .values({ regiao, nome: uniq('Profissional'), funcaoProfissionalId: funcaoIds[0] ?? null, ...over })
     .returning();
-  if (funcaoIds.length) await db.insert(schema.profissionalFuncoes).values(funcaoIds.map((funcaoId) => ({ profissionalId: row!.id, funcaoId })));
+  if (funcaoIds.length)
+    await db
+      .insert(schema.profissionalFuncoes)
+      .values(funcaoIds.map((funcaoId) => ({ profissionalId: row!.id, funcaoId })));
   return row!;
 }
 
 /** Notifications of one user straight into D1 (9 per statement: D1 binds at most 100 parameters). */
-export async function makeNotifications(userId: string, n: number, over: Partial<typeof schema.notifications.$inferInsert> = {}) {
+export async function makeNotifications(
+  userId: string,
+  n: number,
+  over: Partial<typeof schema.notifications.$inferInsert> = {},
+) {
   const rows = Array.from({ length: n }, (_, i) => ({
     id: crypto.randomUUID(),
     userId,

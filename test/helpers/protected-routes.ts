@@ -13,7 +13,11 @@ export interface ProtectedRoute {
 }
 
 /** GET list, POST, PUT /{id} and DELETE /{id} of a catalog. */
-function catalogRoutes(path: string, body: Record<string, string>, opts: { publicList?: boolean } = {}): ProtectedRoute[] {
+function catalogRoutes(
+  path: string,
+  body: Record<string, string>,
+  opts: { publicList?: boolean } = {},
+): ProtectedRoute[] {
   return [
     ...(opts.publicList ? [] : [{ method: 'GET', path, allowed: ROLES }]),
     { method: 'POST', path, allowed: ADMINS, body },
@@ -32,7 +36,12 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/admin/users', allowed: ADMINS },
   { method: 'GET', path: '/api/admin/users/pending', allowed: ADMINS },
   { method: 'GET', path: `/api/admin/users/${ID}`, allowed: ADMINS },
-  { method: 'POST', path: '/api/admin/users', allowed: ADMINS, body: { email: 'x@example.com', senha: 'segredo1', nome: 'X', role: 'RESEARCHER' } },
+  {
+    method: 'POST',
+    path: '/api/admin/users',
+    allowed: ADMINS,
+    body: { email: 'x@example.com', senha: 'segredo1', nome: 'X', role: 'RESEARCHER' },
+  },
   { method: 'DELETE', path: `/api/admin/users/${ID}`, allowed: ADMINS },
   { method: 'PATCH', path: `/api/admin/users/${ID}/approve`, allowed: ADMINS },
   { method: 'PATCH', path: `/api/admin/users/${ID}/role`, allowed: ADMINS, body: { role: 'RESEARCHER' } },
@@ -43,30 +52,55 @@ export const protectedRoutes: ProtectedRoute[] = [
   ...catalogRoutes('/api/funcoes', { nome: 'Funcao da tabela' }, { publicList: true }),
   ...catalogRoutes('/api/tipos-servicos', { nome: 'Servico da tabela' }),
   ...catalogRoutes('/api/tipos-eventos', { nome: 'Evento da tabela' }),
-  { method: 'POST', path: '/api/tipos-eventos/precos', allowed: ADMINS, body: { tipo_evento_id: ID, funcao_profissional_id: ID, valor: 10 } },
+  {
+    method: 'POST',
+    path: '/api/tipos-eventos/precos',
+    allowed: ADMINS,
+    body: { tipo_evento_id: ID, funcao_profissional_id: ID, valor: 10 },
+  },
   { method: 'GET', path: `/api/tipos-eventos/${ID}/precos`, allowed: ROLES },
   // FOT records: administrators; an EVENT_OWNER reads (its company's).
   { method: 'GET', path: '/api/cadastro-fot', allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'GET', path: `/api/cadastro-fot/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
-  { method: 'POST', path: '/api/cadastro-fot', allowed: ADMINS, body: { fot: 1, empresa_id: ID, curso_id: ID, ano_formatura_id: ID } },
+  {
+    method: 'POST',
+    path: '/api/cadastro-fot',
+    allowed: ADMINS,
+    body: { fot: 1, empresa_id: ID, curso_id: ID, ano_formatura_id: ID },
+  },
   { method: 'PUT', path: `/api/cadastro-fot/${ID}`, allowed: ADMINS, body: { cidade: 'Santos' } },
   { method: 'DELETE', path: `/api/cadastro-fot/${ID}`, allowed: ADMINS },
   // Professionals: administrators; a professional its own profile.
   { method: 'GET', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'] },
   { method: 'GET', path: '/api/profissionais/contagem', allowed: ADMINS },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
-  { method: 'POST', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'], body: { nome: 'Pessoa da tabela' } },
+  {
+    method: 'POST',
+    path: '/api/profissionais',
+    allowed: [...ADMINS, 'profissional'],
+    body: { nome: 'Pessoa da tabela' },
+  },
   { method: 'PUT', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'], body: { whatsapp: '1' } },
   { method: 'DELETE', path: `/api/profissionais/${ID}`, allowed: ADMINS },
   // Agenda: the policy of src/services/agenda-policy.ts.
   { method: 'GET', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
   { method: 'GET', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
-  { method: 'POST', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer'], body: { fot_id: ID, tipo_evento_id: ID, data_evento: '2026-12-01' } },
+  {
+    method: 'POST',
+    path: '/api/agenda',
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { fot_id: ID, tipo_evento_id: ID, data_evento: '2026-12-01' },
+  },
   { method: 'PUT', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'], body: { horario: '10:00' } },
   { method: 'DELETE', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer'] },
   // Teams and invitations (decisions D11).
   { method: 'PUT', path: `/api/agenda/${ID}/equipe`, allowed: [...ADMINS, 'agenda_viewer'], body: [] },
-  { method: 'POST', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'], body: { profissional_id: ID, funcao_id: ID } },
+  {
+    method: 'POST',
+    path: `/api/agenda/${ID}/convites`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { profissional_id: ID, funcao_id: ID },
+  },
   { method: 'GET', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
   { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional'], body: { status: 'aceito' } },
@@ -77,8 +111,18 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'PUT', path: '/api/v1/notifications/read-all', allowed: ROLES },
   { method: 'PUT', path: `/api/v1/notifications/${ID}/read`, allowed: ROLES },
   { method: 'DELETE', path: `/api/v1/notifications/${ID}`, allowed: ROLES },
-  { method: 'POST', path: '/api/v1/notifications/push-token', allowed: ROLES, body: { token: 'ExponentPushToken[tabela]', plataforma: 'android' } },
-  { method: 'DELETE', path: '/api/v1/notifications/push-token', allowed: ROLES, body: { token: 'ExponentPushToken[tabela]' } },
+  {
+    method: 'POST',
+    path: '/api/v1/notifications/push-token',
+    allowed: ROLES,
+    body: { token: 'ExponentPushToken[tabela]', plataforma: 'android' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/notifications/push-token',
+    allowed: ROLES,
+    body: { token: 'ExponentPushToken[tabela]' },
+  },
 ];
 
 export { ADMINS, ID as UNKNOWN_ID };

@@ -64,4 +64,7 @@ export async function countQueries(path: string, init: RequestInit = {}) {
   return { status: res.status, body, ...count };
 }
 
-export const authHeaders = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+export const authHeaders = (token: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token}`,
+  ...extra,
+});

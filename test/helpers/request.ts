@@ -35,10 +35,16 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
 
 /** Asserts the decisions-D2 error shape and returns the code. */
 export function expectError(res: ApiResult, status: number, code: string) {
-  if (res.status !== status || typeof res.body !== 'object' || res.body?.code !== code || typeof res.body?.error !== 'string') {
+  if (
+    res.status !== status ||
+    typeof res.body !== 'object' ||
+    res.body?.code !== code ||
+    typeof res.body?.error !== 'string'
+  ) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
-  if (Object.keys(res.body).sort().join(',') !== 'code,error') throw new Error(`error body has extra keys: ${JSON.stringify(res.body)}`);
+  if (Object.keys(res.body).sort().join(',') !== 'code,error')
+    throw new Error(`error body has extra keys: ${JSON.stringify(res.body)}`);
 }
 
 /** Cookies of a response as name → { value, attributes (lowercase) }. */

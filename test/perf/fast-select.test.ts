@@ -1,7 +1,16 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fastSelect, preparedSelect } from '../../src/db/fast-select';
-import { agenda, agendaEquipe, cadastroFot, cursos, funcoes, notifications, tiposEventos, users } from '../../src/db/schema';
+import {
+  agenda,
+  agendaEquipe,
+  cadastroFot,
+  cursos,
+  funcoes,
+  notifications,
+  tiposEventos,
+  users,
+} from '../../src/db/schema';
 import { selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
 import { equipeQuery } from '../../src/services/convites';
@@ -23,9 +32,18 @@ describe('fastSelect equals db.batch()', () => {
     await makeFot('MG', { preVenda: false, gastosCaptacaoCentavos: null });
     const [ev] = await db
       .insert(agenda)
-      .values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-01', preVenda: true })
+      .values({
+        regiao: 'MG',
+        userId: user.id,
+        fotId: fot.id,
+        tipoEventoId: tipo.id,
+        dataEvento: '2027-03-01',
+        preVenda: true,
+      })
       .returning();
-    await db.insert(agenda).values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-02' });
+    await db
+      .insert(agenda)
+      .values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-02' });
     await db.insert(agendaEquipe).values({ agendaId: ev!.id, funcaoId: f.id, quantidade: 3 });
     await makeProfissional('MG', { usuarioId: user.id, carroDisponivel: true, temEstudio: null }, [f.id]);
     await makeProfissional('MG', { funcaoProfissionalId: null }, []);
@@ -83,7 +101,9 @@ describe('fastSelect equals db.batch()', () => {
     expect(inSp.map((r) => r.id)).toContain(sp.id);
     expect(justMg).toEqual([{ id: mg.id, nome: mg.label }]);
     expect(inRegion(db, { one: false }, { regiao: 'MG' }).sql).toBe(inRegion(db, { one: false }, { regiao: 'SP' }).sql);
-    expect(inRegion(db, { one: true }, { regiao: 'MG', id: mg.id }).sql).not.toBe(inRegion(db, { one: false }, { regiao: 'MG' }).sql);
+    expect(inRegion(db, { one: true }, { regiao: 'MG', id: mg.id }).sql).not.toBe(
+      inRegion(db, { one: false }, { regiao: 'MG' }).sql,
+    );
     expect(() => inRegion(db, { one: true }, { regiao: 'MG' })).toThrow(/placeholder "id"/);
   });
 });

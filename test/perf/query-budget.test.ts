@@ -2,7 +2,18 @@
 // included, and the same count with 1 row and with 100+ rows. Own file: it fills the database.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agenda, agendaEquipe, convites, cursos, empresas, funcoes, precos, tiposEventos } from '../../src/db/schema';
-import { db, makeAdmin, makeCatalog, makeFot, makeNotifications, makeProfissional, makeUser, nextFot, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeNotifications,
+  makeProfissional,
+  makeUser,
+  nextFot,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { authHeaders, countQueries } from '../helpers/queries';
 import { api } from '../helpers/request';
 
@@ -25,12 +36,20 @@ const ctx: Record<string, string> = {};
 async function world() {
   const f = await makeCatalog(funcoes);
   const tipo = await makeCatalog(tiposEventos);
-  await db.insert(precos).values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: f.id, valorCentavos: 100 });
+  await db
+    .insert(precos)
+    .values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: f.id, valorCentavos: 100 });
   const fot = await makeFot('SP');
-  const [ev] = await db.insert(agenda).values({ regiao: 'SP', userId: viewer.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-01-10' }).returning();
+  const [ev] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', userId: viewer.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-01-10' })
+    .returning();
   await db.insert(agendaEquipe).values({ agendaId: ev!.id, funcaoId: f.id, quantidade: 5 });
   const mine = await makeProfissional('SP', { usuarioId: pro.id }, [f.id]);
-  const [conv] = await db.insert(convites).values({ agendaId: ev!.id, profissionalId: mine.id, funcaoId: f.id }).returning();
+  const [conv] = await db
+    .insert(convites)
+    .values({ agendaId: ev!.id, profissionalId: mine.id, funcaoId: f.id })
+    .returning();
   await makeNotifications(pro.id, 3);
   Object.assign(ctx, { funcao: f.id, tipo: tipo.id, fot: fot.id, event: ev!.id, prof: mine.id, convite: conv!.id });
 }
@@ -41,15 +60,31 @@ async function grow() {
     const f = await makeCatalog(funcoes);
     const tipo = await makeCatalog(tiposEventos);
     const fot = await makeFot('SP');
-    await db.insert(precos).values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: ctx.funcao!, valorCentavos: 100 });
-    await db.insert(agenda).values(Array.from({ length: 10 }, () => ({ regiao: 'SP', userId: viewer.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-02-01' })));
+    await db
+      .insert(precos)
+      .values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: ctx.funcao!, valorCentavos: 100 });
+    await db.insert(agenda).values(
+      Array.from({ length: 10 }, () => ({
+        regiao: 'SP',
+        userId: viewer.id,
+        fotId: fot.id,
+        tipoEventoId: tipo.id,
+        dataEvento: '2027-02-01',
+      })),
+    );
     for (let j = 0; j < 10; j++) {
       await makeCatalog(cursos);
       await makeCatalog(empresas);
       await makeUser({ ativo: false });
       const p = await makeProfissional('SP', {}, [f.id, ctx.funcao!]);
       await db.insert(convites).values({ agendaId: ctx.event!, profissionalId: p.id, funcaoId: ctx.funcao! });
-      await db.insert(agenda).values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-03-01' });
+      await db.insert(agenda).values({
+        regiao: 'SP',
+        userId: viewer.id,
+        fotId: ctx.fot!,
+        tipoEventoId: ctx.tipo!,
+        dataEvento: '2027-03-01',
+      });
     }
     await makeNotifications(pro.id, 10);
     await db.insert(agendaEquipe).values({ agendaId: ctx.event!, funcaoId: f.id, quantidade: 2 });
@@ -65,73 +100,245 @@ async function calls(): Promise<Call[]> {
   const cursoDel = await makeCatalog(cursos);
   const fotDel = await makeFot('SP');
   const profDel = await makeProfissional('SP');
-  const [evDel] = await db.insert(agenda).values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-04-01' }).returning();
+  const [evDel] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-04-01' })
+    .returning();
   const invitee = await makeProfissional('SP', {}, [ctx.funcao!]);
   const answering = await makeUser({ role: 'profissional' });
   const answeringProf = await makeProfissional('SP', { usuarioId: answering.id }, [ctx.funcao!]);
-  const [toAnswer] = await db.insert(convites).values({ agendaId: ctx.event!, profissionalId: answeringProf.id, funcaoId: ctx.funcao! }).returning();
+  const [toAnswer] = await db
+    .insert(convites)
+    .values({ agendaId: ctx.event!, profissionalId: answeringProf.id, funcaoId: ctx.funcao! })
+    .returning();
   const cancelProf = await makeProfissional('SP', {}, [ctx.funcao!]);
-  const [toCancel] = await db.insert(convites).values({ agendaId: ctx.event!, profissionalId: cancelProf.id, funcaoId: ctx.funcao! }).returning();
+  const [toCancel] = await db
+    .insert(convites)
+    .values({ agendaId: ctx.event!, profissionalId: cancelProf.id, funcaoId: ctx.funcao! })
+    .returning();
   const [note] = await makeNotifications(pro.id, 1);
-  const login = await api('POST', '/auth/login', { body: { email: victim.email, senha: victim.password }, headers: { 'cf-connecting-ip': uniq('ip') } });
+  const login = await api('POST', '/auth/login', {
+    body: { email: victim.email, senha: victim.password },
+    headers: { 'cf-connecting-ip': uniq('ip') },
+  });
   const a = admin.token;
   const email = () => `${uniq('b')}@example.com`;
   return [
-    { name: 'register', method: 'POST', path: '/auth/register', body: { email: email(), senha: 'segredo123', nome: 'N', role: 'RESEARCHER' }, expect: 201 },
-    { name: 'login', method: 'POST', path: '/auth/login', body: { email: victim.email, senha: victim.password }, expect: 200 },
-    { name: 'login (wrong password)', method: 'POST', path: '/auth/login', body: { email: victim.email, senha: 'errada-123' }, expect: 401 },
-    { name: 'refresh', method: 'POST', path: '/auth/refresh', body: { refresh_token: login.body.refresh_token }, expect: 200 },
-    { name: 'logout', method: 'POST', path: '/auth/logout', body: { refresh_token: login.body.refresh_token }, expect: 200 },
+    {
+      name: 'register',
+      method: 'POST',
+      path: '/auth/register',
+      body: { email: email(), senha: 'segredo123', nome: 'N', role: 'RESEARCHER' },
+      expect: 201,
+    },
+    {
+      name: 'login',
+      method: 'POST',
+      path: '/auth/login',
+      body: { email: victim.email, senha: victim.password },
+      expect: 200,
+    },
+    {
+      name: 'login (wrong password)',
+      method: 'POST',
+      path: '/auth/login',
+      body: { email: victim.email, senha: 'errada-123' },
+      expect: 401,
+    },
+    {
+      name: 'refresh',
+      method: 'POST',
+      path: '/auth/refresh',
+      body: { refresh_token: login.body.refresh_token },
+      expect: 200,
+    },
+    {
+      name: 'logout',
+      method: 'POST',
+      path: '/auth/logout',
+      body: { refresh_token: login.body.refresh_token },
+      expect: 200,
+    },
     { name: 'GET me', method: 'GET', path: '/api/me', token: pro.token, expect: 200 },
-    { name: 'PUT me (password)', method: 'PUT', path: '/api/me', token: victim.token, body: { nome: 'X', senha_atual: victim.password, nova_senha: victim.password }, expect: 200 },
+    {
+      name: 'PUT me (password)',
+      method: 'PUT',
+      path: '/api/me',
+      token: victim.token,
+      body: { nome: 'X', senha_atual: victim.password, nova_senha: victim.password },
+      expect: 200,
+    },
     { name: 'admin list', method: 'GET', path: '/api/admin/users', token: a, expect: 200 },
     { name: 'admin pending', method: 'GET', path: '/api/admin/users/pending', token: a, expect: 200 },
     { name: 'admin get', method: 'GET', path: `/api/admin/users/${victim.id}`, token: a, expect: 200 },
-    { name: 'admin create (admin role)', method: 'POST', path: '/api/admin/users', token: a, body: { email: email(), senha: 'segredo123', nome: 'N', role: 'BUSINESS_OWNER' }, expect: 201 },
+    {
+      name: 'admin create (admin role)',
+      method: 'POST',
+      path: '/api/admin/users',
+      token: a,
+      body: { email: email(), senha: 'segredo123', nome: 'N', role: 'BUSINESS_OWNER' },
+      expect: 201,
+    },
     { name: 'admin approve', method: 'PATCH', path: `/api/admin/users/${pending.id}/approve`, token: a, expect: 200 },
-    { name: 'admin role', method: 'PATCH', path: `/api/admin/users/${roleTarget.id}/role`, token: a, body: { role: 'RESEARCHER' }, expect: 200 },
+    {
+      name: 'admin role',
+      method: 'PATCH',
+      path: `/api/admin/users/${roleTarget.id}/role`,
+      token: a,
+      body: { role: 'RESEARCHER' },
+      expect: 200,
+    },
     { name: 'admin delete', method: 'DELETE', path: `/api/admin/users/${victim.id}`, token: a, expect: 200 },
     { name: 'cursos list', method: 'GET', path: '/api/cursos', token: a, expect: 200 },
     { name: 'funcoes list (public)', method: 'GET', path: '/api/funcoes', expect: 200 },
-    { name: 'cursos create', method: 'POST', path: '/api/cursos', token: a, body: { nome: uniq('Curso') }, expect: 201 },
-    { name: 'cursos update', method: 'PUT', path: `/api/cursos/${cursoDel.id}`, token: a, body: { nome: uniq('Curso') }, expect: 200 },
+    {
+      name: 'cursos create',
+      method: 'POST',
+      path: '/api/cursos',
+      token: a,
+      body: { nome: uniq('Curso') },
+      expect: 201,
+    },
+    {
+      name: 'cursos update',
+      method: 'PUT',
+      path: `/api/cursos/${cursoDel.id}`,
+      token: a,
+      body: { nome: uniq('Curso') },
+      expect: 200,
+    },
     { name: 'cursos delete', method: 'DELETE', path: `/api/cursos/${cursoDel.id}`, token: a, expect: 204 },
     { name: 'tipos-eventos list', method: 'GET', path: '/api/tipos-eventos', token: a, expect: 200 },
     { name: 'tipos-eventos list (page)', method: 'GET', path: '/api/tipos-eventos?limit=50', token: a, expect: 200 },
-    { name: 'tipos-eventos update', method: 'PUT', path: `/api/tipos-eventos/${ctx.tipo}`, token: a, body: { nome: uniq('Tipo') }, expect: 200 },
-    { name: 'precos upsert', method: 'POST', path: '/api/tipos-eventos/precos', token: a, body: { tipo_evento_id: ctx.tipo, funcao_profissional_id: ctx.funcao, valor: 12.5 }, expect: 200 },
+    {
+      name: 'tipos-eventos update',
+      method: 'PUT',
+      path: `/api/tipos-eventos/${ctx.tipo}`,
+      token: a,
+      body: { nome: uniq('Tipo') },
+      expect: 200,
+    },
+    {
+      name: 'precos upsert',
+      method: 'POST',
+      path: '/api/tipos-eventos/precos',
+      token: a,
+      body: { tipo_evento_id: ctx.tipo, funcao_profissional_id: ctx.funcao, valor: 12.5 },
+      expect: 200,
+    },
     { name: 'precos of a type', method: 'GET', path: `/api/tipos-eventos/${ctx.tipo}/precos`, token: a, expect: 200 },
     { name: 'fot list', method: 'GET', path: '/api/cadastro-fot', token: a, expect: 200 },
     { name: 'fot list (page)', method: 'GET', path: '/api/cadastro-fot?limit=50', token: a, expect: 200 },
     { name: 'fot get', method: 'GET', path: `/api/cadastro-fot/${ctx.fot}`, token: a, expect: 200 },
-    { name: 'fot update', method: 'PUT', path: `/api/cadastro-fot/${ctx.fot}`, token: a, body: { cidade: 'Santos' }, expect: 200 },
+    {
+      name: 'fot update',
+      method: 'PUT',
+      path: `/api/cadastro-fot/${ctx.fot}`,
+      token: a,
+      body: { cidade: 'Santos' },
+      expect: 200,
+    },
     { name: 'fot delete', method: 'DELETE', path: `/api/cadastro-fot/${fotDel.id}`, token: a, expect: 204 },
     { name: 'profissionais list', method: 'GET', path: '/api/profissionais', token: a, expect: 200 },
     { name: 'profissionais list (page)', method: 'GET', path: '/api/profissionais?limit=50', token: a, expect: 200 },
     { name: 'profissionais contagem', method: 'GET', path: '/api/profissionais/contagem', token: a, expect: 200 },
     { name: 'profissional get', method: 'GET', path: `/api/profissionais/${ctx.prof}`, token: a, expect: 200 },
-    { name: 'profissional create (team registration)', method: 'POST', path: '/api/profissionais', token: a, body: { nome: 'P', email: email(), senha: 'segredo123', funcoes_ids: [ctx.funcao] }, expect: 201 },
-    { name: 'profissional update', method: 'PUT', path: `/api/profissionais/${ctx.prof}`, token: a, body: { qual_tec: 4, funcoes_ids: [ctx.funcao] }, expect: 200 },
+    {
+      name: 'profissional create (team registration)',
+      method: 'POST',
+      path: '/api/profissionais',
+      token: a,
+      body: { nome: 'P', email: email(), senha: 'segredo123', funcoes_ids: [ctx.funcao] },
+      expect: 201,
+    },
+    {
+      name: 'profissional update',
+      method: 'PUT',
+      path: `/api/profissionais/${ctx.prof}`,
+      token: a,
+      body: { qual_tec: 4, funcoes_ids: [ctx.funcao] },
+      expect: 200,
+    },
     { name: 'profissional delete', method: 'DELETE', path: `/api/profissionais/${profDel.id}`, token: a, expect: 200 },
     { name: 'agenda list (admin)', method: 'GET', path: '/api/agenda', token: a, expect: 200 },
     { name: 'agenda list (agenda_viewer)', method: 'GET', path: '/api/agenda', token: viewer.token, expect: 200 },
     { name: 'agenda list (profissional)', method: 'GET', path: '/api/agenda', token: pro.token, expect: 200 },
     { name: 'agenda list (page)', method: 'GET', path: '/api/agenda?limit=50', token: a, expect: 200 },
     { name: 'agenda get', method: 'GET', path: `/api/agenda/${ctx.event}`, token: a, expect: 200 },
-    { name: 'agenda create', method: 'POST', path: '/api/agenda', token: viewer.token, body: { fot_id: ctx.fot, tipo_evento_id: ctx.tipo, data_evento: '2027-05-01' }, expect: 201 },
-    { name: 'agenda update', method: 'PUT', path: `/api/agenda/${ctx.event}`, token: viewer.token, body: { horario: '10:00' }, expect: 200 },
+    {
+      name: 'agenda create',
+      method: 'POST',
+      path: '/api/agenda',
+      token: viewer.token,
+      body: { fot_id: ctx.fot, tipo_evento_id: ctx.tipo, data_evento: '2027-05-01' },
+      expect: 201,
+    },
+    {
+      name: 'agenda update',
+      method: 'PUT',
+      path: `/api/agenda/${ctx.event}`,
+      token: viewer.token,
+      body: { horario: '10:00' },
+      expect: 200,
+    },
     { name: 'agenda delete', method: 'DELETE', path: `/api/agenda/${evDel!.id}`, token: viewer.token, expect: 204 },
-    { name: 'equipe put', method: 'PUT', path: `/api/agenda/${ctx.event}/equipe`, token: a, body: [{ funcao_id: ctx.funcao, quantidade: 500 }], expect: 200 },
-    { name: 'convite create', method: 'POST', path: `/api/agenda/${ctx.event}/convites`, token: a, body: { profissional_id: invitee.id, funcao_id: ctx.funcao }, expect: 201 },
+    {
+      name: 'equipe put',
+      method: 'PUT',
+      path: `/api/agenda/${ctx.event}/equipe`,
+      token: a,
+      body: [{ funcao_id: ctx.funcao, quantidade: 500 }],
+      expect: 200,
+    },
+    {
+      name: 'convite create',
+      method: 'POST',
+      path: `/api/agenda/${ctx.event}/convites`,
+      token: a,
+      body: { profissional_id: invitee.id, funcao_id: ctx.funcao },
+      expect: 201,
+    },
     { name: 'convites of an event', method: 'GET', path: `/api/agenda/${ctx.event}/convites`, token: a, expect: 200 },
     { name: 'my convites', method: 'GET', path: '/api/convites', token: pro.token, expect: 200 },
-    { name: 'convite accept', method: 'PATCH', path: `/api/convites/${toAnswer!.id}`, token: answering.token, body: { status: 'aceito' }, expect: 200 },
+    {
+      name: 'convite accept',
+      method: 'PATCH',
+      path: `/api/convites/${toAnswer!.id}`,
+      token: answering.token,
+      body: { status: 'aceito' },
+      expect: 200,
+    },
     { name: 'convite cancel', method: 'DELETE', path: `/api/convites/${toCancel!.id}`, token: a, expect: 204 },
     { name: 'notifications list', method: 'GET', path: '/api/v1/notifications', token: pro.token, expect: 200 },
-    { name: 'notifications unread-count', method: 'GET', path: '/api/v1/notifications/unread-count', token: pro.token, expect: 200 },
-    { name: 'notification read', method: 'PUT', path: `/api/v1/notifications/${note!.id}/read`, token: pro.token, expect: 200 },
-    { name: 'notifications read-all', method: 'PUT', path: '/api/v1/notifications/read-all', token: pro.token, expect: 200 },
-    { name: 'push-token add', method: 'POST', path: '/api/v1/notifications/push-token', token: pro.token, body: { token: uniq('ExponentPushToken'), plataforma: 'android' }, expect: 201 },
+    {
+      name: 'notifications unread-count',
+      method: 'GET',
+      path: '/api/v1/notifications/unread-count',
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'notification read',
+      method: 'PUT',
+      path: `/api/v1/notifications/${note!.id}/read`,
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'notifications read-all',
+      method: 'PUT',
+      path: '/api/v1/notifications/read-all',
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'push-token add',
+      method: 'POST',
+      path: '/api/v1/notifications/push-token',
+      token: pro.token,
+      body: { token: uniq('ExponentPushToken'), plataforma: 'android' },
+      expect: 201,
+    },
   ];
 }
 
@@ -141,7 +348,11 @@ async function measure(): Promise<Record<string, number>> {
     const headers: Record<string, string> = call.token ? authHeaders(call.token) : {};
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     headers['cf-connecting-ip'] = uniq('ip');
-    const res = await countQueries(call.path, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+    const res = await countQueries(call.path, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    });
     expect(res.status, `${call.name}: ${JSON.stringify(res.body)}`).toBe(call.expect);
     out[call.name] = res.roundTrips;
   }
@@ -160,7 +371,12 @@ describe('D1 round trips per request', () => {
     small = await measure();
     await grow();
     large = await measure();
-    console.log(['route | round trips (1 row) | (100+ rows)', ...Object.keys(small).map((k) => `${k} | ${small[k]} | ${large[k]}`)].join('\n'));
+    console.log(
+      [
+        'route | round trips (1 row) | (100+ rows)',
+        ...Object.keys(small).map((k) => `${k} | ${small[k]} | ${large[k]}`),
+      ].join('\n'),
+    );
   }, 120_000);
 
   it(`every route stays within ${BUDGET} round trips, authentication included`, () => {

@@ -22,22 +22,76 @@ async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
 }
 
 const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, string][] = [
-  ['FOT list of a region', () => selectFots(db).where(eq(cadastroFot.regiao, 'SP')).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)), 'cadastro_fot'],
-  ['FOT list of a company', () => selectFots(db).where(and(eq(cadastroFot.regiao, 'SP'), eq(cadastroFot.empresaId, ID))).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)), 'cadastro_fot'],
-  ['agenda of a region', () => selectAgenda(db).where(eq(agenda.regiao, 'SP')).orderBy(...agendaOrder), 'agenda'],
-  ['agenda of a region between dates', () => selectAgenda(db).where(and(eq(agenda.regiao, 'SP'), gte(agenda.dataEvento, '2027-01-01'), lte(agenda.dataEvento, '2027-02-01'))).orderBy(...agendaOrder), 'agenda'],
-  ['agenda of an agenda_viewer', () => selectAgenda(db).where(and(eq(agenda.regiao, 'SP'), agendaScope(viewer))).orderBy(...agendaOrder), 'agenda'],
+  [
+    'FOT list of a region',
+    () => selectFots(db).where(eq(cadastroFot.regiao, 'SP')).orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)),
+    'cadastro_fot',
+  ],
+  [
+    'FOT list of a company',
+    () =>
+      selectFots(db)
+        .where(and(eq(cadastroFot.regiao, 'SP'), eq(cadastroFot.empresaId, ID)))
+        .orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id)),
+    'cadastro_fot',
+  ],
+  [
+    'agenda of a region',
+    () =>
+      selectAgenda(db)
+        .where(eq(agenda.regiao, 'SP'))
+        .orderBy(...agendaOrder),
+    'agenda',
+  ],
+  [
+    'agenda of a region between dates',
+    () =>
+      selectAgenda(db)
+        .where(and(eq(agenda.regiao, 'SP'), gte(agenda.dataEvento, '2027-01-01'), lte(agenda.dataEvento, '2027-02-01')))
+        .orderBy(...agendaOrder),
+    'agenda',
+  ],
+  [
+    'agenda of an agenda_viewer',
+    () =>
+      selectAgenda(db)
+        .where(and(eq(agenda.regiao, 'SP'), agendaScope(viewer)))
+        .orderBy(...agendaOrder),
+    'agenda',
+  ],
   ['catalog list', () => listCatalog(db, cursos, 'SP'), 'cursos'],
-  ['pending users', () => db.select().from(users).where(eq(users.ativo, false)).orderBy(asc(users.createdAt), asc(users.id)), 'users'],
-  ['notifications of a user', () => db.select().from(notifications).where(eq(notifications.userId, ID)).orderBy(desc(notifications.createdAt), desc(notifications.id)), 'notifications'],
+  [
+    'pending users',
+    () => db.select().from(users).where(eq(users.ativo, false)).orderBy(asc(users.createdAt), asc(users.id)),
+    'users',
+  ],
+  [
+    'notifications of a user',
+    () =>
+      db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.userId, ID))
+        .orderBy(desc(notifications.createdAt), desc(notifications.id)),
+    'notifications',
+  ],
 ];
 
 describe('query plans of the hot list queries', () => {
   it.each(hot)('%s: no full scan, no sort', async (_name, build, table) => {
     const details = await plan(build());
     const line = details.join(' | ');
-    expect(details.some((d) => new RegExp(`^SCAN ${table}$`).test(d)), line).toBe(false);
-    expect(details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d)), line).toBe(false);
-    expect(details.some((d) => new RegExp(`^(SEARCH|SCAN) ${table} USING`).test(d)), line).toBe(true);
+    expect(
+      details.some((d) => new RegExp(`^SCAN ${table}$`).test(d)),
+      line,
+    ).toBe(false);
+    expect(
+      details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d)),
+      line,
+    ).toBe(false);
+    expect(
+      details.some((d) => new RegExp(`^(SEARCH|SCAN) ${table} USING`).test(d)),
+      line,
+    ).toBe(true);
   });
 });

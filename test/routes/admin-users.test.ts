@@ -5,7 +5,13 @@ import { PendingUserSchema, UserSchema } from '../../src/routes/admin-users/admi
 import { db, makeAdmin, makeEmpresa, makeUser, uniq } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
 
-const newUser = (over: Record<string, unknown> = {}) => ({ email: `${uniq('adm')}@example.com`, senha: 'segredo123', nome: 'Nova Pessoa', role: 'RESEARCHER', ...over });
+const newUser = (over: Record<string, unknown> = {}) => ({
+  email: `${uniq('adm')}@example.com`,
+  senha: 'segredo123',
+  nome: 'Nova Pessoa',
+  role: 'RESEARCHER',
+  ...over,
+});
 
 describe('GET /api/admin/users', () => {
   it('lists every user with company name and without password data', async () => {
@@ -64,7 +70,11 @@ describe('POST /api/admin/users', () => {
 
   it('gives an administrator a new professional profile in the x-regiao region', async () => {
     const admin = await makeAdmin();
-    const res = await api('POST', '/api/admin/users', { token: admin.token, regiao: 'mg', body: newUser({ role: 'BUSINESS_OWNER', nome: 'Dona' }) });
+    const res = await api('POST', '/api/admin/users', {
+      token: admin.token,
+      regiao: 'mg',
+      body: newUser({ role: 'BUSINESS_OWNER', nome: 'Dona' }),
+    });
     expect(res.status).toBe(201);
     const [p] = await db.select().from(profissionais).where(eq(profissionais.usuarioId, res.body.id));
     expect(p).toMatchObject({ nome: 'Dona', regiao: 'MG' });
@@ -73,8 +83,14 @@ describe('POST /api/admin/users', () => {
   it('links the existing unlinked profile with the same e-mail instead of creating one', async () => {
     const admin = await makeAdmin();
     const body = newUser({ role: 'SUPERADMIN' });
-    const [existing] = await db.insert(profissionais).values({ regiao: 'SP', nome: 'Já Cadastrado', email: body.email }).returning();
-    const res = await api('POST', '/api/admin/users', { token: admin.token, body: { ...body, email: body.email.toUpperCase() } });
+    const [existing] = await db
+      .insert(profissionais)
+      .values({ regiao: 'SP', nome: 'Já Cadastrado', email: body.email })
+      .returning();
+    const res = await api('POST', '/api/admin/users', {
+      token: admin.token,
+      body: { ...body, email: body.email.toUpperCase() },
+    });
     expect(res.status).toBe(201);
     const linked = await db.select().from(profissionais).where(eq(profissionais.usuarioId, res.body.id));
     expect(linked.map((p) => p.id)).toEqual([existing!.id]);
@@ -82,8 +98,15 @@ describe('POST /api/admin/users', () => {
 
   it('lets only a SUPERADMIN create a SUPERADMIN', async () => {
     const owner = await makeUser({ role: 'BUSINESS_OWNER' });
-    expectError(await api('POST', '/api/admin/users', { token: owner.token, body: newUser({ role: 'SUPERADMIN' }) }), 403, 'FORBIDDEN');
-    const res = await api('POST', '/api/admin/users', { token: owner.token, body: newUser({ role: 'BUSINESS_OWNER' }) });
+    expectError(
+      await api('POST', '/api/admin/users', { token: owner.token, body: newUser({ role: 'SUPERADMIN' }) }),
+      403,
+      'FORBIDDEN',
+    );
+    const res = await api('POST', '/api/admin/users', {
+      token: owner.token,
+      body: newUser({ role: 'BUSINESS_OWNER' }),
+    });
     expect(res.status).toBe(201);
   });
 
@@ -91,21 +114,42 @@ describe('POST /api/admin/users', () => {
     const admin = await makeAdmin();
     const u = await makeUser();
     const before = await db.select().from(profissionais);
-    expectError(await api('POST', '/api/admin/users', { token: admin.token, body: newUser({ email: u.email.toUpperCase(), role: 'SUPERADMIN' }) }), 400, 'EMAIL_TAKEN');
+    expectError(
+      await api('POST', '/api/admin/users', {
+        token: admin.token,
+        body: newUser({ email: u.email.toUpperCase(), role: 'SUPERADMIN' }),
+      }),
+      400,
+      'EMAIL_TAKEN',
+    );
     expect(await db.select().from(profissionais)).toHaveLength(before.length);
   });
 
   it('validates the body and the company of an EVENT_OWNER', async () => {
     const admin = await makeAdmin();
-    expectError(await api('POST', '/api/admin/users', { token: admin.token, body: newUser({ senha: '1' }) }), 400, 'VALIDATION_FAILED');
-    expectError(await api('POST', '/api/admin/users', { token: admin.token, body: newUser({ role: 'EVENT_OWNER' }) }), 400, 'VALIDATION_FAILED');
-    expectError(await api('POST', '/api/admin/users', { token: admin.token, regiao: 'XX', body: newUser() }), 400, 'INVALID_REGION');
+    expectError(
+      await api('POST', '/api/admin/users', { token: admin.token, body: newUser({ senha: '1' }) }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('POST', '/api/admin/users', { token: admin.token, body: newUser({ role: 'EVENT_OWNER' }) }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('POST', '/api/admin/users', { token: admin.token, regiao: 'XX', body: newUser() }),
+      400,
+      'INVALID_REGION',
+    );
   });
 
   it('makes exactly one account out of concurrent creates with one e-mail', async () => {
     const admin = await makeAdmin();
     const body = newUser();
-    const results = await Promise.all(Array.from({ length: 10 }, () => api('POST', '/api/admin/users', { token: admin.token, body })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => api('POST', '/api/admin/users', { token: admin.token, body })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 201)) expectError(r, 400, 'EMAIL_TAKEN');
     expect(await db.select().from(users).where(eq(users.email, body.email))).toHaveLength(1);
@@ -122,7 +166,11 @@ describe('DELETE /api/admin/users/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'user deleted' });
     expectError(await api('GET', '/api/me', { token: u.token }), 401, 'UNAUTHENTICATED');
-    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.userId, u.id))).toHaveLength(0);
     const [after] = await db.select().from(profissionais).where(eq(profissionais.id, p!.id));
     expect(after?.usuarioId).toBeNull();
@@ -139,7 +187,11 @@ describe('DELETE /api/admin/users/{id}', () => {
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const admin = await makeAdmin();
-    expectError(await api('DELETE', `/api/admin/users/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(
+      await api('DELETE', `/api/admin/users/${crypto.randomUUID()}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('DELETE', '/api/admin/users/not-a-uuid', { token: admin.token }), 400, 'INVALID_ID');
   });
 });
@@ -148,48 +200,94 @@ describe('PATCH /api/admin/users/{id}/approve', () => {
   it('activates a pending user, who can then log in', async () => {
     const admin = await makeUser({ role: 'BUSINESS_OWNER' });
     const reg = await api('POST', '/auth/register', { body: newUser({ role: 'agenda_viewer' }) });
-    const creds = { email: (await db.select().from(users).where(eq(users.id, reg.body.id)))[0]!.email, senha: 'segredo123' };
+    const creds = {
+      email: (await db.select().from(users).where(eq(users.id, reg.body.id)))[0]!.email,
+      senha: 'segredo123',
+    };
     expectError(await api('POST', '/auth/login', { body: creds }), 401, 'ACCOUNT_PENDING');
     const res = await api('PATCH', `/api/admin/users/${reg.body.id}/approve`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'user approved' });
     expect((await api('POST', '/auth/login', { body: creds })).status).toBe(200);
-    expect((await api('GET', '/api/admin/users/pending', { token: admin.token })).body.map((u: { id: string }) => u.id)).not.toContain(reg.body.id);
+    expect(
+      (await api('GET', '/api/admin/users/pending', { token: admin.token })).body.map((u: { id: string }) => u.id),
+    ).not.toContain(reg.body.id);
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const admin = await makeAdmin();
-    expectError(await api('PATCH', `/api/admin/users/${crypto.randomUUID()}/approve`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PATCH', `/api/admin/users/${crypto.randomUUID()}/approve`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('PATCH', '/api/admin/users/1/approve', { token: admin.token }), 400, 'INVALID_ID');
   });
 });
 
 describe('PATCH /api/admin/users/{id}/role', () => {
-  it('changes the role, effective at once for the user\'s current token', async () => {
+  it("changes the role, effective at once for the user's current token", async () => {
     const admin = await makeAdmin();
     const u = await makeUser({ role: 'RESEARCHER' });
     expectError(await api('GET', '/api/admin/users', { token: u.token }), 403, 'FORBIDDEN');
-    const res = await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: { role: 'BUSINESS_OWNER' } });
+    const res = await api('PATCH', `/api/admin/users/${u.id}/role`, {
+      token: admin.token,
+      body: { role: 'BUSINESS_OWNER' },
+    });
     expect(res.status).toBe(200);
     expect((await api('GET', '/api/admin/users', { token: u.token })).status).toBe(200);
   });
 
-  it('refuses changing one\'s own role and touching SUPERADMIN without being one', async () => {
+  it("refuses changing one's own role and touching SUPERADMIN without being one", async () => {
     const admin = await makeAdmin();
-    expectError(await api('PATCH', `/api/admin/users/${admin.id}/role`, { token: admin.token, body: { role: 'RESEARCHER' } }), 403, 'FORBIDDEN');
+    expectError(
+      await api('PATCH', `/api/admin/users/${admin.id}/role`, { token: admin.token, body: { role: 'RESEARCHER' } }),
+      403,
+      'FORBIDDEN',
+    );
     const owner = await makeUser({ role: 'BUSINESS_OWNER' });
     const u = await makeUser();
-    expectError(await api('PATCH', `/api/admin/users/${u.id}/role`, { token: owner.token, body: { role: 'SUPERADMIN' } }), 403, 'FORBIDDEN');
-    expectError(await api('PATCH', `/api/admin/users/${admin.id}/role`, { token: owner.token, body: { role: 'RESEARCHER' } }), 403, 'FORBIDDEN');
-    expect((await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: { role: 'SUPERADMIN' } })).status).toBe(200);
+    expectError(
+      await api('PATCH', `/api/admin/users/${u.id}/role`, { token: owner.token, body: { role: 'SUPERADMIN' } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await api('PATCH', `/api/admin/users/${admin.id}/role`, { token: owner.token, body: { role: 'RESEARCHER' } }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(
+      (await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: { role: 'SUPERADMIN' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('validates the role and the id', async () => {
     const admin = await makeAdmin();
     const u = await makeUser();
-    expectError(await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: { role: 'REI' } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: {} }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PATCH', `/api/admin/users/${crypto.randomUUID()}/role`, { token: admin.token, body: { role: 'RESEARCHER' } }), 404, 'NOT_FOUND');
-    expectError(await api('PATCH', '/api/admin/users/x/role', { token: admin.token, body: { role: 'RESEARCHER' } }), 400, 'INVALID_ID');
+    expectError(
+      await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: { role: 'REI' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PATCH', `/api/admin/users/${u.id}/role`, { token: admin.token, body: {} }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PATCH', `/api/admin/users/${crypto.randomUUID()}/role`, {
+        token: admin.token,
+        body: { role: 'RESEARCHER' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('PATCH', '/api/admin/users/x/role', { token: admin.token, body: { role: 'RESEARCHER' } }),
+      400,
+      'INVALID_ID',
+    );
   });
 });

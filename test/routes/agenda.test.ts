@@ -11,7 +11,14 @@ async function makeEvento(regiao: string, userId: string | null, over: Partial<t
   const tipo = over.tipoEventoId ? undefined : await makeCatalog(tiposEventos, regiao);
   const [row] = await db
     .insert(agenda)
-    .values({ regiao, userId, fotId: fot?.id ?? over.fotId!, tipoEventoId: tipo?.id ?? over.tipoEventoId!, dataEvento: '2026-12-10', ...over })
+    .values({
+      regiao,
+      userId,
+      fotId: fot?.id ?? over.fotId!,
+      tipoEventoId: tipo?.id ?? over.tipoEventoId!,
+      dataEvento: '2026-12-10',
+      ...over,
+    })
     .returning();
   return row!;
 }
@@ -27,10 +34,29 @@ describe('POST /api/agenda', () => {
   it('creates an event with every field, its creator, region and nested FOT and event type', async () => {
     const viewer = await makeUser({ role: 'agenda_viewer' });
     const body = await refsBody('MG', {
-      horario: '19:30', local_evento: 'Clube', endereco: 'Rua A, 1', observacoes_evento: 'obs', logistica_observacoes: 'log',
-      status_profissionais: 'pendente', pre_venda: true, qtd_formandos: 120, qtd_fotografos: 3, qtd_cinegrafistas: 2, qtd_recepcionistas: 1,
-      qtd_estudios: 1, qtd_ponto_foto: 2, qtd_ponto_id: 1, qtd_ponto_decorado: 1, qtd_pontos_led: 4, qtd_plataforma_360: 1,
-      foto_faltante: 1, cine_faltante: 0, recep_faltante: 0, user_id: crypto.randomUUID(), regiao: 'SP', id: crypto.randomUUID(),
+      horario: '19:30',
+      local_evento: 'Clube',
+      endereco: 'Rua A, 1',
+      observacoes_evento: 'obs',
+      logistica_observacoes: 'log',
+      status_profissionais: 'pendente',
+      pre_venda: true,
+      qtd_formandos: 120,
+      qtd_fotografos: 3,
+      qtd_cinegrafistas: 2,
+      qtd_recepcionistas: 1,
+      qtd_estudios: 1,
+      qtd_ponto_foto: 2,
+      qtd_ponto_id: 1,
+      qtd_ponto_decorado: 1,
+      qtd_pontos_led: 4,
+      qtd_plataforma_360: 1,
+      foto_faltante: 1,
+      cine_faltante: 0,
+      recep_faltante: 0,
+      user_id: crypto.randomUUID(),
+      regiao: 'SP',
+      id: crypto.randomUUID(),
     });
     const res = await api('POST', '/api/agenda', { token: viewer.token, regiao: 'MG', body });
     expect(res.status).toBe(201);
@@ -38,7 +64,12 @@ describe('POST /api/agenda', () => {
     const { user_id: _u, regiao: _r, id: _i, ...sent } = body;
     expect(res.body).toMatchObject({ ...sent, user_id: viewer.id, regiao: 'MG' });
     expect(res.body.id).not.toBe(body.id);
-    expect(res.body.fot).toMatchObject({ id: body.fot_id, empresa_nome: expect.any(String), curso_nome: expect.any(String), ano_formatura_label: expect.any(String) });
+    expect(res.body.fot).toMatchObject({
+      id: body.fot_id,
+      empresa_nome: expect.any(String),
+      curso_nome: expect.any(String),
+      ano_formatura_label: expect.any(String),
+    });
     expect(res.body.tipo_evento.id).toBe(body.tipo_evento_id);
     expect(res.body.fot.curso_nome).not.toBe(res.body.fot.ano_formatura_label);
   });
@@ -70,7 +101,10 @@ describe('POST /api/agenda', () => {
     const a = await api('POST', '/api/agenda', { token: admin.token, body: { ...sp, fot_id: mg.fot_id } });
     expectError(a, 404, 'NOT_FOUND');
     expect(a.body.error).toContain('fot_id');
-    const b = await api('POST', '/api/agenda', { token: admin.token, body: { ...sp, tipo_evento_id: mg.tipo_evento_id } });
+    const b = await api('POST', '/api/agenda', {
+      token: admin.token,
+      body: { ...sp, tipo_evento_id: mg.tipo_evento_id },
+    });
     expect(b.body.error).toContain('tipo_evento_id');
   });
 });
@@ -135,12 +169,16 @@ describe('who sees and does what (decisions D4)', () => {
     let res;
     if (target === 'list') res = await api('GET', '/api/agenda', { token });
     else if (target === 'new') res = await api('POST', '/api/agenda', { token, body: await refsBody('SP') });
-    else res = await api(method, `/api/agenda/${ev[target]}`, { token, body: method === 'PUT' ? { local_evento: `by ${who}` } : undefined });
+    else
+      res = await api(method, `/api/agenda/${ev[target]}`, {
+        token,
+        body: method === 'PUT' ? { local_evento: `by ${who}` } : undefined,
+      });
     expect(res.status).toBe(status);
     if (status >= 400) expectError(res, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
   });
 
-  it('agenda_viewer deletes its own event (204) and not another\'s (404)', async () => {
+  it("agenda_viewer deletes its own event (204) and not another's (404)", async () => {
     const own = await makeEvento('SP', users.viewerA!.id);
     const other = await makeEvento('SP', users.viewerB!.id);
     expectError(await api('DELETE', `/api/agenda/${other.id}`, { token: users.viewerA!.token }), 404, 'NOT_FOUND');
@@ -156,27 +194,39 @@ describe('GET /api/agenda filters and order', () => {
     const admin = await makeAdmin();
     const fot = await makeFot('MG');
     const tipo = await makeCatalog(tiposEventos, 'MG');
-    const mk = (dataEvento: string, horario: string | null) => makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id, dataEvento, horario });
+    const mk = (dataEvento: string, horario: string | null) =>
+      makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id, dataEvento, horario });
     const late = await mk('2027-03-02', '21:00');
     const early = await mk('2027-03-02', '08:00');
     const first = await mk('2027-03-01', '23:00');
     const outside = await mk('2027-04-01', null);
     const res = await api('GET', `/api/agenda?fot_id=${fot.id}`, { token: admin.token, regiao: 'MG' });
     expect(res.body.map((e: { id: string }) => e.id)).toEqual([first.id, early.id, late.id, outside.id]);
-    const ranged = await api('GET', `/api/agenda?fot_id=${fot.id}&de=2027-03-02&ate=2027-03-31`, { token: admin.token, regiao: 'MG' });
+    const ranged = await api('GET', `/api/agenda?fot_id=${fot.id}&de=2027-03-02&ate=2027-03-31`, {
+      token: admin.token,
+      regiao: 'MG',
+    });
     expect(ranged.body.map((e: { id: string }) => e.id)).toEqual([early.id, late.id]);
     expectError(await api('GET', '/api/agenda?de=2027-13-01', { token: admin.token }), 400, 'VALIDATION_FAILED');
-    expectError(await api('GET', '/api/agenda?de=2027-03-02&ate=2027-03-01', { token: admin.token }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api('GET', '/api/agenda?de=2027-03-02&ate=2027-03-01', { token: admin.token }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await api('GET', '/api/agenda?fot_id=1', { token: admin.token }), 400, 'VALIDATION_FAILED');
   });
 
-  it('never shows another region\'s events, and their ids are 404', async () => {
+  it("never shows another region's events, and their ids are 404", async () => {
     const admin = await makeAdmin();
     const mg = await makeEvento('MG', admin.id);
     const res = await api('GET', '/api/agenda', { token: admin.token, regiao: 'SP' });
     expect(res.body.map((e: { id: string }) => e.id)).not.toContain(mg.id);
     expectError(await api('GET', `/api/agenda/${mg.id}`, { token: admin.token }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/agenda/${mg.id}`, { token: admin.token, body: { horario: '10:00' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/agenda/${mg.id}`, { token: admin.token, body: { horario: '10:00' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('DELETE', `/api/agenda/${mg.id}`, { token: admin.token }), 404, 'NOT_FOUND');
     expectError(await api('GET', '/api/agenda/abc', { token: admin.token }), 400, 'INVALID_ID');
     expectError(await api('GET', `/api/agenda/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
@@ -191,7 +241,15 @@ describe('GET /api/agenda filters and order', () => {
     const one = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
     expect(one.body).toHaveLength(1);
     for (let i = 0; i < 199; i += 10) {
-      await db.insert(agenda).values(Array.from({ length: 10 }, () => ({ regiao: 'MG', userId: admin.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-01-01' })).slice(0, Math.min(10, 199 - i)));
+      await db.insert(agenda).values(
+        Array.from({ length: 10 }, () => ({
+          regiao: 'MG',
+          userId: admin.id,
+          fotId: fot.id,
+          tipoEventoId: tipo.id,
+          dataEvento: '2027-01-01',
+        })).slice(0, Math.min(10, 199 - i)),
+      );
     }
     const many = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
     expect(many.body).toHaveLength(200);
@@ -204,12 +262,29 @@ describe('PUT and DELETE /api/agenda/{id}', () => {
   it('PUT changes only the fields sent and validates them like POST', async () => {
     const admin = await makeAdmin();
     const e = await makeEvento('SP', admin.id, { horario: '10:00', localEvento: 'Salão' });
-    const res = await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { horario: '11:15', qtd_fotografos: 4 } });
+    const res = await api('PUT', `/api/agenda/${e.id}`, {
+      token: admin.token,
+      body: { horario: '11:15', qtd_fotografos: 4 },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ horario: '11:15', qtd_fotografos: 4, local_evento: 'Salão', data_evento: '2026-12-10', user_id: admin.id });
-    expectError(await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { data_evento: '2026-13-01' } }), 400, 'VALIDATION_FAILED');
+    expect(res.body).toMatchObject({
+      horario: '11:15',
+      qtd_fotografos: 4,
+      local_evento: 'Salão',
+      data_evento: '2026-12-10',
+      user_id: admin.id,
+    });
+    expectError(
+      await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { data_evento: '2026-13-01' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     const other = await refsBody('MG');
-    expectError(await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { fot_id: other.fot_id } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/agenda/${e.id}`, { token: admin.token, body: { fot_id: other.fot_id } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('DELETE answers 204 with no body, then 404', async () => {
@@ -228,4 +303,3 @@ describe('PUT and DELETE /api/agenda/{id}', () => {
     expectError(await api('DELETE', `/api/tipos-eventos/${e.tipoEventoId}`, { token: admin.token }), 409, 'IN_USE');
   });
 });
-

@@ -29,12 +29,19 @@ describe('app skeleton', () => {
   it('allows CORS with credentials for configured origins only', async () => {
     const ok = await SELF.fetch(`${BASE}/api/me`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type,x-regiao' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,content-type,x-regiao',
+      },
     });
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
     expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-regiao');
-    const evil = await SELF.fetch(`${BASE}/api/me`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' } });
+    const evil = await SELF.fetch(`${BASE}/api/me`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+    });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -50,7 +57,14 @@ describe('app skeleton', () => {
 
   it('never leaks internals in a 500', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const broken = { ...env, DB: { prepare: () => { throw new Error('SQLITE secret detail'); } } as unknown as D1Database };
+    const broken = {
+      ...env,
+      DB: {
+        prepare: () => {
+          throw new Error('SQLITE secret detail');
+        },
+      } as unknown as D1Database,
+    };
     const res = await createApp().request('/health', {}, broken);
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('{"error":"internal error","code":"INTERNAL"}');
@@ -67,19 +81,36 @@ describe('GET /openapi.json and /docs', () => {
     const res = await api('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.components.securitySchemes.BearerAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(res.body.components.securitySchemes.BearerAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
     const paths = res.body.paths;
     for (const [path, method] of [
-      ['/auth/register', 'post'], ['/auth/login', 'post'], ['/auth/refresh', 'post'], ['/auth/logout', 'post'],
-      ['/api/me', 'get'], ['/api/me', 'put'], ['/api/admin/users', 'get'], ['/api/admin/users', 'post'],
-      ['/api/admin/users/pending', 'get'], ['/api/admin/users/{id}', 'get'], ['/api/admin/users/{id}', 'delete'],
-      ['/api/admin/users/{id}/approve', 'patch'], ['/api/admin/users/{id}/role', 'patch'],
+      ['/auth/register', 'post'],
+      ['/auth/login', 'post'],
+      ['/auth/refresh', 'post'],
+      ['/auth/logout', 'post'],
+      ['/api/me', 'get'],
+      ['/api/me', 'put'],
+      ['/api/admin/users', 'get'],
+      ['/api/admin/users', 'post'],
+      ['/api/admin/users/pending', 'get'],
+      ['/api/admin/users/{id}', 'get'],
+      ['/api/admin/users/{id}', 'delete'],
+      ['/api/admin/users/{id}/approve', 'patch'],
+      ['/api/admin/users/{id}/role', 'patch'],
     ] as const) {
       expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
-    expect(paths['/auth/login'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/loginRequest');
+    expect(paths['/auth/login'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/loginRequest',
+    );
     expect(paths['/api/admin/users/{id}'].get.security).toEqual([{ BearerAuth: [] }]);
-    expect(paths['/api/admin/users/{id}'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(paths['/api/admin/users/{id}'].get.responses['404'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/Error',
+    );
   });
 
   it('lists exactly the routes the app serves, and the app serves every route it lists', async () => {
@@ -92,7 +123,9 @@ describe('GET /openapi.json and /docs', () => {
     );
     const doc = (await api('GET', '/openapi.json')).body;
     const documented = new Set(
-      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+      ),
     );
     expect([...served].filter((r) => !documented.has(r))).toEqual([]);
     expect([...documented].filter((r) => !served.has(r))).toEqual([]);
@@ -101,7 +134,13 @@ describe('GET /openapi.json and /docs', () => {
 
   it('declares BearerAuth on every route but login, register, refresh, logout and GET /api/funcoes', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
-    const open = new Set(['POST /auth/login', 'POST /auth/register', 'POST /auth/refresh', 'POST /auth/logout', 'GET /api/funcoes']);
+    const open = new Set([
+      'POST /auth/login',
+      'POST /auth/register',
+      'POST /auth/refresh',
+      'POST /auth/logout',
+      'GET /api/funcoes',
+    ]);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {
         const key = `${method.toUpperCase()} ${path}`;
@@ -122,13 +161,17 @@ describe('GET /openapi.json and /docs', () => {
 describe('typed client', () => {
   it('hc<AppType> types requests and responses', async () => {
     const u = await makeUser();
-    const client = hc<AppType>(BASE, { fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(input, init) });
+    const client = hc<AppType>(BASE, {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => SELF.fetch(input, init),
+    });
     const res = await client.auth.login.$post({ json: { email: u.email, senha: u.password } });
     expect(res.status).toBe(200);
     if (res.status === 200) {
       const body = await res.json();
       expectTypeOf(body.access_token).toEqualTypeOf<string>();
-      expectTypeOf(body.user.role).toEqualTypeOf<'SUPERADMIN' | 'BUSINESS_OWNER' | 'EVENT_OWNER' | 'RESEARCHER' | 'agenda_viewer' | 'profissional'>();
+      expectTypeOf(body.user.role).toEqualTypeOf<
+        'SUPERADMIN' | 'BUSINESS_OWNER' | 'EVENT_OWNER' | 'RESEARCHER' | 'agenda_viewer' | 'profissional'
+      >();
       expect(body.user.id).toBe(u.id);
     }
   });

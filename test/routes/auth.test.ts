@@ -9,9 +9,18 @@ import { db, makeEmpresa, makeUser, PASSWORD, uniq } from '../helpers/factories'
 import { api, cookies, expectError } from '../helpers/request';
 
 const email = () => `${uniq('reg')}@example.com`;
-const ip = () => ({ 'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
-const registration = (over: Record<string, unknown> = {}) => ({ email: email(), senha: 'segredo123', nome: 'Maria Silva', role: 'profissional', ...over });
-const login = (e: string, senha = PASSWORD, headers = ip()) => api('POST', '/auth/login', { body: { email: e, senha }, headers });
+const ip = () => ({
+  'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+});
+const registration = (over: Record<string, unknown> = {}) => ({
+  email: email(),
+  senha: 'segredo123',
+  nome: 'Maria Silva',
+  role: 'profissional',
+  ...over,
+});
+const login = (e: string, senha = PASSWORD, headers = ip()) =>
+  api('POST', '/auth/login', { body: { email: e, senha }, headers });
 
 function expectNoSecrets(body: unknown) {
   const text = JSON.stringify(body);
@@ -20,7 +29,9 @@ function expectNoSecrets(body: unknown) {
 
 describe('POST /auth/register', () => {
   it('creates a pending user and answers 201 {id, access_token, message} with session cookies', async () => {
-    const res = await api('POST', '/auth/register', { body: registration({ telefone: '11 98888-7777', professional_type: 'fotografo' }) });
+    const res = await api('POST', '/auth/register', {
+      body: registration({ telefone: '11 98888-7777', professional_type: 'fotografo' }),
+    });
     expect(res.status).toBe(201);
     expect(RegisterResponse.safeParse(res.body).success).toBe(true);
     expectNoSecrets(res.body);
@@ -29,7 +40,9 @@ describe('POST /auth/register', () => {
     expect(row?.senhaHash).toMatch(/^pbkdf2-sha256\$100000\$/);
     const c = cookies(res.headers);
     expect(c.access_token?.attrs).toEqual(expect.arrayContaining(['httponly', 'path=/', 'samesite=lax', 'secure']));
-    expect(c.refresh_token?.attrs).toEqual(expect.arrayContaining(['httponly', 'path=/auth', 'samesite=lax', 'secure']));
+    expect(c.refresh_token?.attrs).toEqual(
+      expect.arrayContaining(['httponly', 'path=/auth', 'samesite=lax', 'secure']),
+    );
   });
 
   it('trims and lowercases the e-mail, and refuses it again in another case with 400 EMAIL_TAKEN', async () => {
@@ -38,7 +51,11 @@ describe('POST /auth/register', () => {
     expect(res.status).toBe(201);
     const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, res.body.id));
     expect(row?.email).toBe(e);
-    expectError(await api('POST', '/auth/register', { body: registration({ email: e.toUpperCase() }) }), 400, 'EMAIL_TAKEN');
+    expectError(
+      await api('POST', '/auth/register', { body: registration({ email: e.toUpperCase() }) }),
+      400,
+      'EMAIL_TAKEN',
+    );
   });
 
   it.each([
@@ -60,22 +77,35 @@ describe('POST /auth/register', () => {
     expect(res.body.error).toContain(message);
   });
 
-  it.each(['SUPERADMIN', 'BUSINESS_OWNER'])('refuses the administrator role %s with 400 ROLE_NOT_ALLOWED', async (role) => {
-    expectError(await api('POST', '/auth/register', { body: registration({ role }) }), 400, 'ROLE_NOT_ALLOWED');
-  });
+  it.each(['SUPERADMIN', 'BUSINESS_OWNER'])(
+    'refuses the administrator role %s with 400 ROLE_NOT_ALLOWED',
+    async (role) => {
+      expectError(await api('POST', '/auth/register', { body: registration({ role }) }), 400, 'ROLE_NOT_ALLOWED');
+    },
+  );
 
   it('requires an existing empresa_id for EVENT_OWNER', async () => {
-    expectError(await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER' }) }), 400, 'VALIDATION_FAILED');
-    const unknown = await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER', empresa_id: crypto.randomUUID() }) });
+    expectError(
+      await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER' }) }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const unknown = await api('POST', '/auth/register', {
+      body: registration({ role: 'EVENT_OWNER', empresa_id: crypto.randomUUID() }),
+    });
     expectError(unknown, 400, 'VALIDATION_FAILED');
     expect(unknown.body.error).toContain('empresa_id');
     const empresa = await makeEmpresa();
-    const ok = await api('POST', '/auth/register', { body: registration({ role: 'EVENT_OWNER', empresa_id: empresa.id }) });
+    const ok = await api('POST', '/auth/register', {
+      body: registration({ role: 'EVENT_OWNER', empresa_id: empresa.id }),
+    });
     expect(ok.status).toBe(201);
   });
 
   it('stores a formatted CPF as digits and the address fields', async () => {
-    const res = await api('POST', '/auth/register', { body: registration({ cpf_cnpj: '529.982.247-25', uf: 'mg', cep: '30140-071', cidade: 'Belo Horizonte' }) });
+    const res = await api('POST', '/auth/register', {
+      body: registration({ cpf_cnpj: '529.982.247-25', uf: 'mg', cep: '30140-071', cidade: 'Belo Horizonte' }),
+    });
     expect(res.status).toBe(201);
     const [row] = await db.select().from(users).where(eq(users.id, res.body.id));
     expect(row).toMatchObject({ cpfCnpj: '52998224725', uf: 'MG', cep: '30140071', cidade: 'Belo Horizonte' });
@@ -95,12 +125,20 @@ describe('POST /auth/register', () => {
     const me = await api('GET', '/api/me', { token: reg.body.access_token });
     expect(me.status).toBe(200);
     expect(me.body.user.ativo).toBe(false);
-    expectError(await api('PUT', '/api/me', { token: reg.body.access_token, body: { nome: 'X' } }), 403, 'ACCOUNT_PENDING');
+    expectError(
+      await api('PUT', '/api/me', { token: reg.body.access_token, body: { nome: 'X' } }),
+      403,
+      'ACCOUNT_PENDING',
+    );
     expectError(await api('GET', '/api/admin/users', { token: reg.body.access_token }), 403, 'ACCOUNT_PENDING');
   });
 
   it('answers 400 INVALID_JSON for malformed JSON and 413 for a body over 64 KiB', async () => {
-    expectError(await api('POST', '/auth/register', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+    expectError(
+      await api('POST', '/auth/register', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'INVALID_JSON',
+    );
     expectError(await api('POST', '/auth/register', { rawBody: '{}', headers: {} }), 400, 'INVALID_JSON');
     const big = await api('POST', '/auth/register', { body: registration({ nome: 'x'.repeat(70 * 1024) }) });
     expectError(big, 413, 'PAYLOAD_TOO_LARGE');
@@ -114,7 +152,13 @@ describe('POST /auth/login', () => {
     expect(res.status).toBe(200);
     expect(LoginResponse.safeParse(res.body).success).toBe(true);
     expectNoSecrets(res.body);
-    expect(res.body.user).toMatchObject({ id: u.id, email: u.email, role: 'RESEARCHER', ativo: true, company_id: null });
+    expect(res.body.user).toMatchObject({
+      id: u.id,
+      email: u.email,
+      role: 'RESEARCHER',
+      ativo: true,
+      company_id: null,
+    });
     expect(res.body.profissional).toBeNull();
     const ttl = Date.parse(res.body.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(890_000);
@@ -144,14 +188,30 @@ describe('POST /auth/login', () => {
 
   it('returns the linked professional profile', async () => {
     const u = await makeUser({ role: 'profissional' });
-    await db.insert(profissionais).values({ regiao: 'SP', nome: 'Foto Grafo', usuarioId: u.id, qualTec: 4, dispHorario: 5, avatarUrl: 'https://cdn.example.com/a.png' });
+    await db.insert(profissionais).values({
+      regiao: 'SP',
+      nome: 'Foto Grafo',
+      usuarioId: u.id,
+      qualTec: 4,
+      dispHorario: 5,
+      avatarUrl: 'https://cdn.example.com/a.png',
+    });
     const res = await login(u.email);
-    expect(res.body.profissional).toMatchObject({ nome: 'Foto Grafo', usuario_id: u.id, media: 4.5, avatar_url: 'https://cdn.example.com/a.png' });
+    expect(res.body.profissional).toMatchObject({
+      nome: 'Foto Grafo',
+      usuario_id: u.id,
+      media: 4.5,
+      avatar_url: 'https://cdn.example.com/a.png',
+    });
   });
 
   it('validates the body', async () => {
     expectError(await api('POST', '/auth/login', { body: { email: 'a@b.co' } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('POST', '/auth/login', { body: { email: 'a@b.co', senha: '123' } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api('POST', '/auth/login', { body: { email: 'a@b.co', senha: '123' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('rate limits 5 failures per e-mail in 15 minutes with 429 and Retry-After, even for the right password', async () => {
@@ -190,7 +250,11 @@ describe('access tokens', () => {
 
   it('prefer the header over the cookie', async () => {
     const u = await makeUser();
-    expectError(await api('GET', '/api/me', { headers: { authorization: 'Bearer garbage', cookie: `access_token=${u.token}` } }), 401, 'UNAUTHENTICATED');
+    expectError(
+      await api('GET', '/api/me', { headers: { authorization: 'Bearer garbage', cookie: `access_token=${u.token}` } }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('are refused when expired, unsigned (alg none) or tampered', async () => {
@@ -203,7 +267,11 @@ describe('access tokens', () => {
     const [h, , s] = u.token.split('.');
     const tampered = `${h}.${b64({ sub: u.id, role: 'SUPERADMIN', iat: 1, exp: Math.floor(Date.now() / 1000) + 600 })}.${s}`;
     expectError(await api('GET', '/api/me', { token: tampered }), 401, 'UNAUTHENTICATED');
-    const hs512 = await sign({ sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 }, env.JWT_SECRET, 'HS512');
+    const hs512 = await sign(
+      { sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 },
+      env.JWT_SECRET,
+      'HS512',
+    );
     expectError(await api('GET', '/api/me', { token: hs512 }), 401, 'UNAUTHENTICATED');
   });
 
@@ -219,8 +287,14 @@ describe('access tokens', () => {
     const cookie = `access_token=${u.token}`;
     const body = { telefone: '1' };
     expectError(await api('PUT', '/api/me', { body, headers: { cookie } }), 403, 'FORBIDDEN');
-    expectError(await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
-    expect((await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://app.example.com' } })).status).toBe(200);
+    expectError(
+      await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://evil.example' } }),
+      403,
+      'FORBIDDEN',
+    );
+    expect((await api('PUT', '/api/me', { body, headers: { cookie, origin: 'https://app.example.com' } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -244,12 +318,18 @@ describe('POST /auth/refresh', () => {
     const { refresh } = await session();
     const first = await api('POST', '/auth/refresh', { body: { refresh_token: refresh } });
     expectError(await api('POST', '/auth/refresh', { body: { refresh_token: refresh } }), 401, 'INVALID_REFRESH_TOKEN');
-    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: first.body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: first.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
   it('lets exactly one of two concurrent refreshes with the same token win', async () => {
     const { refresh } = await session();
-    const results = await Promise.all([1, 2, 3].map(() => api('POST', '/auth/refresh', { body: { refresh_token: refresh } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => api('POST', '/auth/refresh', { body: { refresh_token: refresh } })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 200)) expectError(r, 401, 'INVALID_REFRESH_TOKEN');
   });
@@ -257,14 +337,25 @@ describe('POST /auth/refresh', () => {
   it('reads the cookie when the body has no token, if the Origin is allowed', async () => {
     const { refresh } = await session();
     const cookie = `refresh_token=${refresh}`;
-    expectError(await api('POST', '/auth/refresh', { body: {}, headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
-    const res = await api('POST', '/auth/refresh', { body: {}, headers: { cookie, origin: 'https://app.example.com' } });
+    expectError(
+      await api('POST', '/auth/refresh', { body: {}, headers: { cookie, origin: 'https://evil.example' } }),
+      403,
+      'FORBIDDEN',
+    );
+    const res = await api('POST', '/auth/refresh', {
+      body: {},
+      headers: { cookie, origin: 'https://app.example.com' },
+    });
     expect(res.status).toBe(200);
   });
 
   it('answers 401 INVALID_REFRESH_TOKEN for a missing, unknown or expired token', async () => {
     expectError(await api('POST', '/auth/refresh', { body: {} }), 401, 'INVALID_REFRESH_TOKEN');
-    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: 'garbage' } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: 'garbage' } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     const { refresh } = await session();
     await db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000).toISOString() });
     expectError(await api('POST', '/auth/refresh', { body: { refresh_token: refresh } }), 401, 'INVALID_REFRESH_TOKEN');
@@ -287,7 +378,11 @@ describe('POST /auth/logout', () => {
     const c = cookies(res.headers);
     expect(c.access_token?.attrs).toContain('max-age=0');
     expect(c.refresh_token?.attrs).toContain('max-age=0');
-    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
   it('answers 200 without any token', async () => {
@@ -311,21 +406,42 @@ describe('GET and PUT /api/me', () => {
     await db.insert(profissionais).values({ regiao: 'SP', nome: 'Antes', usuarioId: u.id, qualTec: 2 });
     const res = await api('PUT', '/api/me', {
       token: u.token,
-      body: { nome: ' Novo Nome ', telefone: '31 3333-0000', role: 'SUPERADMIN', ativo: false, profissional: { nome: 'Depois', uf: 'mg', qual_tec: 5, usuario_id: crypto.randomUUID() } },
+      body: {
+        nome: ' Novo Nome ',
+        telefone: '31 3333-0000',
+        role: 'SUPERADMIN',
+        ativo: false,
+        profissional: { nome: 'Depois', uf: 'mg', qual_tec: 5, usuario_id: crypto.randomUUID() },
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.user).toMatchObject({ name: 'Novo Nome', phone: '31 3333-0000', role: 'profissional', ativo: true });
+    expect(res.body.user).toMatchObject({
+      name: 'Novo Nome',
+      phone: '31 3333-0000',
+      role: 'profissional',
+      ativo: true,
+    });
     expect(res.body.profissional).toMatchObject({ nome: 'Depois', uf: 'MG', qual_tec: 2, usuario_id: u.id });
   });
 
   it('PUT changes the password only with the current one, revokes old sessions and starts a new one', async () => {
     const u = await makeUser();
     const old = (await login(u.email)).body.refresh_token;
-    expectError(await api('PUT', '/api/me', { token: u.token, body: { nova_senha: 'nova-senha-1' } }), 400, 'VALIDATION_FAILED');
-    const wrong = await api('PUT', '/api/me', { token: u.token, body: { senha_atual: 'errada-123', nova_senha: 'nova-senha-1' } });
+    expectError(
+      await api('PUT', '/api/me', { token: u.token, body: { nova_senha: 'nova-senha-1' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const wrong = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { senha_atual: 'errada-123', nova_senha: 'nova-senha-1' },
+    });
     expectError(wrong, 400, 'VALIDATION_FAILED');
     expect(wrong.body.error).toContain('senha_atual');
-    const res = await api('PUT', '/api/me', { token: u.token, body: { senha_atual: PASSWORD, nova_senha: 'nova-senha-1' } });
+    const res = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { senha_atual: PASSWORD, nova_senha: 'nova-senha-1' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).toBeTruthy();
     expectNoSecrets(res.body);
@@ -338,7 +454,15 @@ describe('GET and PUT /api/me', () => {
   it('PUT validates its fields', async () => {
     const u = await makeUser();
     expectError(await api('PUT', '/api/me', { token: u.token, body: { nome: '' } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PUT', '/api/me', { token: u.token, body: { nova_senha: '123', senha_atual: PASSWORD } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PUT', '/api/me', { token: u.token, body: { profissional: { cpf_cnpj_titular: '11111111111' } } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api('PUT', '/api/me', { token: u.token, body: { nova_senha: '123', senha_atual: PASSWORD } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PUT', '/api/me', { token: u.token, body: { profissional: { cpf_cnpj_titular: '11111111111' } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });

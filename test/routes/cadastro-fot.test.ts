@@ -14,11 +14,25 @@ async function fotBody(regiao = 'SP', over: Record<string, unknown> = {}) {
 describe('POST /api/cadastro-fot', () => {
   it('creates a record with joined names, region, money and a stored uppercase UF', async () => {
     const admin = await makeAdmin();
-    const body = await fotBody('MG', { instituicao: ' UFMG ', cidade: 'Belo Horizonte', estado: 'mg', observacoes: 'turma grande', gastos_captacao: 1234.5, pre_venda: true });
+    const body = await fotBody('MG', {
+      instituicao: ' UFMG ',
+      cidade: 'Belo Horizonte',
+      estado: 'mg',
+      observacoes: 'turma grande',
+      gastos_captacao: 1234.5,
+      pre_venda: true,
+    });
     const res = await api('POST', '/api/cadastro-fot', { token: admin.token, regiao: 'MG', body });
     expect(res.status).toBe(201);
     expect(FotSchema.safeParse(res.body).error).toBeUndefined();
-    expect(res.body).toMatchObject({ fot: body.fot, regiao: 'MG', instituicao: 'UFMG', estado: 'MG', gastos_captacao: 1234.5, pre_venda: true });
+    expect(res.body).toMatchObject({
+      fot: body.fot,
+      regiao: 'MG',
+      instituicao: 'UFMG',
+      estado: 'MG',
+      gastos_captacao: 1234.5,
+      pre_venda: true,
+    });
     expect(res.body.empresa_nome).toBeTruthy();
     expect(res.body.ano_formatura_label).toMatch(/^2026\./);
     const [row] = await db.select().from(cadastroFot).where(eq(cadastroFot.id, res.body.id));
@@ -56,23 +70,35 @@ describe('POST /api/cadastro-fot', () => {
   it('refuses references of another region or unknown with 404 naming the field', async () => {
     const admin = await makeAdmin();
     const mg = await makeFotRefs('MG');
-    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body: await fotBody('SP', { curso_id: mg.curso.id }) });
+    const res = await api('POST', '/api/cadastro-fot', {
+      token: admin.token,
+      body: await fotBody('SP', { curso_id: mg.curso.id }),
+    });
     expectError(res, 404, 'NOT_FOUND');
     expect(res.body.error).toContain('curso_id');
-    const unknown = await api('POST', '/api/cadastro-fot', { token: admin.token, body: await fotBody('SP', { ano_formatura_id: crypto.randomUUID() }) });
+    const unknown = await api('POST', '/api/cadastro-fot', {
+      token: admin.token,
+      body: await fotBody('SP', { ano_formatura_id: crypto.randomUUID() }),
+    });
     expect(unknown.body.error).toContain('ano_formatura_id');
   });
 
   it('refuses a taken FOT number (also from another region) with 400 DUPLICATE_FOT', async () => {
     const admin = await makeAdmin();
     const existing = await makeFot('MG');
-    expectError(await api('POST', '/api/cadastro-fot', { token: admin.token, body: await fotBody('SP', { fot: existing.fot }) }), 400, 'DUPLICATE_FOT');
+    expectError(
+      await api('POST', '/api/cadastro-fot', { token: admin.token, body: await fotBody('SP', { fot: existing.fot }) }),
+      400,
+      'DUPLICATE_FOT',
+    );
   });
 
   it('lets exactly one of 10 concurrent creates with one FOT number win', async () => {
     const admin = await makeAdmin();
     const body = await fotBody('SP');
-    const results = await Promise.all(Array.from({ length: 10 }, () => api('POST', '/api/cadastro-fot', { token: admin.token, body })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => api('POST', '/api/cadastro-fot', { token: admin.token, body })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 201)) expectError(r, 400, 'DUPLICATE_FOT');
     expect(await db.select().from(cadastroFot).where(eq(cadastroFot.fot, body.fot))).toHaveLength(1);
@@ -93,7 +119,11 @@ describe('GET /api/cadastro-fot', () => {
     for (const f of res.body) expect(FotSchema.safeParse(f).success).toBe(true);
     const filtered = await api('GET', `/api/cadastro-fot?empresa_id=${a.empresaId}`, { token: admin.token });
     expect(filtered.body.map((f: { id: string }) => f.id)).toEqual([a.id]);
-    expectError(await api('GET', '/api/cadastro-fot?empresa_id=nope', { token: admin.token }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api('GET', '/api/cadastro-fot?empresa_id=nope', { token: admin.token }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('moves a record to the top after an update', async () => {
@@ -104,7 +134,7 @@ describe('GET /api/cadastro-fot', () => {
     expect(res.body[0].id).toBe(old.id);
   });
 
-  it('shows an EVENT_OWNER only its own company\'s records, and 404 for others', async () => {
+  it("shows an EVENT_OWNER only its own company's records, and 404 for others", async () => {
     const mine = await makeFot('SP');
     const other = await makeFot('SP');
     const owner = await makeUser({ role: 'EVENT_OWNER', empresaId: mine.empresaId });
@@ -112,23 +142,43 @@ describe('GET /api/cadastro-fot', () => {
     expect(res.body.map((f: { id: string }) => f.id)).toEqual([mine.id]);
     expect((await api('GET', `/api/cadastro-fot/${mine.id}`, { token: owner.token })).status).toBe(200);
     expectError(await api('GET', `/api/cadastro-fot/${other.id}`, { token: owner.token }), 404, 'NOT_FOUND');
-    expectError(await api('POST', '/api/cadastro-fot', { token: owner.token, body: await fotBody() }), 403, 'FORBIDDEN');
+    expectError(
+      await api('POST', '/api/cadastro-fot', { token: owner.token, body: await fotBody() }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await api('DELETE', `/api/cadastro-fot/${mine.id}`, { token: owner.token }), 403, 'FORBIDDEN');
   });
 
   it('costs the same number of D1 round trips for 1 and for 100 records', async () => {
     const admin = await makeAdmin();
     const refs = await makeFotRefs('MG');
-    await db.insert(cadastroFot).values({ regiao: 'MG', fot: nextFot(), empresaId: refs.empresa.id, cursoId: refs.curso.id, anoFormaturaId: refs.ano.id });
-    const one = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, { headers: authHeaders(admin.token, { 'x-regiao': 'MG' }) });
+    await db.insert(cadastroFot).values({
+      regiao: 'MG',
+      fot: nextFot(),
+      empresaId: refs.empresa.id,
+      cursoId: refs.curso.id,
+      anoFormaturaId: refs.ano.id,
+    });
+    const one = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
+      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    });
     expect(one.body).toHaveLength(1);
     // D1 binds at most 100 parameters per statement: insert in chunks.
     for (let i = 0; i < 9; i++) {
       await db.insert(cadastroFot).values(
-        Array.from({ length: 11 }, () => ({ regiao: 'MG', fot: nextFot(), empresaId: refs.empresa.id, cursoId: refs.curso.id, anoFormaturaId: refs.ano.id })),
+        Array.from({ length: 11 }, () => ({
+          regiao: 'MG',
+          fot: nextFot(),
+          empresaId: refs.empresa.id,
+          cursoId: refs.curso.id,
+          anoFormaturaId: refs.ano.id,
+        })),
       );
     }
-    const hundred = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, { headers: authHeaders(admin.token, { 'x-regiao': 'MG' }) });
+    const hundred = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
+      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    });
     expect(hundred.body).toHaveLength(100);
     expect(hundred.roundTrips).toBe(one.roundTrips);
     expect(hundred.roundTrips).toBe(1); // the user row, the list and its total in one batch
@@ -139,7 +189,10 @@ describe('GET/PUT/DELETE /api/cadastro-fot/{id}', () => {
   it('GET answers the record; 404 for unknown or other-region ids; 400 for malformed ones', async () => {
     const admin = await makeAdmin();
     const f = await makeFot('SP');
-    expect((await api('GET', `/api/cadastro-fot/${f.id}`, { token: admin.token })).body).toMatchObject({ id: f.id, fot: f.fot });
+    expect((await api('GET', `/api/cadastro-fot/${f.id}`, { token: admin.token })).body).toMatchObject({
+      id: f.id,
+      fot: f.fot,
+    });
     expectError(await api('GET', `/api/cadastro-fot/${f.id}`, { token: admin.token, regiao: 'MG' }), 404, 'NOT_FOUND');
     expectError(await api('GET', `/api/cadastro-fot/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
     expectError(await api('GET', '/api/cadastro-fot/12', { token: admin.token }), 400, 'INVALID_ID');
@@ -148,7 +201,10 @@ describe('GET/PUT/DELETE /api/cadastro-fot/{id}', () => {
   it('PUT changes only the fields it carries', async () => {
     const admin = await makeAdmin();
     const f = await makeFot('SP', { instituicao: 'USP', cidade: 'São Paulo', gastosCaptacaoCentavos: 500 });
-    const res = await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { cidade: 'Campinas', gastos_captacao: 0 } });
+    const res = await api('PUT', `/api/cadastro-fot/${f.id}`, {
+      token: admin.token,
+      body: { cidade: 'Campinas', gastos_captacao: 0 },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ fot: f.fot, instituicao: 'USP', cidade: 'Campinas', gastos_captacao: 0 });
     expect(res.body.updated_at > f.updatedAt).toBe(true);
@@ -159,17 +215,41 @@ describe('GET/PUT/DELETE /api/cadastro-fot/{id}', () => {
     const f = await makeFot('SP');
     const g = await makeFot('SP');
     const mg = await makeFotRefs('MG');
-    expectError(await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { fot: -2 } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { empresa_id: mg.empresa.id } }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { fot: g.fot } }), 400, 'DUPLICATE_FOT');
-    expectError(await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, regiao: 'MG', body: { cidade: 'x' } }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/cadastro-fot/${crypto.randomUUID()}`, { token: admin.token, body: { cidade: 'x' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { fot: -2 } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { empresa_id: mg.empresa.id } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, body: { fot: g.fot } }),
+      400,
+      'DUPLICATE_FOT',
+    );
+    expectError(
+      await api('PUT', `/api/cadastro-fot/${f.id}`, { token: admin.token, regiao: 'MG', body: { cidade: 'x' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('PUT', `/api/cadastro-fot/${crypto.randomUUID()}`, { token: admin.token, body: { cidade: 'x' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
-  it('DELETE answers 204, then 404; another region\'s id is 404', async () => {
+  it("DELETE answers 204, then 404; another region's id is 404", async () => {
     const admin = await makeAdmin();
     const f = await makeFot('SP');
-    expectError(await api('DELETE', `/api/cadastro-fot/${f.id}`, { token: admin.token, regiao: 'MG' }), 404, 'NOT_FOUND');
+    expectError(
+      await api('DELETE', `/api/cadastro-fot/${f.id}`, { token: admin.token, regiao: 'MG' }),
+      404,
+      'NOT_FOUND',
+    );
     const res = await api('DELETE', `/api/cadastro-fot/${f.id}`, { token: admin.token });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');

@@ -3,10 +3,25 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../src/db/schema';
 import { mapDbError } from '../../src/lib/errors';
-import { anosFormaturasConfig, cursosConfig, empresasConfig, funcoesConfig, tiposServicosConfig } from '../../src/routes/catalogs';
+import {
+  anosFormaturasConfig,
+  cursosConfig,
+  empresasConfig,
+  funcoesConfig,
+  tiposServicosConfig,
+} from '../../src/routes/catalogs';
 import { catalogSchemas, type CatalogConfig } from '../../src/routes/catalogs/catalogs.schemas';
 import { EventoResponse, tiposEventosConfig } from '../../src/routes/tipos-eventos/tipos-eventos.schemas';
-import { db, makeAdmin, makeCatalog, makeFot, makePreco, makeProfissional, makeUser, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makePreco,
+  makeProfissional,
+  makeUser,
+  type TestUser,
+} from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
 
 let seq = 0;
@@ -50,7 +65,8 @@ const cases: CatalogCase[] = [
     references: [
       {
         by: 'a price',
-        make: async (funcaoId, regiao) => makePreco((await makeCatalog(schema.tiposEventos, regiao)).id, funcaoId, { regiao }),
+        make: async (funcaoId, regiao) =>
+          makePreco((await makeCatalog(schema.tiposEventos, regiao)).id, funcaoId, { regiao }),
       },
       { by: 'a professional', make: (funcaoId, regiao) => makeProfissional(regiao, {}, [funcaoId]) },
     ],
@@ -72,10 +88,12 @@ describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [
     reader = await makeUser({ role: 'RESEARCHER' });
   });
 
-  const create = (value: unknown, regiao?: string, token = admin.token) => api('POST', path, { token, regiao, body: { [field]: value } });
+  const create = (value: unknown, regiao?: string, token = admin.token) =>
+    api('POST', path, { token, regiao, body: { [field]: value } });
   const rename = (id: string, value: unknown, regiao?: string, token = admin.token) =>
     api('PUT', `${path}/${id}`, { token, regiao, body: { [field]: value } });
-  const remove = (id: string, regiao?: string, token = admin.token) => api('DELETE', `${path}/${id}`, { token, regiao });
+  const remove = (id: string, regiao?: string, token = admin.token) =>
+    api('DELETE', `${path}/${id}`, { token, regiao });
   /** `anonymous` sends no token. */
   const list = (regiao?: string, who: 'reader' | 'anonymous' = 'reader') =>
     api('GET', path, { token: who === 'reader' ? reader.token : undefined, regiao });
@@ -206,8 +224,13 @@ describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [
       const res = await rename(created.body.id, ` ${name} `, 'MG');
       expect(res.status).toBe(200);
       const body = response.parse(res.body) as Record<string, unknown>;
-      expect(body).toMatchObject({ id: created.body.id, [field]: name, regiao: 'MG', created_at: created.body.created_at });
-      expect(body.updated_at as string >= (body.created_at as string)).toBe(true);
+      expect(body).toMatchObject({
+        id: created.body.id,
+        [field]: name,
+        regiao: 'MG',
+        created_at: created.body.created_at,
+      });
+      expect((body.updated_at as string) >= (body.created_at as string)).toBe(true);
       expect((await list('MG')).body.find((e: { id: string }) => e.id === created.body.id)?.[field]).toBe(name);
     });
 
@@ -341,7 +364,9 @@ describe('mapDbError with real D1 errors', () => {
 
   it('maps a missing parent on insert to NOT_FOUND, even when a parameter reads "delete from"', async () => {
     const err = await d1Error(() =>
-      db.insert(schema.profissionais).values({ regiao: 'SP', nome: 'delete from funcoes', funcaoProfissionalId: crypto.randomUUID() }),
+      db
+        .insert(schema.profissionais)
+        .values({ regiao: 'SP', nome: 'delete from funcoes', funcaoProfissionalId: crypto.randomUUID() }),
     );
     expect(mapDbError(err)?.code).toBe('NOT_FOUND');
   });
@@ -368,6 +393,7 @@ describe('/openapi.json', () => {
     expect(doc.paths['/api/cursos/{id}'].delete.responses).toHaveProperty('204');
     expect(doc.paths).toHaveProperty(['/api/tipos-eventos/precos']);
     expect(doc.paths).toHaveProperty(['/api/tipos-eventos/{id}/precos']);
-    for (const name of ['PrecoResponse', 'PriceInput', 'CreateEventoRequest', 'EventoResponse']) expect(doc.components.schemas).toHaveProperty(name);
+    for (const name of ['PrecoResponse', 'PriceInput', 'CreateEventoRequest', 'EventoResponse'])
+      expect(doc.components.schemas).toHaveProperty(name);
   });
 });

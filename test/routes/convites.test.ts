@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { agenda, convites, funcoes, notifications, tiposEventos } from '../../src/db/schema';
 import { AgendaSchema } from '../../src/routes/agenda/agenda.schemas';
 import { ConviteSchema } from '../../src/routes/convites/convites.schemas';
-import { db, makeAdmin, makeCatalog, makeFot, makeProfissional, makeUser, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeProfissional,
+  makeUser,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
 
 const makeFuncao = (regiao = 'SP', nome = uniq('Fotógrafo')) => makeCatalog(funcoes, regiao, nome);
@@ -11,7 +20,10 @@ const makeFuncao = (regiao = 'SP', nome = uniq('Fotógrafo')) => makeCatalog(fun
 async function makeEvento(regiao: string, creator: TestUser, dataEvento = '2027-05-10') {
   const fot = await makeFot(regiao);
   const tipo = await makeCatalog(tiposEventos, regiao);
-  const [row] = await db.insert(agenda).values({ regiao, userId: creator.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento }).returning();
+  const [row] = await db
+    .insert(agenda)
+    .values({ regiao, userId: creator.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
+    .returning();
   return row!;
 }
 
@@ -23,18 +35,29 @@ async function makePro(regiao: string, funcaoIds: string[]) {
 }
 
 const notificationsOf = (userId: string, tipo: string) =>
-  db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.tipo, tipo)));
+  db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.tipo, tipo)));
 
 async function setup(quota = 1, regiao = 'SP') {
   const admin = await makeAdmin();
   const foto = await makeFuncao(regiao, uniq('Fotógrafo'));
   const event = await makeEvento(regiao, admin);
-  await api('PUT', `/api/agenda/${event.id}/equipe`, { token: admin.token, regiao, body: [{ funcao_id: foto.id, quantidade: quota }] });
+  await api('PUT', `/api/agenda/${event.id}/equipe`, {
+    token: admin.token,
+    regiao,
+    body: [{ funcao_id: foto.id, quantidade: quota }],
+  });
   return { admin, foto, event };
 }
 
 async function invite(admin: TestUser, eventId: string, profId: string, funcaoId: string, regiao = 'SP') {
-  return api('POST', `/api/agenda/${eventId}/convites`, { token: admin.token, regiao, body: { profissional_id: profId, funcao_id: funcaoId } });
+  return api('POST', `/api/agenda/${eventId}/convites`, {
+    token: admin.token,
+    regiao,
+    body: { profissional_id: profId, funcao_id: funcaoId },
+  });
 }
 
 describe('PUT /api/agenda/{id}/equipe', () => {
@@ -43,17 +66,31 @@ describe('PUT /api/agenda/{id}/equipe', () => {
     const foto = await makeFuncao('SP', uniq('Fotógrafo'));
     const cine = await makeFuncao('SP', uniq('Cinegrafista'));
     const event = await makeEvento('SP', admin);
-    const res = await api('PUT', `/api/agenda/${event.id}/equipe`, { token: admin.token, body: [{ funcao_id: foto.id, quantidade: 2 }, { funcao_id: cine.id, quantidade: 1 }] });
+    const res = await api('PUT', `/api/agenda/${event.id}/equipe`, {
+      token: admin.token,
+      body: [
+        { funcao_id: foto.id, quantidade: 2 },
+        { funcao_id: cine.id, quantidade: 1 },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(AgendaSchema.safeParse(res.body).error).toBeUndefined();
-    expect(res.body).toMatchObject({ foto_faltante: 2, cine_faltante: 1, recep_faltante: 0, status_profissionais: 'pendente' });
+    expect(res.body).toMatchObject({
+      foto_faltante: 2,
+      cine_faltante: 1,
+      recep_faltante: 0,
+      status_profissionais: 'pendente',
+    });
     expect(res.body.equipe).toEqual(
       expect.arrayContaining([
         { funcao_id: foto.id, funcao_nome: foto.label, quantidade: 2, aceitos: 0, pendentes: 0, faltantes: 2 },
         { funcao_id: cine.id, funcao_nome: cine.label, quantidade: 1, aceitos: 0, pendentes: 0, faltantes: 1 },
       ]),
     );
-    const replaced = await api('PUT', `/api/agenda/${event.id}/equipe`, { token: admin.token, body: [{ funcao_id: cine.id, quantidade: 0 }] });
+    const replaced = await api('PUT', `/api/agenda/${event.id}/equipe`, {
+      token: admin.token,
+      body: [{ funcao_id: cine.id, quantidade: 0 }],
+    });
     expect(replaced.body.equipe).toHaveLength(1);
     expect(replaced.body.status_profissionais).toBe('completo');
   });
@@ -65,10 +102,21 @@ describe('PUT /api/agenda/{id}/equipe', () => {
     const event = await makeEvento('SP', admin);
     const put = (body: unknown) => api('PUT', `/api/agenda/${event.id}/equipe`, { token: admin.token, body });
     expectError(await put([{ funcao_id: f.id, quantidade: -1 }]), 400, 'VALIDATION_FAILED');
-    expectError(await put([{ funcao_id: f.id, quantidade: 1 }, { funcao_id: f.id, quantidade: 2 }]), 400, 'VALIDATION_FAILED');
+    expectError(
+      await put([
+        { funcao_id: f.id, quantidade: 1 },
+        { funcao_id: f.id, quantidade: 2 },
+      ]),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await put({ funcao_id: f.id }), 400, 'VALIDATION_FAILED');
     expectError(await put([{ funcao_id: mg.id, quantidade: 1 }]), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/agenda/${crypto.randomUUID()}/equipe`, { token: admin.token, body: [] }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/agenda/${crypto.randomUUID()}/equipe`, { token: admin.token, body: [] }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('is for administrators and the agenda_viewer who created the event', async () => {
@@ -89,7 +137,13 @@ describe('POST and GET /api/agenda/{id}/convites', () => {
     const res = await invite(admin, event.id, prof.id, foto.id);
     expect(res.status).toBe(201);
     expect(ConviteSchema.safeParse(res.body).error).toBeUndefined();
-    expect(res.body).toMatchObject({ agenda_id: event.id, profissional_id: prof.id, funcao_id: foto.id, status: 'pendente', convidado_por: admin.id });
+    expect(res.body).toMatchObject({
+      agenda_id: event.id,
+      profissional_id: prof.id,
+      funcao_id: foto.id,
+      status: 'pendente',
+      convidado_por: admin.id,
+    });
     expect(await notificationsOf(user.id, 'convite_recebido')).toHaveLength(1);
     const list = await api('GET', `/api/agenda/${event.id}/convites`, { token: admin.token });
     expect(list.body.map((c: { id: string }) => c.id)).toEqual([res.body.id]);
@@ -136,7 +190,9 @@ describe('PATCH /api/convites/{id}', () => {
     expect(view.body).toMatchObject({ status_profissionais: 'completo' });
     expect(view.body.equipe[0]).toMatchObject({ aceitos: 1, pendentes: 0, faltantes: 0 });
     expect(await notificationsOf(admin.id, 'convite_respondido')).toHaveLength(1);
-    expect((await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'aceito' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
   });
 
   it('answers 409 QUOTA_FULL when the place is taken, and notifies nobody', async () => {
@@ -145,13 +201,23 @@ describe('PATCH /api/convites/{id}', () => {
     const b = await makePro('SP', [foto.id]);
     const ca = (await invite(admin, event.id, a.prof.id, foto.id)).body;
     const cb = (await invite(admin, event.id, b.prof.id, foto.id)).body;
-    expect((await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'aceito' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
     const before = (await notificationsOf(admin.id, 'convite_respondido')).length;
-    expectError(await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } }), 409, 'QUOTA_FULL');
+    expectError(
+      await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } }),
+      409,
+      'QUOTA_FULL',
+    );
     expect(await notificationsOf(admin.id, 'convite_respondido')).toHaveLength(before);
     // declining frees the place; then the other professional gets it
-    expect((await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'recusado' } })).status).toBe(200);
-    expect((await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'recusado' } })).status,
+    ).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
   });
 
   it('a decline frees nothing it did not hold: another professional still accepts the open place', async () => {
@@ -160,9 +226,17 @@ describe('PATCH /api/convites/{id}', () => {
     const b = await makePro('SP', [foto.id]);
     const ca = (await invite(admin, event.id, a.prof.id, foto.id)).body;
     const cb = (await invite(admin, event.id, b.prof.id, foto.id)).body;
-    expect((await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'recusado' } })).body.status).toBe('recusado');
-    expect((await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status).toBe(200);
-    expectError(await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'aceito' } }), 409, 'QUOTA_FULL');
+    expect(
+      (await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'recusado' } })).body.status,
+    ).toBe('recusado');
+    expect(
+      (await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
+    expectError(
+      await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'aceito' } }),
+      409,
+      'QUOTA_FULL',
+    );
   });
 
   it('answers 409 DOUBLE_BOOKED when already accepted on another event that date', async () => {
@@ -173,9 +247,17 @@ describe('PATCH /api/convites/{id}', () => {
     const c1 = (await invite(admin, event.id, prof.id, foto.id)).body;
     const c2 = (await invite(admin, second.id, prof.id, foto.id)).body;
     const c3 = (await invite(admin, otherDay.id, prof.id, foto.id)).body;
-    expect((await api('PATCH', `/api/convites/${c1.id}`, { token: user.token, body: { status: 'aceito' } })).status).toBe(200);
-    expectError(await api('PATCH', `/api/convites/${c2.id}`, { token: user.token, body: { status: 'aceito' } }), 409, 'DOUBLE_BOOKED');
-    expect((await api('PATCH', `/api/convites/${c3.id}`, { token: user.token, body: { status: 'aceito' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${c1.id}`, { token: user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
+    expectError(
+      await api('PATCH', `/api/convites/${c2.id}`, { token: user.token, body: { status: 'aceito' } }),
+      409,
+      'DOUBLE_BOOKED',
+    );
+    expect(
+      (await api('PATCH', `/api/convites/${c3.id}`, { token: user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
   });
 
   it('only the invited professional answers; bad bodies and ids are refused', async () => {
@@ -183,11 +265,31 @@ describe('PATCH /api/convites/{id}', () => {
     const a = await makePro('SP', [foto.id]);
     const b = await makePro('SP', [foto.id]);
     const ca = (await invite(admin, event.id, a.prof.id, foto.id)).body;
-    expectError(await api('PATCH', `/api/convites/${ca.id}`, { token: b.user.token, body: { status: 'aceito' } }), 404, 'NOT_FOUND');
-    expectError(await api('PATCH', `/api/convites/${ca.id}`, { token: admin.token, body: { status: 'aceito' } }), 403, 'FORBIDDEN');
-    expectError(await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'talvez' } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PATCH', '/api/convites/nope', { token: a.user.token, body: { status: 'aceito' } }), 400, 'INVALID_ID');
-    expectError(await api('PATCH', `/api/convites/${crypto.randomUUID()}`, { token: a.user.token, body: { status: 'aceito' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PATCH', `/api/convites/${ca.id}`, { token: b.user.token, body: { status: 'aceito' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('PATCH', `/api/convites/${ca.id}`, { token: admin.token, body: { status: 'aceito' } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await api('PATCH', `/api/convites/${ca.id}`, { token: a.user.token, body: { status: 'talvez' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PATCH', '/api/convites/nope', { token: a.user.token, body: { status: 'aceito' } }),
+      400,
+      'INVALID_ID',
+    );
+    expectError(
+      await api('PATCH', `/api/convites/${crypto.randomUUID()}`, { token: a.user.token, body: { status: 'aceito' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('of 20 professionals racing for the last place exactly one gets it (5 rounds)', async () => {
@@ -195,18 +297,26 @@ describe('PATCH /api/convites/{id}', () => {
       const { admin, foto, event } = await setup(1, 'MG');
       const pros = await Promise.all(Array.from({ length: 20 }, () => makePro('MG', [foto.id])));
       const invites = [];
-      for (const p of pros) invites.push({ ...p, conv: (await invite(admin, event.id, p.prof.id, foto.id, 'MG')).body });
-      const results = await Promise.all(invites.map((i) => api('PATCH', `/api/convites/${i.conv.id}`, { token: i.user.token, body: { status: 'aceito' } })));
+      for (const p of pros)
+        invites.push({ ...p, conv: (await invite(admin, event.id, p.prof.id, foto.id, 'MG')).body });
+      const results = await Promise.all(
+        invites.map((i) =>
+          api('PATCH', `/api/convites/${i.conv.id}`, { token: i.user.token, body: { status: 'aceito' } }),
+        ),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       for (const r of results.filter((r) => r.status !== 200)) expectError(r, 409, 'QUOTA_FULL');
-      const accepted = await db.select().from(convites).where(and(eq(convites.agendaId, event.id), eq(convites.status, 'aceito')));
+      const accepted = await db
+        .select()
+        .from(convites)
+        .where(and(eq(convites.agendaId, event.id), eq(convites.status, 'aceito')));
       expect(accepted).toHaveLength(1);
     }
   }, 60_000);
 });
 
 describe('GET /api/convites and what professionals see', () => {
-  it('lists the caller\'s own invitations, filters by status, and refuses other roles', async () => {
+  it("lists the caller's own invitations, filters by status, and refuses other roles", async () => {
     const { admin, foto, event } = await setup(3);
     const a = await makePro('SP', [foto.id]);
     const b = await makePro('SP', [foto.id]);
@@ -231,7 +341,11 @@ describe('GET /api/convites and what professionals see', () => {
     expect(list.body.map((e: { id: string }) => e.id)).toEqual([event.id]);
     await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'aceito' } });
     expect((await api('GET', `/api/agenda/${event.id}`, { token: user.token })).status).toBe(200);
-    expectError(await api('PUT', `/api/agenda/${event.id}`, { token: user.token, body: { horario: '10:00' } }), 403, 'FORBIDDEN');
+    expectError(
+      await api('PUT', `/api/agenda/${event.id}`, { token: user.token, body: { horario: '10:00' } }),
+      403,
+      'FORBIDDEN',
+    );
     await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'recusado' } });
     expectError(await api('GET', `/api/agenda/${event.id}`, { token: user.token }), 404, 'NOT_FOUND');
   });
@@ -250,7 +364,9 @@ describe('DELETE /api/convites/{id}', () => {
     const res = await api('DELETE', `/api/convites/${ca.id}`, { token: admin.token });
     expect(res.status).toBe(204);
     expect(await notificationsOf(a.user.id, 'convite_cancelado')).toHaveLength(1);
-    expect((await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/convites/${cb.id}`, { token: b.user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
     expectError(await api('DELETE', `/api/convites/${ca.id}`, { token: admin.token }), 404, 'NOT_FOUND');
   });
 });

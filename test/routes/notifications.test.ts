@@ -1,4 +1,10 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
@@ -7,7 +13,18 @@ import { agenda, convites, funcoes, notifications, pushTokens, tiposEventos } fr
 import { handlePushBatch } from '../../src/queue/push-consumer';
 import { NotificationSchema, PushTokenSchema } from '../../src/routes/notifications/notifications.schemas';
 import type { PushMessage } from '../../src/services/notifications';
-import { db, makeAdmin, makeCatalog, makeFot, makeNotification, makeNotifications, makeProfissional, makeUser, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeNotification,
+  makeNotifications,
+  makeProfissional,
+  makeUser,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { authHeaders, countQueries } from '../helpers/queries';
 import { api, expectError } from '../helpers/request';
 
@@ -18,7 +35,14 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 async function inbox(user: TestUser) {
   const res = await api('GET', `${N}?limit=200`, { token: user.token });
   expect(res.status).toBe(200);
-  return res.body as { id: string; tipo: string; titulo: string; mensagem: string; dados: Record<string, unknown>; lida: boolean }[];
+  return res.body as {
+    id: string;
+    tipo: string;
+    titulo: string;
+    mensagem: string;
+    dados: Record<string, unknown>;
+    lida: boolean;
+  }[];
 }
 const tipos = async (user: TestUser) => (await inbox(user)).map((n) => n.tipo);
 
@@ -33,7 +57,14 @@ describe('GET /api/v1/notifications', () => {
     expect(res.status).toBe(200);
     expect(res.body.map((n: { titulo: string }) => n.titulo)).toEqual(['nova', 'velha']);
     for (const n of res.body) expect(NotificationSchema.safeParse(n).error).toBeUndefined();
-    expect(res.body[0]).toMatchObject({ tipo: 'agenda_criada', mensagem: expect.any(String), dados: { agenda_id: 'x' }, lida: false, read_at: null, created_at: '2026-03-01T00:00:00.000Z' });
+    expect(res.body[0]).toMatchObject({
+      tipo: 'agenda_criada',
+      mensagem: expect.any(String),
+      dados: { agenda_id: 'x' },
+      lida: false,
+      read_at: null,
+      created_at: '2026-03-01T00:00:00.000Z',
+    });
     expect(res.headers.get('x-next-cursor')).toBeNull();
   });
 
@@ -44,7 +75,11 @@ describe('GET /api/v1/notifications', () => {
     const sizes: number[] = [];
     let antes: string | null = null;
     do {
-      const res: Awaited<ReturnType<typeof api<{ id: string }[]>>> = await api('GET', `${N}${antes ? `?antes=${encodeURIComponent(antes)}` : ''}`, { token: me.token });
+      const res: Awaited<ReturnType<typeof api<{ id: string }[]>>> = await api(
+        'GET',
+        `${N}${antes ? `?antes=${encodeURIComponent(antes)}` : ''}`,
+        { token: me.token },
+      );
       expect(res.status).toBe(200);
       sizes.push(res.body.length);
       seen.push(...res.body.map((n) => n.id));
@@ -52,7 +87,12 @@ describe('GET /api/v1/notifications', () => {
     } while (antes && sizes.length < 10);
     expect(sizes).toEqual([50, 50, 20]);
     expect(new Set(seen).size).toBe(120);
-    expect(seen).toEqual(rows.map((r) => r.id).sort().reverse());
+    expect(seen).toEqual(
+      rows
+        .map((r) => r.id)
+        .sort()
+        .reverse(),
+    );
   });
 
   it('pages with limit, and accepts an ISO timestamp as antes (strictly before it)', async () => {
@@ -165,14 +205,22 @@ describe('DELETE /api/v1/notifications/{id}', () => {
 
 describe('authentication', () => {
   const routes: [string, string, unknown?][] = [
-    ['GET', N], ['GET', `${N}/unread-count`], ['PUT', `${N}/read-all`], ['PUT', `${N}/${UNKNOWN}/read`], ['DELETE', `${N}/${UNKNOWN}`],
-    ['POST', `${N}/push-token`, { token: 't', plataforma: 'ios' }], ['DELETE', `${N}/push-token`, { token: 't' }],
+    ['GET', N],
+    ['GET', `${N}/unread-count`],
+    ['PUT', `${N}/read-all`],
+    ['PUT', `${N}/${UNKNOWN}/read`],
+    ['DELETE', `${N}/${UNKNOWN}`],
+    ['POST', `${N}/push-token`, { token: 't', plataforma: 'ios' }],
+    ['DELETE', `${N}/push-token`, { token: 't' }],
   ];
-  it.each(routes)('%s %s: 401 without a token, 403 ACCOUNT_PENDING for a pending account', async (method, path, body) => {
-    expectError(await api(method, path, { body }), 401, 'UNAUTHENTICATED');
-    const pending = await makeUser({ ativo: false });
-    expectError(await api(method, path, { body, token: pending.token }), 403, 'ACCOUNT_PENDING');
-  });
+  it.each(routes)(
+    '%s %s: 401 without a token, 403 ACCOUNT_PENDING for a pending account',
+    async (method, path, body) => {
+      expectError(await api(method, path, { body }), 401, 'UNAUTHENTICATED');
+      const pending = await makeUser({ ativo: false });
+      expectError(await api(method, path, { body, token: pending.token }), 403, 'ACCOUNT_PENDING');
+    },
+  );
 });
 
 describe('push tokens', () => {
@@ -181,7 +229,10 @@ describe('push tokens', () => {
   it('POST stores the token for the caller (201); again updates it, never duplicates', async () => {
     const me = await makeUser();
     const token = `ExponentPushToken[${uniq()}]`;
-    const res = await api('POST', `${N}/push-token`, { token: me.token, body: { token: `  ${token} `, plataforma: 'android' } });
+    const res = await api('POST', `${N}/push-token`, {
+      token: me.token,
+      body: { token: `  ${token} `, plataforma: 'android' },
+    });
     expect(res.status).toBe(201);
     expect(PushTokenSchema.safeParse(res.body).error).toBeUndefined();
     expect(res.body).toMatchObject({ token, plataforma: 'android' });
@@ -230,7 +281,9 @@ describe('push tokens', () => {
     expect(await tokensOf(other.id)).toHaveLength(1);
     expect((await api('DELETE', `${N}/push-token`, { token: me.token, body: { token: mine } })).status).toBe(204);
     expect(await tokensOf(me.id)).toEqual([]);
-    expect((await api('DELETE', `${N}/push-token`, { token: me.token, body: { token: 'never-registered' } })).status).toBe(204);
+    expect(
+      (await api('DELETE', `${N}/push-token`, { token: me.token, body: { token: 'never-registered' } })).status,
+    ).toBe(204);
     expectError(await api('DELETE', `${N}/push-token`, { token: me.token, body: {} }), 400, 'VALIDATION_FAILED');
   });
 });
@@ -253,20 +306,45 @@ describe('producers: account approved and role changed', () => {
     const admin = await makeAdmin();
     const pending = await makeUser({ ativo: false });
     const sent: { body: PushMessage }[][] = [];
-    const queue = { sendBatch: vi.fn(async (msgs: { body: PushMessage }[]) => void sent.push(msgs)) } as unknown as Queue<PushMessage>;
+    const queue = {
+      sendBatch: vi.fn(async (msgs: { body: PushMessage }[]) => void sent.push(msgs)),
+    } as unknown as Queue<PushMessage>;
     const ctx = createExecutionContext();
-    const res = await createApp().request(`/api/admin/users/${pending.id}/approve`, { method: 'PATCH', headers: authHeaders(admin.token) }, { ...env, PUSH_QUEUE: queue }, ctx);
+    const res = await createApp().request(
+      `/api/admin/users/${pending.id}/approve`,
+      { method: 'PATCH', headers: authHeaders(admin.token) },
+      { ...env, PUSH_QUEUE: queue },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
     const [row] = await db.select().from(notifications).where(eq(notifications.userId, pending.id));
-    expect(sent).toEqual([[{ body: { userId: pending.id, notificationId: row!.id, titulo: row!.titulo, mensagem: row!.mensagem, dados: {} } }]]);
+    expect(sent).toEqual([
+      [
+        {
+          body: {
+            userId: pending.id,
+            notificationId: row!.id,
+            titulo: row!.titulo,
+            mensagem: row!.mensagem,
+            dados: {},
+          },
+        },
+      ],
+    ]);
   });
 
   it('changing a role notifies that user (papel_alterado with the new and old role); the same role does not', async () => {
     const admin = await makeAdmin();
     const user = await makeUser({ role: 'RESEARCHER' });
-    expect((await api('PATCH', `/api/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'agenda_viewer' } })).status).toBe(200);
-    expect((await api('PATCH', `/api/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'agenda_viewer' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'agenda_viewer' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await api('PATCH', `/api/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'agenda_viewer' } }))
+        .status,
+    ).toBe(200);
     const list = await inbox(user);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ tipo: 'papel_alterado', dados: { role: 'agenda_viewer', anterior: 'RESEARCHER' } });
@@ -277,7 +355,11 @@ describe('producers: account approved and role changed', () => {
   it('a refused role change (BUSINESS_OWNER touching a SUPERADMIN) notifies nobody', async () => {
     const owner = await makeUser({ role: 'BUSINESS_OWNER' });
     const target = await makeAdmin();
-    expectError(await api('PATCH', `/api/admin/users/${target.id}/role`, { token: owner.token, body: { role: 'RESEARCHER' } }), 403, 'FORBIDDEN');
+    expectError(
+      await api('PATCH', `/api/admin/users/${target.id}/role`, { token: owner.token, body: { role: 'RESEARCHER' } }),
+      403,
+      'FORBIDDEN',
+    );
     expect(await tipos(target)).toEqual([]);
   });
 });
@@ -287,16 +369,28 @@ describe('producers: agenda events', () => {
   async function scene() {
     const fot = await makeFot('SP');
     const tipo = await makeCatalog(tiposEventos, 'SP');
-    const owners = [await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId }), await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId })];
+    const owners = [
+      await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId }),
+      await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId }),
+    ];
     const pendingOwner = await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId, ativo: false });
     const stranger = await makeUser({ role: 'EVENT_OWNER', empresaId: (await makeFot('SP')).empresaId });
     const viewer = await makeUser({ role: 'agenda_viewer' });
     const admin = await makeAdmin();
     return { fot, tipo, owners, pendingOwner, stranger, viewer, admin };
   }
-  const body = (s: Awaited<ReturnType<typeof scene>>) => ({ fot_id: s.fot.id, tipo_evento_id: s.tipo.id, data_evento: '2026-12-05' });
+  const body = (s: Awaited<ReturnType<typeof scene>>) => ({
+    fot_id: s.fot.id,
+    tipo_evento_id: s.tipo.id,
+    data_evento: '2026-12-05',
+  });
   const countFor = async (userId: string, tipo: string) =>
-    (await db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.tipo, tipo)))).length;
+    (
+      await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.tipo, tipo)))
+    ).length;
 
   it('creating an event notifies its company’s active EVENT_OWNERs (agenda_criada), not the caller', async () => {
     const s = await scene();
@@ -304,7 +398,10 @@ describe('producers: agenda events', () => {
     expect(res.status).toBe(201);
     for (const o of s.owners) {
       const [n] = await inbox(o);
-      expect(n).toMatchObject({ tipo: 'agenda_criada', dados: { agenda_id: res.body.id, fot_id: s.fot.id, data_evento: '2026-12-05' } });
+      expect(n).toMatchObject({
+        tipo: 'agenda_criada',
+        dados: { agenda_id: res.body.id, fot_id: s.fot.id, data_evento: '2026-12-05' },
+      });
       expect(n!.mensagem).toContain('05/12/2026');
       expect(n!.mensagem).toContain(`FOT ${s.fot.fot}`);
     }
@@ -314,12 +411,16 @@ describe('producers: agenda events', () => {
   it('changing an event notifies its creator and the EVENT_OWNERs (agenda_alterada), not the caller', async () => {
     const s = await scene();
     const id = (await api('POST', '/api/agenda', { token: s.viewer.token, body: body(s) })).body.id;
-    expect((await api('PUT', `/api/agenda/${id}`, { token: s.admin.token, body: { horario: '20:00' } })).status).toBe(200);
+    expect((await api('PUT', `/api/agenda/${id}`, { token: s.admin.token, body: { horario: '20:00' } })).status).toBe(
+      200,
+    );
     expect(await countFor(s.viewer.id, 'agenda_alterada')).toBe(1);
     for (const o of s.owners) expect(await countFor(o.id, 'agenda_alterada')).toBe(1);
     for (const u of [s.admin, s.pendingOwner, s.stranger]) expect(await countFor(u.id, 'agenda_alterada')).toBe(0);
     // The creator changing its own event is not told about it.
-    expect((await api('PUT', `/api/agenda/${id}`, { token: s.viewer.token, body: { horario: '21:00' } })).status).toBe(200);
+    expect((await api('PUT', `/api/agenda/${id}`, { token: s.viewer.token, body: { horario: '21:00' } })).status).toBe(
+      200,
+    );
     expect(await countFor(s.viewer.id, 'agenda_alterada')).toBe(1);
     expect(await countFor(s.owners[0]!.id, 'agenda_alterada')).toBe(2);
   });
@@ -329,7 +430,10 @@ describe('producers: agenda events', () => {
     const id = (await api('POST', '/api/agenda', { token: s.admin.token, body: body(s) })).body.id;
     const newFot = await makeFot('SP');
     const newOwner = await makeUser({ role: 'EVENT_OWNER', empresaId: newFot.empresaId });
-    const res = await api('PUT', `/api/agenda/${id}`, { token: s.admin.token, body: { fot_id: newFot.id, data_evento: '2026-12-24' } });
+    const res = await api('PUT', `/api/agenda/${id}`, {
+      token: s.admin.token,
+      body: { fot_id: newFot.id, data_evento: '2026-12-24' },
+    });
     expect(res.status).toBe(200);
     const [n] = (await inbox(newOwner)).filter((x) => x.tipo === 'agenda_alterada');
     expect(n).toMatchObject({ dados: { agenda_id: id, fot_id: newFot.id, data_evento: '2026-12-24' } });
@@ -341,9 +445,17 @@ describe('producers: agenda events', () => {
     const s = await scene();
     const id = (await api('POST', '/api/agenda', { token: s.admin.token, body: body(s) })).body.id;
     const otherViewer = await makeUser({ role: 'agenda_viewer' });
-    expectError(await api('PUT', `/api/agenda/${id}`, { token: otherViewer.token, body: { horario: '20:00' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/agenda/${id}`, { token: otherViewer.token, body: { horario: '20:00' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('DELETE', `/api/agenda/${id}`, { token: otherViewer.token }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/agenda/${id}`, { token: s.admin.token, regiao: 'MG', body: { horario: '20:00' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/agenda/${id}`, { token: s.admin.token, regiao: 'MG', body: { horario: '20:00' } }),
+      404,
+      'NOT_FOUND',
+    );
     for (const o of s.owners) expect(await tipos(o)).toEqual(['agenda_criada']);
   });
 
@@ -354,7 +466,11 @@ describe('producers: agenda events', () => {
     const member = await makeUser({ role: 'profissional' });
     const invited = await makeUser({ role: 'profissional' });
     const declined = await makeUser({ role: 'profissional' });
-    for (const [u, status] of [[member, 'aceito'], [invited, 'pendente'], [declined, 'recusado']] as const) {
+    for (const [u, status] of [
+      [member, 'aceito'],
+      [invited, 'pendente'],
+      [declined, 'recusado'],
+    ] as const) {
       const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
       await db.insert(convites).values({ agendaId: id, profissionalId: prof.id, funcaoId: funcao.id, status });
     }
@@ -363,7 +479,8 @@ describe('producers: agenda events', () => {
       const [n] = (await inbox(u)).filter((x) => x.tipo === 'agenda_excluida');
       expect(n, u.role).toMatchObject({ dados: { agenda_id: id, fot_id: s.fot.id, data_evento: '2026-12-05' } });
     }
-    for (const u of [s.admin, declined, s.stranger, s.pendingOwner]) expect(await countFor(u.id, 'agenda_excluida')).toBe(0);
+    for (const u of [s.admin, declined, s.stranger, s.pendingOwner])
+      expect(await countFor(u.id, 'agenda_excluida')).toBe(0);
     expect(await db.select().from(agenda).where(eq(agenda.id, id))).toEqual([]);
   });
 
@@ -394,21 +511,33 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
     const user = await makeUser();
     const tokens = Array.from({ length: tokenCount }, () => `ExponentPushToken[${uniq()}]`);
     for (let i = 0; i < tokens.length; i += 16) {
-      await db.insert(pushTokens).values(tokens.slice(i, i + 16).map((token) => ({ userId: user.id, token, plataforma: 'android' as const })));
+      await db
+        .insert(pushTokens)
+        .values(tokens.slice(i, i + 16).map((token) => ({ userId: user.id, token, plataforma: 'android' as const })));
     }
     const rows = await makeNotifications(user.id, notificationCount, { dados: { agenda_id: 'ag-1' } });
     const messages: QueuedMessage[] = rows.map((r, i) => ({
       id: `msg-${i}-${uniq()}`,
       timestamp: new Date(),
       attempts: 1,
-      body: { userId: user.id, notificationId: r.id, titulo: r.titulo, mensagem: r.mensagem, dados: r.dados as Record<string, unknown> },
+      body: {
+        userId: user.id,
+        notificationId: r.id,
+        titulo: r.titulo,
+        mensagem: r.mensagem,
+        dados: r.dados as Record<string, unknown>,
+      },
     }));
     return { user, tokens, rows, messages };
   }
 
   /** A fake provider: records each request's JSON and answers with `answer(messages)`. */
   function fakeProvider(answer: (sent: { to: string }[]) => Response | Promise<Response>) {
-    const calls: { url: string; method: string; body: { to: string; title: string; body: string; data: Record<string, unknown>; sound: string }[] }[] = [];
+    const calls: {
+      url: string;
+      method: string;
+      body: { to: string; title: string; body: string; data: Record<string, unknown>; sound: string }[];
+    }[] = [];
     const fetchImpl = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const body = JSON.parse(String(init?.body));
       calls.push({ url: String(input), method: init?.method ?? 'GET', body });
@@ -416,7 +545,8 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
     }) as unknown as typeof fetch;
     return { calls, fetchImpl };
   }
-  const ok = (sent: { to: string }[]) => Response.json({ data: sent.map((_, i) => ({ status: 'ok', id: `ticket-${i}` })) });
+  const ok = (sent: { to: string }[]) =>
+    Response.json({ data: sent.map((_, i) => ({ status: 'ok', id: `ticket-${i}` })) });
 
   interface QueuedMessage {
     id: string;
@@ -431,7 +561,9 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
     const delays: Record<string, number | undefined> = {};
     for (const m of batch.messages) {
       const retry = m.retry.bind(m);
-      Object.defineProperty(m, 'retry', { value: (o?: QueueRetryOptions) => ((delays[m.id] = o?.delaySeconds), retry(o)) });
+      Object.defineProperty(m, 'retry', {
+        value: (o?: QueueRetryOptions) => ((delays[m.id] = o?.delaySeconds), retry(o)),
+      });
     }
     const ctx = createExecutionContext();
     await handlePushBatch(batch, e, fetchImpl);
@@ -447,7 +579,13 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
     expect(calls[0]!.method).toBe('POST');
     expect(calls[0]!.body).toEqual(
       expect.arrayContaining(
-        tokens.map((to) => ({ to, title: rows[0]!.titulo, body: rows[0]!.mensagem, data: { agenda_id: 'ag-1', notification_id: rows[0]!.id }, sound: 'default' })),
+        tokens.map((to) => ({
+          to,
+          title: rows[0]!.titulo,
+          body: rows[0]!.mensagem,
+          data: { agenda_id: 'ag-1', notification_id: rows[0]!.id },
+          sound: 'default',
+        })),
       ),
     );
     expect(calls[0]!.body).toHaveLength(2);
@@ -468,10 +606,16 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
 
   it('retries on a network failure and on 429, honouring Retry-After', async () => {
     const a = await setup(1);
-    const down = await run(a.messages, withEndpoint, (async () => { throw new TypeError('connect ECONNREFUSED'); }) as unknown as typeof fetch);
+    const down = await run(a.messages, withEndpoint, (async () => {
+      throw new TypeError('connect ECONNREFUSED');
+    }) as unknown as typeof fetch);
     expect(down.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual([a.messages[0]!.id]);
     expect(down.delays).toEqual({ [a.messages[0]!.id]: 10 });
-    const limited = await run(a.messages, withEndpoint, fakeProvider(() => new Response('{}', { status: 429, headers: { 'retry-after': '120' } })).fetchImpl);
+    const limited = await run(
+      a.messages,
+      withEndpoint,
+      fakeProvider(() => new Response('{}', { status: 429, headers: { 'retry-after': '120' } })).fetchImpl,
+    );
     expect(limited.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual([a.messages[0]!.id]);
     expect(limited.delays).toEqual({ [a.messages[0]!.id]: 120 });
   });
@@ -483,14 +627,20 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
       Response.json({
         data: sent.map((m) =>
           m.to === dead
-            ? { status: 'error', message: `"${dead}" is not a registered push notification recipient`, details: { error: 'DeviceNotRegistered' } }
+            ? {
+                status: 'error',
+                message: `"${dead}" is not a registered push notification recipient`,
+                details: { error: 'DeviceNotRegistered' },
+              }
             : { status: 'ok', id: 'ticket' },
         ),
       }),
     );
     const result = await run(messages, withEndpoint, fetchImpl);
     expect(result.explicitAcks).toEqual([messages[0]!.id]);
-    expect((await db.select().from(pushTokens).where(eq(pushTokens.userId, user.id))).map((t) => t.token)).toEqual([tokens[0]]);
+    expect((await db.select().from(pushTokens).where(eq(pushTokens.userId, user.id))).map((t) => t.token)).toEqual([
+      tokens[0],
+    ]);
   });
 
   it('logs a malformed answer and acknowledges instead of retrying forever', async () => {

@@ -23,20 +23,45 @@ beforeAll(async () => {
   const f = await makeCatalog(funcoes);
   await makeCatalog(funcoes);
   await makeCatalog(funcoes);
-  for (const t of tipos) await db.insert(precos).values({ regiao: 'SP', tipoEventoId: t.id, funcaoProfissionalId: f.id, valorCentavos: 100 });
+  for (const t of tipos)
+    await db
+      .insert(precos)
+      .values({ regiao: 'SP', tipoEventoId: t.id, funcaoProfissionalId: f.id, valorCentavos: 100 });
   const mine = await makeProfissional('SP', { usuarioId: pro.id }, [f.id]);
   const others = [await makeProfissional('SP', {}, [f.id]), await makeProfissional('SP', {}, [f.id])];
   const events = [];
   for (let i = 0; i < 3; i++) {
     const fot = await makeFot('SP');
-    const [e] = await db.insert(agenda).values({ regiao: 'SP', userId: admin.id, fotId: fot.id, tipoEventoId: tipos[0]!.id, dataEvento: `2027-0${i + 1}-01` }).returning();
+    const [e] = await db
+      .insert(agenda)
+      .values({
+        regiao: 'SP',
+        userId: admin.id,
+        fotId: fot.id,
+        tipoEventoId: tipos[0]!.id,
+        dataEvento: `2027-0${i + 1}-01`,
+      })
+      .returning();
     events.push(e!);
   }
   eventId = events[0]!.id;
-  for (const p of [mine, ...others]) await db.insert(convites).values({ agendaId: eventId, profissionalId: p.id, funcaoId: f.id });
-  for (const e of events.slice(1)) await db.insert(convites).values({ agendaId: e.id, profissionalId: mine.id, funcaoId: f.id });
+  for (const p of [mine, ...others])
+    await db.insert(convites).values({ agendaId: eventId, profissionalId: p.id, funcaoId: f.id });
+  for (const e of events.slice(1))
+    await db.insert(convites).values({ agendaId: e.id, profissionalId: mine.id, funcaoId: f.id });
   const asAdmin = () => admin.token;
-  for (const path of ['/api/admin/users', '/api/admin/users/pending', '/api/cursos', '/api/empresas', '/api/funcoes', '/api/tipos-eventos', '/api/cadastro-fot', '/api/profissionais', '/api/agenda', `/api/agenda/${eventId}/convites`]) {
+  for (const path of [
+    '/api/admin/users',
+    '/api/admin/users/pending',
+    '/api/cursos',
+    '/api/empresas',
+    '/api/funcoes',
+    '/api/tipos-eventos',
+    '/api/cadastro-fot',
+    '/api/profissionais',
+    '/api/agenda',
+    `/api/agenda/${eventId}/convites`,
+  ]) {
     routes.push({ path, token: asAdmin });
   }
   routes.push({ path: '/api/convites', token: () => pro.token });
@@ -82,7 +107,7 @@ describe('pagination of every list route', () => {
     }
   });
 
-  it('a page of event types carries exactly its types\' prices', async () => {
+  it("a page of event types carries exactly its types' prices", async () => {
     const res = await api('GET', '/api/tipos-eventos?limit=1&offset=1', { token: admin.token });
     expect(res.body).toHaveLength(1);
     expect(res.body[0].precos).toHaveLength(1);

@@ -16,17 +16,42 @@ describe('POST /api/profissionais (administrators)', () => {
     const res = await api('POST', '/api/profissionais', {
       token: admin.token,
       body: {
-        nome: ' Ana Foto ', funcao_profissional_id: foto.id, funcoes_ids: [video.id], whatsapp: '11 99999-0000', uf: 'sp', cidade: 'Santos',
-        banco: 'Itaú', agencia: '0001', conta_pix: 'ana@pix', cpf_cnpj_titular: '529.982.247-25', tipo_cartao: 'débito',
-        carro_disponivel: true, tem_estudio: false, qtd_estudio: 0, extra_por_equipamento: true,
-        qual_tec: 5, educacao_simpatia: 4, desempenho_evento: null, disp_horario: 4, media: 1, usuario_id: crypto.randomUUID(),
+        nome: ' Ana Foto ',
+        funcao_profissional_id: foto.id,
+        funcoes_ids: [video.id],
+        whatsapp: '11 99999-0000',
+        uf: 'sp',
+        cidade: 'Santos',
+        banco: 'Itaú',
+        agencia: '0001',
+        conta_pix: 'ana@pix',
+        cpf_cnpj_titular: '529.982.247-25',
+        tipo_cartao: 'débito',
+        carro_disponivel: true,
+        tem_estudio: false,
+        qtd_estudio: 0,
+        extra_por_equipamento: true,
+        qual_tec: 5,
+        educacao_simpatia: 4,
+        desempenho_evento: null,
+        disp_horario: 4,
+        media: 1,
+        usuario_id: crypto.randomUUID(),
       },
     });
     expect(res.status).toBe(201);
     expect(ProfissionalSchema.safeParse(res.body).error).toBeUndefined();
     expect(res.body).toMatchObject({
-      nome: 'Ana Foto', uf: 'SP', funcao_profissional_id: foto.id, funcao_profissional: foto.label, cpf_cnpj_titular: '52998224725',
-      media: 4.33, usuario_id: null, regiao: 'SP', carro_disponivel: true, banco: 'Itaú',
+      nome: 'Ana Foto',
+      uf: 'SP',
+      funcao_profissional_id: foto.id,
+      funcao_profissional: foto.label,
+      cpf_cnpj_titular: '52998224725',
+      media: 4.33,
+      usuario_id: null,
+      regiao: 'SP',
+      carro_disponivel: true,
+      banco: 'Itaú',
     });
     expect(res.body.funcoes.map((f: { id: string }) => f.id).sort()).toEqual([foto.id, video.id].sort());
   });
@@ -34,8 +59,15 @@ describe('POST /api/profissionais (administrators)', () => {
   it('makes the first of funcoes_ids the main function when none is named', async () => {
     const admin = await makeAdmin();
     const f = await makeFuncao();
-    const res = await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'Beto', funcoes_ids: [f.id] } });
-    expect(res.body).toMatchObject({ funcao_profissional_id: f.id, funcoes: [{ id: f.id, nome: f.label }], media: null });
+    const res = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: 'Beto', funcoes_ids: [f.id] },
+    });
+    expect(res.body).toMatchObject({
+      funcao_profissional_id: f.id,
+      funcoes: [{ id: f.id, nome: f.label }],
+      media: null,
+    });
   });
 
   it.each([
@@ -58,21 +90,41 @@ describe('POST /api/profissionais (administrators)', () => {
 
   it('accepts a valid CNPJ', async () => {
     const admin = await makeAdmin();
-    const res = await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'Estúdio', cpf_cnpj_titular: '11.222.333/0001-81' } });
+    const res = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: 'Estúdio', cpf_cnpj_titular: '11.222.333/0001-81' },
+    });
     expect(res.body.cpf_cnpj_titular).toBe('11222333000181');
   });
 
   it('refuses functions of another region or unknown with 404', async () => {
     const admin = await makeAdmin();
     const mg = await makeFuncao('MG');
-    expectError(await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'X', funcao_profissional_id: mg.id } }), 404, 'NOT_FOUND');
-    expectError(await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'X', funcoes_ids: [crypto.randomUUID()] } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('POST', '/api/profissionais', {
+        token: admin.token,
+        body: { nome: 'X', funcao_profissional_id: mg.id },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('POST', '/api/profissionais', {
+        token: admin.token,
+        body: { nome: 'X', funcoes_ids: [crypto.randomUUID()] },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('team registration: with email + senha also creates an active profissional login, atomically', async () => {
     const admin = await makeAdmin();
     const email = `${uniq('team')}@example.com`;
-    const res = await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'Carla Cine', email: ` ${email.toUpperCase()}`, senha: 'segredo123' } });
+    const res = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: 'Carla Cine', email: ` ${email.toUpperCase()}`, senha: 'segredo123' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.usuario_id).toBeTruthy();
     expect(res.body.email).toBe(email);
@@ -86,7 +138,14 @@ describe('POST /api/profissionais (administrators)', () => {
     const admin = await makeAdmin();
     const taken = await makeUser();
     const nome = uniq('Ninguém');
-    expectError(await api('POST', '/api/profissionais', { token: admin.token, body: { nome, email: taken.email, senha: 'segredo123' } }), 400, 'EMAIL_TAKEN');
+    expectError(
+      await api('POST', '/api/profissionais', {
+        token: admin.token,
+        body: { nome, email: taken.email, senha: 'segredo123' },
+      }),
+      400,
+      'EMAIL_TAKEN',
+    );
     expect(await db.select().from(profissionais).where(eq(profissionais.nome, nome))).toHaveLength(0);
   });
 });
@@ -94,21 +153,39 @@ describe('POST /api/profissionais (administrators)', () => {
 describe('POST /api/profissionais (own profile)', () => {
   it('lets a pending profissional create its own profile once, with the token from /auth/register', async () => {
     const f = await makeFuncao('MG');
-    const reg = await api('POST', '/auth/register', { body: { email: `${uniq('p')}@example.com`, senha: 'segredo123', nome: 'Davi', role: 'profissional' } });
+    const reg = await api('POST', '/auth/register', {
+      body: { email: `${uniq('p')}@example.com`, senha: 'segredo123', nome: 'Davi', role: 'profissional' },
+    });
     const token = reg.body.access_token;
-    const res = await api('POST', '/api/profissionais', { token, regiao: 'MG', body: { nome: 'Davi Foto', funcao_profissional_id: f.id, qual_tec: 5, email: 'other@example.com' } });
+    const res = await api('POST', '/api/profissionais', {
+      token,
+      regiao: 'MG',
+      body: { nome: 'Davi Foto', funcao_profissional_id: f.id, qual_tec: 5, email: 'other@example.com' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ usuario_id: reg.body.id, regiao: 'MG', qual_tec: null, media: null });
     expect(res.body.email).not.toBe('other@example.com');
-    expectError(await api('POST', '/api/profissionais', { token, regiao: 'MG', body: { nome: 'De novo' } }), 409, 'CONFLICT');
+    expectError(
+      await api('POST', '/api/profissionais', { token, regiao: 'MG', body: { nome: 'De novo' } }),
+      409,
+      'CONFLICT',
+    );
     expectError(await api('GET', `/api/profissionais/${res.body.id}`, { token, regiao: 'MG' }), 403, 'ACCOUNT_PENDING');
   });
 
   it('is refused to other roles, even pending', async () => {
     const viewer = await makeUser({ role: 'agenda_viewer' });
-    expectError(await api('POST', '/api/profissionais', { token: viewer.token, body: { nome: 'X' } }), 403, 'FORBIDDEN');
+    expectError(
+      await api('POST', '/api/profissionais', { token: viewer.token, body: { nome: 'X' } }),
+      403,
+      'FORBIDDEN',
+    );
     const pending = await makeUser({ role: 'RESEARCHER', ativo: false });
-    expectError(await api('POST', '/api/profissionais', { token: pending.token, body: { nome: 'X' } }), 403, 'FORBIDDEN');
+    expectError(
+      await api('POST', '/api/profissionais', { token: pending.token, body: { nome: 'X' } }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
@@ -152,7 +229,9 @@ describe('GET /api/profissionais/contagem', () => {
     const [a, b, empty] = [await makeFuncao('MG'), await makeFuncao('MG'), await makeFuncao('MG')];
     await makeProfissional('MG', {}, [a.id, b.id]);
     await makeProfissional('MG', {}, [a.id]);
-    const res = await countQueries('/api/profissionais/contagem', { headers: authHeaders(admin.token, { 'x-regiao': 'MG' }) });
+    const res = await countQueries('/api/profissionais/contagem', {
+      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    });
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.body.map((r: { funcao_id: string; total: number }) => [r.funcao_id, r]));
     expect(byId[a.id]).toEqual({ funcao_id: a.id, funcao_nome: a.label, total: 2 });
@@ -165,16 +244,28 @@ describe('GET /api/profissionais/contagem', () => {
 });
 
 describe('GET/PUT /api/profissionais/{id}', () => {
-  it('answers 404 for unknown, other-region and (for a professional) others\' profiles; 400 for bad ids', async () => {
+  it("answers 404 for unknown, other-region and (for a professional) others' profiles; 400 for bad ids", async () => {
     const admin = await makeAdmin();
     const u = await makeUser({ role: 'profissional' });
     await makeProfissional('SP', { usuarioId: u.id });
     const other = await makeProfissional('SP');
     expect((await api('GET', `/api/profissionais/${other.id}`, { token: admin.token })).status).toBe(200);
-    expectError(await api('GET', `/api/profissionais/${other.id}`, { token: admin.token, regiao: 'MG' }), 404, 'NOT_FOUND');
+    expectError(
+      await api('GET', `/api/profissionais/${other.id}`, { token: admin.token, regiao: 'MG' }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('GET', `/api/profissionais/${other.id}`, { token: u.token }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `/api/profissionais/${other.id}`, { token: u.token, body: { nome: 'Hack' } }), 404, 'NOT_FOUND');
-    expectError(await api('GET', `/api/profissionais/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/profissionais/${other.id}`, { token: u.token, body: { nome: 'Hack' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('GET', `/api/profissionais/${crypto.randomUUID()}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('GET', '/api/profissionais/abc', { token: admin.token }), 400, 'INVALID_ID');
     expect((await db.select().from(profissionais).where(eq(profissionais.id, other.id)))[0]?.nome).not.toBe('Hack');
   });
@@ -183,11 +274,17 @@ describe('GET/PUT /api/profissionais/{id}', () => {
     const admin = await makeAdmin();
     const [a, b] = [await makeFuncao(), await makeFuncao()];
     const p = await makeProfissional('SP', { qualTec: 1 }, [a.id]);
-    const res = await api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body: { qual_tec: 5, disp_horario: 2, funcoes_ids: [b.id] } });
+    const res = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: admin.token,
+      body: { qual_tec: 5, disp_horario: 2, funcoes_ids: [b.id] },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ qual_tec: 5, disp_horario: 2, media: 3.5, funcao_profissional_id: a.id });
     expect(res.body.funcoes.map((f: { id: string }) => f.id).sort()).toEqual([a.id, b.id].sort());
-    const main = await api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body: { funcao_profissional_id: b.id, funcoes_ids: [] } });
+    const main = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: admin.token,
+      body: { funcao_profissional_id: b.id, funcoes_ids: [] },
+    });
     expect(main.body.funcoes).toEqual([{ id: b.id, nome: b.label }]);
   });
 
@@ -196,17 +293,44 @@ describe('GET/PUT /api/profissionais/{id}', () => {
     const p = await makeProfissional('SP', { usuarioId: u.id, qualTec: 3, email: u.email });
     const res = await api('PUT', `/api/profissionais/${p.id}`, {
       token: u.token,
-      body: { whatsapp: '11 1', conta_pix: 'pix@me', qual_tec: 5, media: 5, usuario_id: crypto.randomUUID(), email: 'x@example.com', regiao: 'MG' },
+      body: {
+        whatsapp: '11 1',
+        conta_pix: 'pix@me',
+        qual_tec: 5,
+        media: 5,
+        usuario_id: crypto.randomUUID(),
+        email: 'x@example.com',
+        regiao: 'MG',
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ whatsapp: '11 1', conta_pix: 'pix@me', qual_tec: 3, media: 3, usuario_id: u.id, email: u.email, regiao: 'SP' });
+    expect(res.body).toMatchObject({
+      whatsapp: '11 1',
+      conta_pix: 'pix@me',
+      qual_tec: 3,
+      media: 3,
+      usuario_id: u.id,
+      email: u.email,
+      regiao: 'SP',
+    });
   });
 
   it('PUT validates like POST', async () => {
     const admin = await makeAdmin();
     const p = await makeProfissional('SP');
-    expectError(await api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body: { qual_tec: 9 } }), 400, 'VALIDATION_FAILED');
-    expectError(await api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body: { funcoes_ids: [crypto.randomUUID()] } }), 404, 'NOT_FOUND');
+    expectError(
+      await api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body: { qual_tec: 9 } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api('PUT', `/api/profissionais/${p.id}`, {
+        token: admin.token,
+        body: { funcoes_ids: [crypto.randomUUID()] },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -222,9 +346,19 @@ describe('DELETE /api/profissionais/{id}', () => {
     expect(res.body).toEqual({ message: 'professional deleted' });
     expect(await db.select().from(users).where(eq(users.id, u.id))).toHaveLength(0);
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.userId, u.id))).toHaveLength(0);
-    expect(await db.select().from(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, p.id))).toHaveLength(0);
-    expectError(await api('POST', '/auth/login', { body: { email: u.email, senha: u.password } }), 401, 'INVALID_CREDENTIALS');
-    expectError(await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+    expect(
+      await db.select().from(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, p.id)),
+    ).toHaveLength(0);
+    expectError(
+      await api('POST', '/auth/login', { body: { email: u.email, senha: u.password } }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
   it('keeps the account protections: not oneself, not a SUPERADMIN by a BUSINESS_OWNER', async () => {
@@ -239,8 +373,16 @@ describe('DELETE /api/profissionais/{id}', () => {
   it('answers 404 for unknown and other-region ids; professionals may not delete', async () => {
     const admin = await makeAdmin();
     const p = await makeProfissional('SP');
-    expectError(await api('DELETE', `/api/profissionais/${p.id}`, { token: admin.token, regiao: 'MG' }), 404, 'NOT_FOUND');
-    expectError(await api('DELETE', `/api/profissionais/${crypto.randomUUID()}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(
+      await api('DELETE', `/api/profissionais/${p.id}`, { token: admin.token, regiao: 'MG' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('DELETE', `/api/profissionais/${crypto.randomUUID()}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
     const u = await makeUser({ role: 'profissional' });
     expectError(await api('DELETE', `/api/profissionais/${p.id}`, { token: u.token }), 403, 'FORBIDDEN');
   });

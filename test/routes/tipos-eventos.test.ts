@@ -15,7 +15,8 @@ const label = (prefix: string) => `${prefix} ${(seq++).toString(36)}${Math.rando
 
 const makeTipo = (regiao = 'SP', nome = label('Evento')) => makeCatalog(schema.tiposEventos, regiao, nome);
 const makeFuncao = (regiao = 'SP', nome = label('Funcao')) => makeCatalog(schema.funcoes, regiao, nome);
-const storedPrecos = (tipoEventoId: string) => db.select().from(schema.precos).where(eq(schema.precos.tipoEventoId, tipoEventoId));
+const storedPrecos = (tipoEventoId: string) =>
+  db.select().from(schema.precos).where(eq(schema.precos.tipoEventoId, tipoEventoId));
 
 let admin: TestUser;
 let reader: TestUser;
@@ -25,7 +26,8 @@ beforeAll(async () => {
   reader = await makeUser({ role: 'agenda_viewer' });
 });
 
-const setPrice = (body: unknown, regiao?: string, token = admin.token) => api('POST', '/api/tipos-eventos/precos', { token, regiao, body });
+const setPrice = (body: unknown, regiao?: string, token = admin.token) =>
+  api('POST', '/api/tipos-eventos/precos', { token, regiao, body });
 const getPrecos = (id: string, regiao?: string, who: 'reader' | 'anonymous' = 'reader') =>
   api('GET', `/api/tipos-eventos/${id}/precos`, { token: who === 'reader' ? reader.token : undefined, regiao });
 const listTipos = async (regiao?: string) => {
@@ -82,7 +84,11 @@ describe('POST /api/tipos-eventos/precos', () => {
       [1.1, 110],
       [1234567.89, 123456789],
     ] as const) {
-      const res = await setPrice({ tipo_evento_id: tipo.id.toUpperCase(), funcao_profissional_id: funcao.id.toUpperCase(), valor });
+      const res = await setPrice({
+        tipo_evento_id: tipo.id.toUpperCase(),
+        funcao_profissional_id: funcao.id.toUpperCase(),
+        valor,
+      });
       expect(res.status).toBe(200);
       expect((await storedPrecos(tipo.id))[0]?.valorCentavos).toBe(cents);
       expect((await getPrecos(tipo.id)).body[0].valor).toBe(valor);
@@ -91,9 +97,18 @@ describe('POST /api/tipos-eventos/precos', () => {
 
   it('keeps prices per region: an event type and function of MG are priced with x-regiao MG only', async () => {
     const nome = label('Mesmo nome');
-    const [tipoSp, tipoMg, funcaoSp, funcaoMg] = await Promise.all([makeTipo('SP', nome), makeTipo('MG', nome), makeFuncao('SP', nome), makeFuncao('MG', nome)]);
-    expect((await setPrice({ tipo_evento_id: tipoSp.id, funcao_profissional_id: funcaoSp.id, valor: 10 }, 'SP')).status).toBe(200);
-    expect((await setPrice({ tipo_evento_id: tipoMg.id, funcao_profissional_id: funcaoMg.id, valor: 20 }, 'mg')).status).toBe(200);
+    const [tipoSp, tipoMg, funcaoSp, funcaoMg] = await Promise.all([
+      makeTipo('SP', nome),
+      makeTipo('MG', nome),
+      makeFuncao('SP', nome),
+      makeFuncao('MG', nome),
+    ]);
+    expect(
+      (await setPrice({ tipo_evento_id: tipoSp.id, funcao_profissional_id: funcaoSp.id, valor: 10 }, 'SP')).status,
+    ).toBe(200);
+    expect(
+      (await setPrice({ tipo_evento_id: tipoMg.id, funcao_profissional_id: funcaoMg.id, valor: 20 }, 'mg')).status,
+    ).toBe(200);
 
     const sp = (await listTipos('SP')).find((t) => t.id === tipoSp.id)!;
     const mg = (await listTipos('MG')).find((t) => t.id === tipoMg.id)!;
@@ -124,7 +139,12 @@ describe('POST /api/tipos-eventos/precos', () => {
   });
 
   it('answers 404 NOT_FOUND naming the field for an unknown or other-region event type or function, and stores nothing', async () => {
-    const [tipo, funcao, tipoMg, funcaoMg] = await Promise.all([makeTipo(), makeFuncao(), makeTipo('MG'), makeFuncao('MG')]);
+    const [tipo, funcao, tipoMg, funcaoMg] = await Promise.all([
+      makeTipo(),
+      makeFuncao(),
+      makeTipo('MG'),
+      makeFuncao('MG'),
+    ]);
     const cases = [
       [{ tipo_evento_id: UNKNOWN_ID, funcao_profissional_id: funcao.id }, /^tipo_evento_id: /],
       [{ tipo_evento_id: tipoMg.id, funcao_profissional_id: funcao.id }, /^tipo_evento_id: /],
@@ -185,14 +205,22 @@ describe('GET /api/tipos-eventos/{id}/precos', () => {
 
 describe('EventoResponse.precos', () => {
   it('every listed event type carries its own prices of the region; others carry []', async () => {
-    const [tipo, vazio, f1, f2] = await Promise.all([makeTipo('MG'), makeTipo('MG'), makeFuncao('MG'), makeFuncao('MG')]);
+    const [tipo, vazio, f1, f2] = await Promise.all([
+      makeTipo('MG'),
+      makeTipo('MG'),
+      makeFuncao('MG'),
+      makeFuncao('MG'),
+    ]);
     const p1 = await makePreco(tipo.id, f1.id, { regiao: 'MG', valorCentavos: 5000 });
     const p2 = await makePreco(tipo.id, f2.id, { regiao: 'MG', valorCentavos: 7525 });
     const list = await listTipos('MG');
     const found = list.find((t) => t.id === tipo.id)!;
     expect(found.precos.map((p) => p.id).sort()).toEqual([p1.id, p2.id].sort());
     expect(found.precos.every((p) => p.tipo_evento_id === tipo.id)).toBe(true);
-    expect(Object.fromEntries(found.precos.map((p) => [p.funcao_nome, p.valor]))).toEqual({ [f1.label]: 50, [f2.label]: 75.25 });
+    expect(Object.fromEntries(found.precos.map((p) => [p.funcao_nome, p.valor]))).toEqual({
+      [f1.label]: 50,
+      [f2.label]: 75.25,
+    });
     expect(list.find((t) => t.id === vazio.id)!.precos).toEqual([]);
   });
 
@@ -202,9 +230,14 @@ describe('EventoResponse.precos', () => {
     expect(EventoResponse.parse(created.body).precos).toEqual([]);
     const funcao = await makeFuncao();
     await setPrice({ tipo_evento_id: created.body.id, funcao_profissional_id: funcao.id, valor: 42 });
-    const renamed = await api('PUT', `/api/tipos-eventos/${created.body.id}`, { token: admin.token, body: { nome: label('Renomeado') } });
+    const renamed = await api('PUT', `/api/tipos-eventos/${created.body.id}`, {
+      token: admin.token,
+      body: { nome: label('Renomeado') },
+    });
     expect(renamed.status).toBe(200);
-    expect(EventoResponse.parse(renamed.body).precos.map((p) => [p.funcao_nome, p.valor])).toEqual([[funcao.label, 42]]);
+    expect(EventoResponse.parse(renamed.body).precos.map((p) => [p.funcao_nome, p.valor])).toEqual([
+      [funcao.label, 42],
+    ]);
   });
 });
 
@@ -227,7 +260,11 @@ describe('GET /api/tipos-eventos query count', () => {
 
   async function measure(regiao: string) {
     const { db: counted, count } = countingD1(env.DB);
-    const res = await app.request('/api/tipos-eventos', { headers: authHeaders(reader.token, { 'x-regiao': regiao }) }, { ...countEnv, DB: counted });
+    const res = await app.request(
+      '/api/tipos-eventos',
+      { headers: authHeaders(reader.token, { 'x-regiao': regiao }) },
+      { ...countEnv, DB: counted },
+    );
     expect(res.status).toBe(200);
     return { body: z.array(EventoResponse).parse(await res.json()), count };
   }
@@ -243,7 +280,9 @@ describe('GET /api/tipos-eventos query count', () => {
       ...rows.slice(1).map((row) => db.insert(schema.tiposEventos).values(row)),
       ...rows.flatMap((row, i) =>
         funcoes.map((f, j) =>
-          db.insert(schema.precos).values({ regiao, tipoEventoId: row.id, funcaoProfissionalId: f.id, valorCentavos: 100 * i + j }),
+          db
+            .insert(schema.precos)
+            .values({ regiao, tipoEventoId: row.id, funcaoProfissionalId: f.id, valorCentavos: 100 * i + j }),
         ),
       ),
     ]);
@@ -258,7 +297,9 @@ describe('GET /api/tipos-eventos query count', () => {
     const { body, count } = await measure(regiao);
     console.log(`GET /api/tipos-eventos with ${n} event type(s): ${JSON.stringify(count)} (the auth query included)`);
     expect(body.map((t) => t.id)).toEqual(rows.map((r) => r.id));
-    expect(body.every((t, i) => t.precos.length === 2 && t.precos.every((p) => p.tipo_evento_id === rows[i]!.id))).toBe(true);
+    expect(body.every((t, i) => t.precos.length === 2 && t.precos.every((p) => p.tipo_evento_id === rows[i]!.id))).toBe(
+      true,
+    );
     const last = 100 * (n - 1);
     expect(body[n - 1]!.precos.map((p) => p.valor).sort((a, b) => a - b)).toEqual([last / 100, (last + 1) / 100]);
     // One query authenticates; listing costs at most two more, whatever the number of types.

@@ -15,7 +15,8 @@ import { api, expectError } from '../helpers/request';
  * the stored user after the token was signed and check that the stored user always decides.
  */
 
-const setUser = (id: string, set: Partial<typeof users.$inferInsert>) => db.update(users).set(set).where(eq(users.id, id));
+const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
+  db.update(users).set(set).where(eq(users.id, id));
 
 /** Two companies in MG, one FOT record each. */
 async function twoCompanies() {
@@ -77,14 +78,14 @@ describe('folded authentication: the stored user decides, not the token', () => 
     expect(ids.has(f2.id)).toBe(false);
   });
 
-  it("a token whose role may not read, for a user who now may, is let through by the stored role", async () => {
+  it('a token whose role may not read, for a user who now may, is let through by the stored role', async () => {
     const user = await makeUser({ role: 'RESEARCHER' });
     await setUser(user.id, { role: 'SUPERADMIN' });
     expect((await api('GET', '/api/cadastro-fot?limit=1', { token: user.token })).status).toBe(200);
     expect((await api('GET', '/api/agenda?limit=1', { token: user.token })).status).toBe(200);
   });
 
-  it("a token whose role may read, for a user who now may not, is refused by the stored role", async () => {
+  it('a token whose role may read, for a user who now may not, is refused by the stored role', async () => {
     const admin = await makeAdmin();
     await setUser(admin.id, { role: 'RESEARCHER' });
     for (const path of ['/api/cadastro-fot', '/api/agenda', '/api/profissionais', '/api/profissionais/contagem']) {
@@ -95,7 +96,13 @@ describe('folded authentication: the stored user decides, not the token', () => 
   it('a user whose account was set back to pending is refused with ACCOUNT_PENDING', async () => {
     const admin = await makeAdmin();
     await setUser(admin.id, { ativo: false });
-    for (const path of ['/api/cadastro-fot', '/api/agenda', '/api/profissionais', '/api/cursos', '/api/tipos-eventos']) {
+    for (const path of [
+      '/api/cadastro-fot',
+      '/api/agenda',
+      '/api/profissionais',
+      '/api/cursos',
+      '/api/tipos-eventos',
+    ]) {
       expectError(await api('GET', path, { token: admin.token }), 403, 'ACCOUNT_PENDING');
     }
   });
@@ -104,7 +111,14 @@ describe('folded authentication: the stored user decides, not the token', () => 
     const admin = await makeAdmin();
     const fot = await makeFot('SP');
     await db.delete(users).where(eq(users.id, admin.id));
-    for (const path of ['/api/cadastro-fot', `/api/cadastro-fot/${fot.id}`, '/api/agenda', '/api/profissionais', '/api/cursos', '/api/tipos-eventos']) {
+    for (const path of [
+      '/api/cadastro-fot',
+      `/api/cadastro-fot/${fot.id}`,
+      '/api/agenda',
+      '/api/profissionais',
+      '/api/cursos',
+      '/api/tipos-eventos',
+    ]) {
       expectError(await api('GET', path, { token: admin.token }), 401, 'UNAUTHENTICATED');
     }
     // A validation or region error must not answer before the user row: it would tell a stale token apart.

@@ -13,7 +13,17 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import * as schema from '../../src/db/schema';
 import { failingD1 } from '../helpers/failing-d1';
-import { db, makeAdmin, makeCatalog, makeFot, makeProfissional, makeUser, PASSWORD, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeProfissional,
+  makeUser,
+  PASSWORD,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { call, insertAgenda, insertConvite, insertNotification } from './world';
 
 const INTERNAL = '{"error":"internal error","code":"INTERNAL"}';
@@ -33,7 +43,12 @@ beforeEach(() => {
 afterEach(() => log.mockRestore());
 
 /** Strings that the log of a failed request must never contain (besides hashes and SQL, always checked). */
-const NEVER_LOGGED = [/pbkdf2-sha256\$/, /Failed query/i, /params:/i, /\binsert into\b|\bdelete from\b|\bupdate "|\bselect\b/i];
+const NEVER_LOGGED = [
+  /pbkdf2-sha256\$/,
+  /Failed query/i,
+  /params:/i,
+  /\binsert into\b|\bdelete from\b|\bupdate "|\bselect\b/i,
+];
 
 function checkLog(secrets: string[]) {
   const lines = log.mock.calls.map((c) => c.map(String).join(' '));
@@ -50,26 +65,46 @@ function checkLog(secrets: string[]) {
  * Fails the batch chosen by `isTarget` at each of its statements in turn, checking the answer, the
  * tables (`snapshot`) and the log; answers how many statements the batch has.
  */
-async function failEveryStatement(w: Write, isTarget: (sqls: string[]) => boolean, snapshot: () => Promise<unknown>, secrets: string[] = []) {
+async function failEveryStatement(
+  w: Write,
+  isTarget: (sqls: string[]) => boolean,
+  snapshot: () => Promise<unknown>,
+  secrets: string[] = [],
+) {
   const before = await snapshot();
   let length = 1;
   for (let n = 0; n < length; n++) {
     const failing = failingD1(env.DB, { batch: isTarget, statement: n });
-    const res = await call(w.method, w.path, { token: w.token, body: w.body, headers: w.headers, bindings: { DB: failing.db } });
-    expect(failing.injected, `statement ${n}: the target batch was never run (batches: ${JSON.stringify(failing.batches)})`).toBe(1);
+    const res = await call(w.method, w.path, {
+      token: w.token,
+      body: w.body,
+      headers: w.headers,
+      bindings: { DB: failing.db },
+    });
+    expect(
+      failing.injected,
+      `statement ${n}: the target batch was never run (batches: ${JSON.stringify(failing.batches)})`,
+    ).toBe(1);
     length = failing.batches.find(isTarget)!.length;
     expect(res.status, `statement ${n} of ${length} (${failing.replaced[0]?.slice(0, 60)})`).toBe(500);
     expect(JSON.stringify(res.body)).toBe(INTERNAL);
-    expect(await snapshot(), `tables after a failure at statement ${n}: ${failing.replaced[0]?.slice(0, 60)}`).toEqual(before);
+    expect(await snapshot(), `tables after a failure at statement ${n}: ${failing.replaced[0]?.slice(0, 60)}`).toEqual(
+      before,
+    );
     checkLog(secrets);
   }
   return length;
 }
 
 const has = (prefix: string) => (sqls: string[]) => sqls.some((s) => s.startsWith(prefix));
-const both = (...preds: ((sqls: string[]) => boolean)[]) => (sqls: string[]) => preds.every((p) => p(sqls));
+const both =
+  (...preds: ((sqls: string[]) => boolean)[]) =>
+  (sqls: string[]) =>
+    preds.every((p) => p(sqls));
 const rows = <T>(q: Promise<T[]>) => q;
-const ip = () => ({ 'cf-connecting-ip': `10.66.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+const ip = () => ({
+  'cf-connecting-ip': `10.66.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+});
 
 describe('team registration: POST /api/profissionais with email + senha', () => {
   it('creates the login, the profile and its functions together or not at all', async () => {
@@ -77,13 +112,28 @@ describe('team registration: POST /api/profissionais with email + senha', () => 
     const [f1, f2] = await Promise.all([makeCatalog(schema.funcoes, 'SP'), makeCatalog(schema.funcoes, 'SP')]);
     const email = `${uniq('equipe')}@example.com`;
     const senha = 'segredo-forte-1';
-    const write: Write = { method: 'POST', path: '/api/profissionais', token: admin.token, body: { nome: 'Equipe Falha', email, senha, funcoes_ids: [f1!.id, f2!.id], banco: 'Banco Secreto' } };
+    const write: Write = {
+      method: 'POST',
+      path: '/api/profissionais',
+      token: admin.token,
+      body: { nome: 'Equipe Falha', email, senha, funcoes_ids: [f1!.id, f2!.id], banco: 'Banco Secreto' },
+    };
     const snapshot = async () => ({
       users: await rows(db.select().from(schema.users).where(eq(schema.users.email, email))),
       profiles: await rows(db.select().from(schema.profissionais).where(eq(schema.profissionais.email, email))),
-      held: await rows(db.select().from(schema.profissionalFuncoes).where(inArray(schema.profissionalFuncoes.funcaoId, [f1!.id, f2!.id]))),
+      held: await rows(
+        db
+          .select()
+          .from(schema.profissionalFuncoes)
+          .where(inArray(schema.profissionalFuncoes.funcaoId, [f1!.id, f2!.id])),
+      ),
     });
-    const n = await failEveryStatement(write, both(has('insert into "users"'), has('insert into "profissionais"')), snapshot, [email, senha, 'Banco Secreto']);
+    const n = await failEveryStatement(
+      write,
+      both(has('insert into "users"'), has('insert into "profissionais"')),
+      snapshot,
+      [email, senha, 'Banco Secreto'],
+    );
     expect(n).toBeGreaterThanOrEqual(3);
     const ok = await call(write.method, write.path, write);
     expect(ok.status).toBe(201);
@@ -103,7 +153,9 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
     const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
     expect(login.status).toBe(200);
     await insertNotification(u.id);
-    await db.insert(schema.pushTokens).values({ userId: u.id, token: `ExponentPushToken[${uniq()}]`, plataforma: 'android' });
+    await db
+      .insert(schema.pushTokens)
+      .values({ userId: u.id, token: `ExponentPushToken[${uniq()}]`, plataforma: 'android' });
     const fot = await makeFot('SP');
     const tipo = await makeCatalog(schema.tiposEventos, 'SP');
     const event = await insertAgenda('SP', fot.id, tipo.id, u.id);
@@ -114,7 +166,9 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
       notifications: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, u.id))),
       pushTokens: await rows(db.select().from(schema.pushTokens).where(eq(schema.pushTokens.userId, u.id))),
       profile: await rows(db.select().from(schema.profissionais).where(eq(schema.profissionais.id, prof.id))),
-      held: await rows(db.select().from(schema.profissionalFuncoes).where(eq(schema.profissionalFuncoes.profissionalId, prof.id))),
+      held: await rows(
+        db.select().from(schema.profissionalFuncoes).where(eq(schema.profissionalFuncoes.profissionalId, prof.id)),
+      ),
       convites: await rows(db.select().from(schema.convites).where(eq(schema.convites.profissionalId, prof.id))),
       event: await rows(db.select().from(schema.agenda).where(eq(schema.agenda.id, event.id))),
     });
@@ -124,7 +178,16 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
     await failEveryStatement(write, has('delete from "users"'), snapshot, [u.email]);
     expect((await call(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
-    expect({ ...after, event: undefined }).toEqual({ user: [], sessions: [], notifications: [], pushTokens: [], profile: [], held: [], convites: [], event: undefined });
+    expect({ ...after, event: undefined }).toEqual({
+      user: [],
+      sessions: [],
+      notifications: [],
+      pushTokens: [],
+      profile: [],
+      held: [],
+      convites: [],
+      event: undefined,
+    });
     expect(after.event[0]?.userId).toBeNull();
   });
 });
@@ -136,9 +199,16 @@ describe('profile update: PUT /api/profissionais/{id} with funcoes_ids', () => {
     const prof = await makeProfissional('SP', { nome: 'Antes' }, [f1!.id]);
     const snapshot = async () => ({
       profile: await rows(db.select().from(schema.profissionais).where(eq(schema.profissionais.id, prof.id))),
-      held: await rows(db.select().from(schema.profissionalFuncoes).where(eq(schema.profissionalFuncoes.profissionalId, prof.id))),
+      held: await rows(
+        db.select().from(schema.profissionalFuncoes).where(eq(schema.profissionalFuncoes.profissionalId, prof.id)),
+      ),
     });
-    const write: Write = { method: 'PUT', path: `/api/profissionais/${prof.id}`, token: admin.token, body: { nome: 'Depois', funcoes_ids: [f2!.id, f3!.id], qual_tec: 4 } };
+    const write: Write = {
+      method: 'PUT',
+      path: `/api/profissionais/${prof.id}`,
+      token: admin.token,
+      body: { nome: 'Depois', funcoes_ids: [f2!.id, f3!.id], qual_tec: 4 },
+    };
     const n = await failEveryStatement(write, has('update "profissionais"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
     expect((await call(write.method, write.path, write)).status).toBe(200);
@@ -169,9 +239,19 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
     const convite = await insertConvite(event.id, prof.id, funcao.id, { convidadoPor: admin.id });
     const snapshot = async () => ({
       convite: await rows(db.select().from(schema.convites).where(eq(schema.convites.id, convite.id))),
-      notes: await rows(db.select().from(schema.notifications).where(inArray(schema.notifications.userId, [admin.id, creator.id]))),
+      notes: await rows(
+        db
+          .select()
+          .from(schema.notifications)
+          .where(inArray(schema.notifications.userId, [admin.id, creator.id])),
+      ),
     });
-    const write: Write = { method: 'PATCH', path: `/api/convites/${convite.id}`, token: u.token, body: { status: 'aceito' } };
+    const write: Write = {
+      method: 'PATCH',
+      path: `/api/convites/${convite.id}`,
+      token: u.token,
+      body: { status: 'aceito' },
+    };
     await failEveryStatement(write, has('update "convites"'), snapshot);
     expect((await call(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
@@ -186,7 +266,12 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
       convites: await rows(db.select().from(schema.convites).where(eq(schema.convites.agendaId, event.id))),
       notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, u.id))),
     });
-    const write: Write = { method: 'POST', path: `/api/agenda/${event.id}/convites`, token: admin.token, body: { profissional_id: prof.id, funcao_id: funcao.id } };
+    const write: Write = {
+      method: 'POST',
+      path: `/api/agenda/${event.id}/convites`,
+      token: admin.token,
+      body: { profissional_id: prof.id, funcao_id: funcao.id },
+    };
     await failEveryStatement(write, has('insert into "convites"'), snapshot);
     expect((await call(write.method, write.path, write)).status).toBe(201);
     const after = await snapshot();
@@ -219,7 +304,12 @@ describe('user creation with a profile: POST /api/admin/users with an administra
       users: await rows(db.select().from(schema.users).where(eq(schema.users.email, email))),
       profiles: await rows(db.select().from(schema.profissionais).where(eq(schema.profissionais.email, email))),
     });
-    const write: Write = { method: 'POST', path: '/api/admin/users', token: admin.token, body: { email, senha, nome: 'Nova Dona', role: 'BUSINESS_OWNER' } };
+    const write: Write = {
+      method: 'POST',
+      path: '/api/admin/users',
+      token: admin.token,
+      body: { email, senha, nome: 'Nova Dona', role: 'BUSINESS_OWNER' },
+    };
     const n = await failEveryStatement(write, has('insert into "users"'), snapshot, [email, senha]);
     expect(n).toBe(3);
     const ok = await call(write.method, write.path, write);
@@ -238,7 +328,11 @@ describe('user creation with a profile: POST /api/admin/users with an administra
     const admin = await makeAdmin();
     const email = `${uniq('res')}@example.com`;
     const failing = failingD1(env.DB, { single: (sql) => sql.startsWith('insert into "users"') });
-    const res = await call('POST', '/api/admin/users', { token: admin.token, body: { email, senha: 'outra-senha-1', nome: 'Pesquisa', role: 'RESEARCHER' }, bindings: { DB: failing.db } });
+    const res = await call('POST', '/api/admin/users', {
+      token: admin.token,
+      body: { email, senha: 'outra-senha-1', nome: 'Pesquisa', role: 'RESEARCHER' },
+      bindings: { DB: failing.db },
+    });
     expect(failing.injected).toBe(1);
     expect(JSON.stringify(res.body)).toBe(INTERNAL);
     checkLog([email, 'outra-senha-1', 'Pesquisa']);
@@ -262,7 +356,12 @@ describe('agenda writes with notifications', () => {
       events: await rows(db.select().from(schema.agenda).where(eq(schema.agenda.localEvento, marker))),
       notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, owner.id))),
     });
-    const write: Write = { method: 'POST', path: '/api/agenda', token: admin.token, body: { fot_id: fot.id, tipo_evento_id: tipo.id, data_evento: '2027-01-15', local_evento: marker } };
+    const write: Write = {
+      method: 'POST',
+      path: '/api/agenda',
+      token: admin.token,
+      body: { fot_id: fot.id, tipo_evento_id: tipo.id, data_evento: '2027-01-15', local_evento: marker },
+    };
     const n = await failEveryStatement(write, has('insert into "agenda"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
     expect((await call(write.method, write.path, write)).status).toBe(201);
@@ -277,7 +376,12 @@ describe('agenda writes with notifications', () => {
       event: await rows(db.select().from(schema.agenda).where(eq(schema.agenda.id, event.id))),
       notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, owner.id))),
     });
-    const put: Write = { method: 'PUT', path: `/api/agenda/${event.id}`, token: admin.token, body: { horario: '21:30', local_evento: 'Mudou' } };
+    const put: Write = {
+      method: 'PUT',
+      path: `/api/agenda/${event.id}`,
+      token: admin.token,
+      body: { horario: '21:30', local_evento: 'Mudou' },
+    };
     await failEveryStatement(put, has('update "agenda"'), snapshot);
     expect((await call(put.method, put.path, put)).status).toBe(200);
     const del: Write = { method: 'DELETE', path: `/api/agenda/${event.id}`, token: admin.token };
@@ -294,9 +398,17 @@ describe('agenda writes with notifications', () => {
     const tipo = await makeCatalog(schema.tiposEventos, 'SP');
     const event = await insertAgenda('SP', fot.id, tipo.id, admin.id);
     const funcoes = await Promise.all(Array.from({ length: 25 }, () => makeCatalog(schema.funcoes, 'SP')));
-    await db.insert(schema.agendaEquipe).values(funcoes.slice(0, 2).map((f) => ({ agendaId: event.id, funcaoId: f.id, quantidade: 7 })));
-    const snapshot = () => rows(db.select().from(schema.agendaEquipe).where(eq(schema.agendaEquipe.agendaId, event.id)));
-    const write: Write = { method: 'PUT', path: `/api/agenda/${event.id}/equipe`, token: admin.token, body: funcoes.map((f) => ({ funcao_id: f.id, quantidade: 1 })) };
+    await db
+      .insert(schema.agendaEquipe)
+      .values(funcoes.slice(0, 2).map((f) => ({ agendaId: event.id, funcaoId: f.id, quantidade: 7 })));
+    const snapshot = () =>
+      rows(db.select().from(schema.agendaEquipe).where(eq(schema.agendaEquipe.agendaId, event.id)));
+    const write: Write = {
+      method: 'PUT',
+      path: `/api/agenda/${event.id}/equipe`,
+      token: admin.token,
+      body: funcoes.map((f) => ({ funcao_id: f.id, quantidade: 1 })),
+    };
     const n = await failEveryStatement(write, has('delete from "agenda_equipe"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
     expect((await call(write.method, write.path, write)).status).toBe(200);
@@ -311,7 +423,11 @@ describe('accounts', () => {
       users: await rows(db.select().from(schema.users).where(eq(schema.users.email, email))),
       sessions: (await db.select({ n: count() }).from(schema.refreshTokens))[0]!.n,
     });
-    const write: Write = { method: 'POST', path: '/auth/register', body: { email, senha: 'minha-senha-9', nome: 'Nova Pessoa', role: 'RESEARCHER' } };
+    const write: Write = {
+      method: 'POST',
+      path: '/auth/register',
+      body: { email, senha: 'minha-senha-9', nome: 'Nova Pessoa', role: 'RESEARCHER' },
+    };
     await failEveryStatement(write, has('insert into "users"'), snapshot, [email, 'minha-senha-9']);
     expect((await call(write.method, write.path, write)).status).toBe(201);
     expect((await snapshot()).users).toHaveLength(1);
@@ -325,10 +441,17 @@ describe('accounts', () => {
       user: await rows(db.select().from(schema.users).where(eq(schema.users.id, u.id))),
       sessions: await rows(db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.userId, u.id))),
     });
-    const write: Write = { method: 'PUT', path: '/api/me', token: u.token, body: { nome: 'Nome Novo', senha_atual: PASSWORD, nova_senha: 'nova-senha-segura' } };
+    const write: Write = {
+      method: 'PUT',
+      path: '/api/me',
+      token: u.token,
+      body: { nome: 'Nome Novo', senha_atual: PASSWORD, nova_senha: 'nova-senha-segura' },
+    };
     await failEveryStatement(write, has('update "users"'), snapshot, [PASSWORD, 'nova-senha-segura', u.email]);
     // The old session still works after the failures.
-    expect((await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(200);
+    expect((await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(
+      200,
+    );
     expect((await call(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect(after.sessions.filter((s) => s.revokedAt === null)).toHaveLength(1);
@@ -339,7 +462,9 @@ describe('accounts', () => {
     const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
     const snapshot = () => rows(db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.userId, u.id)));
     const write: Write = { method: 'POST', path: '/auth/refresh', body: { refresh_token: login.body.refresh_token } };
-    const n = await failEveryStatement(write, has('insert into "refresh_tokens"'), snapshot, [login.body.refresh_token]);
+    const n = await failEveryStatement(write, has('insert into "refresh_tokens"'), snapshot, [
+      login.body.refresh_token,
+    ]);
     expect(n).toBe(2);
     expect((await call(write.method, write.path, write)).status).toBe(200);
     expect((await snapshot()).filter((t) => t.revokedAt === null)).toHaveLength(1);
@@ -349,13 +474,23 @@ describe('accounts', () => {
     const admin = await makeAdmin();
     const pending = await makeUser({ role: 'RESEARCHER', ativo: false });
     const snapshot = async () => ({
-      user: await rows(db.select({ ativo: schema.users.ativo, role: schema.users.role }).from(schema.users).where(eq(schema.users.id, pending.id))),
+      user: await rows(
+        db
+          .select({ ativo: schema.users.ativo, role: schema.users.role })
+          .from(schema.users)
+          .where(eq(schema.users.id, pending.id)),
+      ),
       notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, pending.id))),
     });
     const approve: Write = { method: 'PATCH', path: `/api/admin/users/${pending.id}/approve`, token: admin.token };
     await failEveryStatement(approve, has('update "users"'), snapshot);
     expect((await call(approve.method, approve.path, approve)).status).toBe(200);
-    const role: Write = { method: 'PATCH', path: `/api/admin/users/${pending.id}/role`, token: admin.token, body: { role: 'agenda_viewer' } };
+    const role: Write = {
+      method: 'PATCH',
+      path: `/api/admin/users/${pending.id}/role`,
+      token: admin.token,
+      body: { role: 'agenda_viewer' },
+    };
     await failEveryStatement(role, has('update "users"'), snapshot);
     expect((await call(role.method, role.path, role)).status).toBe(200);
     const after = await snapshot();
@@ -363,4 +498,3 @@ describe('accounts', () => {
     expect(after.notes.map((n) => n.tipo).sort()).toEqual(['conta_aprovada', 'papel_alterado']);
   });
 });
-

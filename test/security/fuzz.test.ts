@@ -26,7 +26,20 @@ import { codeToStatus } from '../../src/lib/errors';
 import { signAccessToken } from '../../src/lib/tokens';
 import { env } from 'cloudflare:test';
 import { UNKNOWN_ID } from '../helpers/protected-routes';
-import { callerFor, makeWorld, nonNull, openApi, operations, opKey, realIdFor, send, typeOf, validBody, type Operation, type World } from './world';
+import {
+  callerFor,
+  makeWorld,
+  nonNull,
+  openApi,
+  operations,
+  opKey,
+  realIdFor,
+  send,
+  typeOf,
+  validBody,
+  type Operation,
+  type World,
+} from './world';
 
 /** Set to the values fast-check printed to replay one failure (see above); undefined = a fresh random run. */
 const REPLAY: { seed: number; path?: string } | undefined = undefined;
@@ -42,9 +55,13 @@ const MIN_TOTAL = 1_000;
 
 const doc = await openApi();
 const ops = operations(doc);
-const writeOps = ops.filter((o) => ['POST', 'PUT', 'PATCH'].includes(o.method) || o.body).filter((o) => !ONLY || opKey(o) === ONLY);
+const writeOps = ops
+  .filter((o) => ['POST', 'PUT', 'PATCH'].includes(o.method) || o.body)
+  .filter((o) => !ONLY || opKey(o) === ONLY);
 const idOps = ops.filter((o) => o.path.includes('{id}')).filter((o) => !ONLY || opKey(o) === ONLY);
-const queryOps = ops.filter((o) => o.method === 'GET' && o.queryParams.length > 0).filter((o) => !ONLY || opKey(o) === ONLY);
+const queryOps = ops
+  .filter((o) => o.method === 'GET' && o.queryParams.length > 0)
+  .filter((o) => !ONLY || opKey(o) === ONLY);
 
 let w: World;
 let tokens: { expired: string; ghost: string; otherSecret: string; algNone: string };
@@ -54,9 +71,18 @@ beforeAll(async () => {
   w = await makeWorld();
   const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   tokens = {
-    expired: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60)).token,
-    ghost: (await signAccessToken({ id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, 900)).token,
-    otherSecret: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, 'another-secret-another-secret-0123456789', 900)).token,
+    expired: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60))
+      .token,
+    ghost: (
+      await signAccessToken({ id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, 900)
+    ).token,
+    otherSecret: (
+      await signAccessToken(
+        { id: w.admin.id, role: 'SUPERADMIN', empresaId: null },
+        'another-secret-another-secret-0123456789',
+        900,
+      )
+    ).token,
     algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: w.admin.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
   };
 });
@@ -68,7 +94,13 @@ afterAll(() => {
 // ---------------------------------------------------------------------------------------------------
 // Arbitraries
 
-const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).concat(['\u007f', '\u2028', '\u2029', '\ufeff', '\u200b']);
+const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).concat([
+  '\u007f',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u200b',
+]);
 const printable = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
 const asciiHeader = fc.string({ unit: printable, minLength: 1, maxLength: 80 });
 
@@ -77,10 +109,43 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 120 }),
   fc.string({ unit: fc.constantFrom(...CONTROL), maxLength: 40 }),
   fc.constantFrom(
-    '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '😀'.repeat(50), 'null', 'undefined', 'NaN', 'Infinity', '-0', '1e309',
-    "'; drop table users; --", '" or 1=1 --', '<script>alert(1)</script>', '../../../../etc/passwd', '%00', '${7*7}', '{{7*7}}',
-    '__proto__', 'constructor', 'prototype', '0000-00-00', '2026-02-30', '2026-13-01', '24:00', '23:60', '9:5', 'SP', 'mg',
-    '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', UNKNOWN_ID, 'aceito', 'SUPERADMIN', 'ExponentPushToken[]',
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '😀'.repeat(50),
+    'null',
+    'undefined',
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e309',
+    "'; drop table users; --",
+    '" or 1=1 --',
+    '<script>alert(1)</script>',
+    '../../../../etc/passwd',
+    '%00',
+    '${7*7}',
+    '{{7*7}}',
+    '__proto__',
+    'constructor',
+    'prototype',
+    '0000-00-00',
+    '2026-02-30',
+    '2026-13-01',
+    '24:00',
+    '23:60',
+    '9:5',
+    'SP',
+    'mg',
+    '00000000-0000-0000-0000-000000000000',
+    'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
+    UNKNOWN_ID,
+    'aceito',
+    'SUPERADMIN',
+    'ExponentPushToken[]',
   ),
   fc.integer(),
   fc.double(),
@@ -115,16 +180,49 @@ function bodyArb(op: Operation): fc.Arbitrary<BodyCase> {
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant<BodyCase>({ kind: 'valid' }) },
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value): BodyCase => ({ kind: 'json', value })) },
-    { weight: 8, arbitrary: fc.record({ field: fc.constantFrom(...fields), value: junk }).map((r): BodyCase => ({ kind: 'mutated', ...r })) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .record({ field: fc.constantFrom(...fields), value: junk })
+        .map((r): BodyCase => ({ kind: 'mutated', ...r })),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...fields).map((field): BodyCase => ({ kind: 'dropped', field })) },
-    { weight: 2, arbitrary: fc.dictionary(fc.string({ maxLength: 20 }), junk, { minKeys: 1, maxKeys: 6 }).map((extra): BodyCase => ({ kind: 'extra', extra })) },
     {
       weight: 2,
       arbitrary: fc
-        .oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('{', '{"', '[', '{"nome":}', '{"a":1,}', "{'a':1}", 'nul', '\u0000', '', '{"a":1}{"b":2}', '\ufeff{}'))
+        .dictionary(fc.string({ maxLength: 20 }), junk, { minKeys: 1, maxKeys: 6 })
+        .map((extra): BodyCase => ({ kind: 'extra', extra })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.constantFrom(
+            '{',
+            '{"',
+            '[',
+            '{"nome":}',
+            '{"a":1,}',
+            "{'a':1}",
+            'nul',
+            '\u0000',
+            '',
+            '{"a":1}{"b":2}',
+            '\ufeff{}',
+          ),
+        )
         .map((text): BodyCase => ({ kind: 'raw', text })),
     },
-    { weight: 1, arbitrary: fc.record({ depth: fc.integer({ min: 50, max: 5_000 }), shape: fc.constantFrom<'array' | 'object'>('array', 'object') }).map((r): BodyCase => ({ kind: 'deep', ...r })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({
+          depth: fc.integer({ min: 50, max: 5_000 }),
+          shape: fc.constantFrom<'array' | 'object'>('array', 'object'),
+        })
+        .map((r): BodyCase => ({ kind: 'deep', ...r })),
+    },
     { weight: 1, arbitrary: fc.constant<BodyCase>({ kind: 'none' }) },
   );
 }
@@ -139,7 +237,9 @@ function renderBody(op: Operation, c: BodyCase): string | undefined {
       else copy[field] = value;
       return copy;
     };
-    return Array.isArray(base) ? base.map((item) => apply(item as Record<string, unknown>)) : apply(base as Record<string, unknown>);
+    return Array.isArray(base)
+      ? base.map((item) => apply(item as Record<string, unknown>))
+      : apply(base as Record<string, unknown>);
   };
   switch (c.kind) {
     case 'valid':
@@ -152,12 +252,16 @@ function renderBody(op: Operation, c: BodyCase): string | undefined {
       return JSON.stringify(withField(c.field, undefined, true));
     case 'extra': {
       const base = valid();
-      return JSON.stringify(Array.isArray(base) ? base.map((i) => ({ ...(i as object), ...c.extra })) : { ...(base as object), ...c.extra });
+      return JSON.stringify(
+        Array.isArray(base) ? base.map((i) => ({ ...(i as object), ...c.extra })) : { ...(base as object), ...c.extra },
+      );
     }
     case 'raw':
       return c.text;
     case 'deep':
-      return c.shape === 'array' ? `${'['.repeat(c.depth)}${']'.repeat(c.depth)}` : `${'{"a":'.repeat(c.depth)}1${'}'.repeat(c.depth)}`;
+      return c.shape === 'array'
+        ? `${'['.repeat(c.depth)}${']'.repeat(c.depth)}`
+        : `${'{"a":'.repeat(c.depth)}1${'}'.repeat(c.depth)}`;
     case 'none':
       return undefined;
   }
@@ -175,7 +279,23 @@ const idArb: fc.Arbitrary<IdCase> = fc.oneof(
     arbitrary: fc
       .oneof(
         fc.string({ unit: 'binary', maxLength: 60 }),
-        fc.constantFrom('', '0', '-1', 'null', '..', '.', '%2e%2e', '%00', '%ZZ', 'a'.repeat(5_000), `${UNKNOWN_ID}x`, ` ${UNKNOWN_ID}`, UNKNOWN_ID.replace(/-/g, ''), '{id}', "1' or '1'='1"),
+        fc.constantFrom(
+          '',
+          '0',
+          '-1',
+          'null',
+          '..',
+          '.',
+          '%2e%2e',
+          '%00',
+          '%ZZ',
+          'a'.repeat(5_000),
+          `${UNKNOWN_ID}x`,
+          ` ${UNKNOWN_ID}`,
+          UNKNOWN_ID.replace(/-/g, ''),
+          '{id}',
+          "1' or '1'='1",
+        ),
       )
       .map((value): IdCase => ({ kind: 'literal', value })),
   },
@@ -185,7 +305,13 @@ function renderPath(op: Operation, c: IdCase): string {
   if (!op.path.includes('{id}')) return op.path;
   const real = realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID;
   const id =
-    c.kind === 'real' ? real : c.kind === 'other-region' ? realIdFor(op.path, w.mg, w) ?? UNKNOWN_ID : c.kind === 'upper' ? real.toUpperCase() : c.value;
+    c.kind === 'real'
+      ? real
+      : c.kind === 'other-region'
+        ? (realIdFor(op.path, w.mg, w) ?? UNKNOWN_ID)
+        : c.kind === 'upper'
+          ? real.toUpperCase()
+          : c.value;
   // Garbage is sent percent-encoded, as a client would; a few raw ones (%ZZ, %00) stay as written.
   return op.path.replace('{id}', /^[%A-Za-z0-9._~-]*$/.test(id) ? id : encodeURIComponent(id));
 }
@@ -193,9 +319,41 @@ function renderPath(op: Operation, c: IdCase): string {
 const queryValue: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.constantFrom(
-    '', ' ', '0', '-1', '1', '50', '200', '201', '500', '501', '1e3', '0x10', ' 5', '5.5', 'Infinity', 'NaN', '99999999999999999999', '1000001',
-    'true', 'TRUE', 'false', 'aceito', 'pendente', 'recusado', '2026-12-01', '2026-02-30', '2026-12-01T00:00:00.000Z', UNKNOWN_ID,
-    UNKNOWN_ID.toUpperCase(), 'AAAA', '%%%', '====', btoa(`2026-01-01T00:00:00.000Z|${UNKNOWN_ID}`).replace(/=+$/, ''), btoa('x|y|z'), btoa('\u0000'),
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1',
+    '50',
+    '200',
+    '201',
+    '500',
+    '501',
+    '1e3',
+    '0x10',
+    ' 5',
+    '5.5',
+    'Infinity',
+    'NaN',
+    '99999999999999999999',
+    '1000001',
+    'true',
+    'TRUE',
+    'false',
+    'aceito',
+    'pendente',
+    'recusado',
+    '2026-12-01',
+    '2026-02-30',
+    '2026-12-01T00:00:00.000Z',
+    UNKNOWN_ID,
+    UNKNOWN_ID.toUpperCase(),
+    'AAAA',
+    '%%%',
+    '====',
+    btoa(`2026-01-01T00:00:00.000Z|${UNKNOWN_ID}`).replace(/=+$/, ''),
+    btoa('x|y|z'),
+    btoa('\u0000'),
     'a'.repeat(300),
   ),
 );
@@ -211,7 +369,19 @@ function queryArb(op: Operation): fc.Arbitrary<[string, string][]> {
     .map(([pairs, extra]) => (extra ? [...pairs, extra] : pairs));
 }
 
-type AuthCase = 'caller' | 'admin' | 'other-role' | 'none' | 'garbage' | 'bare' | 'expired' | 'ghost' | 'other-secret' | 'alg-none' | 'basic' | 'cookie';
+type AuthCase =
+  | 'caller'
+  | 'admin'
+  | 'other-role'
+  | 'none'
+  | 'garbage'
+  | 'bare'
+  | 'expired'
+  | 'ghost'
+  | 'other-secret'
+  | 'alg-none'
+  | 'basic'
+  | 'cookie';
 
 interface HeaderCase {
   auth: AuthCase;
@@ -225,7 +395,22 @@ interface HeaderCase {
 const headerArb: fc.Arbitrary<HeaderCase> = fc.record({
   auth: fc.oneof(
     { weight: 14, arbitrary: fc.constant<AuthCase>('caller') },
-    { weight: 1, arbitrary: fc.constantFrom<AuthCase>('admin', 'other-role', 'none', 'garbage', 'bare', 'expired', 'ghost', 'other-secret', 'alg-none', 'basic', 'cookie') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<AuthCase>(
+        'admin',
+        'other-role',
+        'none',
+        'garbage',
+        'bare',
+        'expired',
+        'ghost',
+        'other-secret',
+        'alg-none',
+        'basic',
+        'cookie',
+      ),
+    },
   ),
   role: fc.constantFrom(...ROLES),
   garbage: asciiHeader,
@@ -252,7 +437,10 @@ const headerArb: fc.Arbitrary<HeaderCase> = fc.record({
     },
     { weight: 1, arbitrary: asciiHeader },
   ),
-  origin: fc.option(fc.constantFrom('https://evil.example', 'null', 'https://app.example.com'), { nil: undefined, freq: 4 }),
+  origin: fc.option(fc.constantFrom('https://evil.example', 'null', 'https://app.example.com'), {
+    nil: undefined,
+    freq: 4,
+  }),
 });
 
 function renderHeaders(op: Operation, h: HeaderCase): Record<string, string> {
@@ -288,11 +476,13 @@ async function check(method: string, path: string, headers: Record<string, strin
   generated++;
   const res = await send(method, path, { headers, body });
   const text = await res.text();
-  const where = () => `${method} ${path.slice(0, 120)} headers=${JSON.stringify(headers).slice(0, 300)} body=${JSON.stringify(body?.slice(0, 200))}`;
+  const where = () =>
+    `${method} ${path.slice(0, 120)} headers=${JSON.stringify(headers).slice(0, 300)} body=${JSON.stringify(body?.slice(0, 200))}`;
   if (res.status >= 500) throw new Error(`5xx: ${res.status} ${text.slice(0, 300)} for ${where()}`);
   if (SECRET_RE.test(text)) throw new Error(`answer leaks internals: ${text.slice(0, 300)} for ${where()}`);
   if (res.status >= 400) {
-    if (!res.headers.get('content-type')?.includes('application/json')) throw new Error(`${res.status} is not JSON (${res.headers.get('content-type')}) for ${where()}`);
+    if (!res.headers.get('content-type')?.includes('application/json'))
+      throw new Error(`${res.status} is not JSON (${res.headers.get('content-type')}) for ${where()}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -300,18 +490,30 @@ async function check(method: string, path: string, headers: Record<string, strin
       throw new Error(`${res.status} body is not valid JSON: ${text.slice(0, 200)} for ${where()}`);
     }
     const e = parsed as Record<string, unknown>;
-    if (typeof e !== 'object' || e === null || Array.isArray(e) || Object.keys(e).sort().join(',') !== 'code,error' || typeof e.error !== 'string' || typeof e.code !== 'string') {
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      Array.isArray(e) ||
+      Object.keys(e).sort().join(',') !== 'code,error' ||
+      typeof e.error !== 'string' ||
+      typeof e.code !== 'string'
+    ) {
       throw new Error(`${res.status} body is not exactly {error, code}: ${text.slice(0, 200)} for ${where()}`);
     }
     const expected = codeToStatus[e.code as keyof typeof codeToStatus];
     if (expected === undefined) throw new Error(`unknown code ${e.code} for ${where()}`);
-    if (expected !== res.status && !(e.code === 'ACCOUNT_PENDING' && res.status === 401)) throw new Error(`code ${e.code} with status ${res.status} (expected ${expected}) for ${where()}`);
+    if (expected !== res.status && !(e.code === 'ACCOUNT_PENDING' && res.status === 401))
+      throw new Error(`code ${e.code} with status ${res.status} (expected ${expected}) for ${where()}`);
   } else if (res.headers.get('content-type')?.includes('application/json')) {
     JSON.parse(text);
   }
 }
 
-const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(REPLAY ?? {}), ...(REPLAY ? { endOnFailure: true } : {}) });
+const params = (numRuns: number): fc.Parameters<unknown> => ({
+  numRuns,
+  ...(REPLAY ?? {}),
+  ...(REPLAY ? { endOnFailure: true } : {}),
+});
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -342,9 +544,19 @@ describe.skipIf(idOps.length === 0)('fuzzed path ids on every route with an id',
       const ids = op.method === 'DELETE' ? idArb.filter((c) => c.kind === 'literal' || c.kind === 'upper') : idArb;
       await fc.assert(
         fc.asyncProperty(ids, async (idCase) => {
-          const path = renderPath(op, op.method === 'DELETE' && idCase.kind === 'upper' ? { kind: 'literal', value: crypto.randomUUID().toUpperCase() } : idCase);
+          const path = renderPath(
+            op,
+            op.method === 'DELETE' && idCase.kind === 'upper'
+              ? { kind: 'literal', value: crypto.randomUUID().toUpperCase() }
+              : idCase,
+          );
           const body = op.body ? JSON.stringify(validBody(opKey(op), w)) : undefined;
-          await check(op.method, path, { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json' }, body);
+          await check(
+            op.method,
+            path,
+            { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json' },
+            body,
+          );
         }),
         params(RUNS_PER_ID_ROUTE),
       );
@@ -358,7 +570,12 @@ describe.skipIf(queryOps.length === 0)('fuzzed query strings on every GET route 
       await fc.assert(
         fc.asyncProperty(queryArb(op), async (pairs) => {
           const path = renderPath(op, { kind: 'real' });
-          await check('GET', `${path}?${new URLSearchParams(pairs).toString()}`, { authorization: `Bearer ${callerFor(op, w).token}` }, undefined);
+          await check(
+            'GET',
+            `${path}?${new URLSearchParams(pairs).toString()}`,
+            { authorization: `Bearer ${callerFor(op, w).token}` },
+            undefined,
+          );
         }),
         params(RUNS_PER_QUERY_ROUTE),
       );

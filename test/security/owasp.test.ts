@@ -52,7 +52,9 @@ const doc = await openApi();
 const ops = operations(doc);
 const bodyOps = ops.filter((o) => o.body);
 const fill = (path: string, id: string) => path.replace('{id}', id);
-const ipHeader = () => ({ 'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+const ipHeader = () => ({
+  'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+});
 
 let w: World;
 beforeAll(async () => {
@@ -63,12 +65,13 @@ beforeAll(async () => {
 function shapeProblem(res: ApiResult): string | undefined {
   if (typeof res.body !== 'object' || res.body === null) return `body is not JSON: ${String(res.body).slice(0, 80)}`;
   const keys = Object.keys(res.body).sort().join(',');
-  if (keys !== 'code,error' || typeof res.body.error !== 'string' || typeof res.body.code !== 'string') return `not {error, code}: ${JSON.stringify(res.body).slice(0, 120)}`;
+  if (keys !== 'code,error' || typeof res.body.error !== 'string' || typeof res.body.code !== 'string')
+    return `not {error, code}: ${JSON.stringify(res.body).slice(0, 120)}`;
   return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------
-describe('API1 broken object-level authorization: others\' ids are 404 and untouched', () => {
+describe("API1 broken object-level authorization: others' ids are 404 and untouched", () => {
   it("another user's notifications: not listed, not counted, 404 to read or delete", async () => {
     const [a, b] = await Promise.all([makeUser(), makeUser()]);
     const note = await insertNotification(a.id);
@@ -87,9 +90,19 @@ describe('API1 broken object-level authorization: others\' ids are 404 and untou
   it("another user's push token cannot be removed by DELETE push-token", async () => {
     const [a, b] = await Promise.all([makeUser(), makeUser()]);
     const token = `ExponentPushToken[${uniq()}]`;
-    expect((await call('POST', '/api/v1/notifications/push-token', { token: a.token, body: { token, plataforma: 'ios' } })).status).toBe(201);
-    expect((await call('DELETE', '/api/v1/notifications/push-token', { token: b.token, body: { token } })).status).toBe(204);
-    expect(await db.select().from(schema.pushTokens).where(and(eq(schema.pushTokens.token, token), eq(schema.pushTokens.userId, a.id)))).toHaveLength(1);
+    expect(
+      (await call('POST', '/api/v1/notifications/push-token', { token: a.token, body: { token, plataforma: 'ios' } }))
+        .status,
+    ).toBe(201);
+    expect((await call('DELETE', '/api/v1/notifications/push-token', { token: b.token, body: { token } })).status).toBe(
+      204,
+    );
+    expect(
+      await db
+        .select()
+        .from(schema.pushTokens)
+        .where(and(eq(schema.pushTokens.token, token), eq(schema.pushTokens.userId, a.id))),
+    ).toHaveLength(1);
   });
 
   it('the agenda entries of another agenda_viewer: every route answers 404 and nothing changes', async () => {
@@ -104,7 +117,8 @@ describe('API1 broken object-level authorization: others\' ids are 404 and untou
       ['GET', `/api/agenda/${id}/convites`],
       ['POST', `/api/agenda/${id}/convites`, { profissional_id: w.sp.profissional.id, funcao_id: w.sp.funcao.id }],
     ];
-    for (const [method, path, body] of tries) expectError(await call(method, path, { token: other.token, body }), 404, 'NOT_FOUND');
+    for (const [method, path, body] of tries)
+      expectError(await call(method, path, { token: other.token, body }), 404, 'NOT_FOUND');
     const list = await call('GET', '/api/agenda', { token: other.token });
     expect(list.body.map((e: { id: string }) => e.id)).not.toContain(id);
     const [after] = await db.select().from(schema.agenda).where(eq(schema.agenda.id, id));
@@ -118,8 +132,19 @@ describe('API1 broken object-level authorization: others\' ids are 404 and untou
     const theirs = w.sp.profissional.id;
     const [before] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, theirs));
     expectError(await call('GET', `/api/profissionais/${theirs}`, { token: u.token }), 404, 'NOT_FOUND');
-    expectError(await call('PUT', `/api/profissionais/${theirs}`, { token: u.token, body: { conta_pix: 'minha-chave', nome: 'Trocado' } }), 404, 'NOT_FOUND');
-    expectError(await call('PATCH', `/api/convites/${w.sp.convite.id}`, { token: u.token, body: { status: 'aceito' } }), 404, 'NOT_FOUND');
+    expectError(
+      await call('PUT', `/api/profissionais/${theirs}`, {
+        token: u.token,
+        body: { conta_pix: 'minha-chave', nome: 'Trocado' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await call('PATCH', `/api/convites/${w.sp.convite.id}`, { token: u.token, body: { status: 'aceito' } }),
+      404,
+      'NOT_FOUND',
+    );
     const list = await call('GET', '/api/profissionais', { token: u.token });
     expect(list.body.map((p: { id: string }) => p.id)).toEqual([own.id]);
     expect((await call('GET', '/api/convites', { token: u.token })).body).toEqual([]);
@@ -149,8 +174,13 @@ describe('API1 broken object-level authorization: others\' ids are 404 and untou
         continue;
       }
       const caller = callerFor(op, w);
-      const res = await call(op.method, fill(op.path, id), { token: caller.token, regiao: 'SP', body: validBody(opKey(op), w, w.sp) });
-      if (res.status !== 404 || res.body?.code !== 'NOT_FOUND') problems.push(`${opKey(op)} with an MG id from SP: ${res.status} ${JSON.stringify(res.body).slice(0, 100)}`);
+      const res = await call(op.method, fill(op.path, id), {
+        token: caller.token,
+        regiao: 'SP',
+        body: validBody(opKey(op), w, w.sp),
+      });
+      if (res.status !== 404 || res.body?.code !== 'NOT_FOUND')
+        problems.push(`${opKey(op)} with an MG id from SP: ${res.status} ${JSON.stringify(res.body).slice(0, 100)}`);
     }
     expect(problems).toEqual([]);
     expect(await snapshot()).toEqual(before);
@@ -171,7 +201,9 @@ async function mgRows(r: RegionRows) {
     fot: await one(db.select().from(schema.cadastroFot).where(eq(schema.cadastroFot.id, r.fot.id))),
     agenda: await one(db.select().from(schema.agenda).where(eq(schema.agenda.id, r.agenda.id))),
     equipe: await db.select().from(schema.agendaEquipe).where(eq(schema.agendaEquipe.agendaId, r.agenda.id)),
-    profissional: await one(db.select().from(schema.profissionais).where(eq(schema.profissionais.id, r.profissional.id))),
+    profissional: await one(
+      db.select().from(schema.profissionais).where(eq(schema.profissionais.id, r.profissional.id)),
+    ),
     convites: await db.select().from(schema.convites).where(eq(schema.convites.agendaId, r.agenda.id)),
   };
 }
@@ -183,11 +215,19 @@ describe('API2 broken authentication: a token is only as good as the account beh
   async function loggedIn(role: Role) {
     const admin = await makeAdmin();
     const email = `${uniq('sess')}@example.com`;
-    const created = await call('POST', '/api/admin/users', { token: admin.token, body: { email, senha: 'segredo123', nome: 'Sessao', role } });
+    const created = await call('POST', '/api/admin/users', {
+      token: admin.token,
+      body: { email, senha: 'segredo123', nome: 'Sessao', role },
+    });
     expect(created.status).toBe(201);
     const login = await call('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
     expect(login.status).toBe(200);
-    return { admin, id: created.body.id as string, access: login.body.access_token as string, refresh: login.body.refresh_token as string };
+    return {
+      admin,
+      id: created.body.id as string,
+      access: login.body.access_token as string,
+      refresh: login.body.refresh_token as string,
+    };
   }
 
   it('the tokens of a user deleted through DELETE /api/admin/users are refused on every protected route and at refresh', async () => {
@@ -197,29 +237,44 @@ describe('API2 broken authentication: a token is only as good as the account beh
     const problems: string[] = [];
     for (const r of protectedRoutes) {
       const res = await call(r.method, r.path, { token: s.access, body: r.body });
-      if (res.status !== 401 || res.body?.code !== 'UNAUTHENTICATED') problems.push(`${r.method} ${r.path}: ${res.status}`);
+      if (res.status !== 401 || res.body?.code !== 'UNAUTHENTICATED')
+        problems.push(`${r.method} ${r.path}: ${res.status}`);
     }
     expect(problems).toEqual([]);
-    expectError(await call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
   it('the token of a professional whose profile (and so login) was deleted is refused', async () => {
     const admin = await makeAdmin();
     const email = `${uniq('equipe')}@example.com`;
-    const created = await call('POST', '/api/profissionais', { token: admin.token, body: { nome: 'Equipe', email, senha: 'segredo123' } });
+    const created = await call('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: 'Equipe', email, senha: 'segredo123' },
+    });
     expect(created.status).toBe(201);
     const login = await call('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
     expect(login.status).toBe(200);
     expect((await call('DELETE', `/api/profissionais/${created.body.id}`, { token: admin.token })).status).toBe(200);
     expectError(await call('GET', '/api/me', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
     expectError(await call('GET', '/api/convites', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
-    expectError(await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
   it('a BUSINESS_OWNER demoted through the API loses every administrator route at once, though its token still claims the role', async () => {
     const s = await loggedIn('BUSINESS_OWNER');
     expect((await call('GET', '/api/admin/users', { token: s.access })).status).toBe(200);
-    expect((await call('PATCH', `/api/admin/users/${s.id}/role`, { token: s.admin.token, body: { role: 'RESEARCHER' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/admin/users/${s.id}/role`, { token: s.admin.token, body: { role: 'RESEARCHER' } }))
+        .status,
+    ).toBe(200);
     const claims = JSON.parse(atob(s.access.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
     expect(claims.role).toBe('BUSINESS_OWNER');
     const adminOnly = protectedRoutes.filter((r) => !r.allowed.includes('RESEARCHER'));
@@ -227,24 +282,30 @@ describe('API2 broken authentication: a token is only as good as the account beh
     const problems: string[] = [];
     for (const r of adminOnly) {
       const res = await call(r.method, r.path, { token: s.access, body: r.body });
-      if (res.status !== 403 || res.body?.code !== 'FORBIDDEN') problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
+      if (res.status !== 403 || res.body?.code !== 'FORBIDDEN')
+        problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
     }
     expect(problems).toEqual([]);
     // Its refresh token mints tokens of the stored role only.
     const refreshed = await call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } });
     expect(refreshed.status).toBe(200);
-    expect(JSON.parse(atob(refreshed.body.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).role).toBe('RESEARCHER');
+    expect(JSON.parse(atob(refreshed.body.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).role).toBe(
+      'RESEARCHER',
+    );
   });
 
   it("a pending user's token works for GET /api/me and its own profile only: every other protected route is 403 ACCOUNT_PENDING", async () => {
-    const reg = await call('POST', '/auth/register', { body: { email: `${uniq('pend')}@example.com`, senha: 'segredo123', nome: 'Pendente', role: 'profissional' } });
+    const reg = await call('POST', '/auth/register', {
+      body: { email: `${uniq('pend')}@example.com`, senha: 'segredo123', nome: 'Pendente', role: 'profissional' },
+    });
     expect(reg.status).toBe(201);
     const token = reg.body.access_token as string;
     const open = new Set(['GET /api/me', 'POST /api/profissionais']);
     const problems: string[] = [];
     for (const r of protectedRoutes.filter((r) => !open.has(`${r.method} ${r.path}`))) {
       const res = await call(r.method, r.path, { token, body: r.body });
-      if (res.status !== 403 || res.body?.code !== 'ACCOUNT_PENDING') problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
+      if (res.status !== 403 || res.body?.code !== 'ACCOUNT_PENDING')
+        problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
     }
     expect(problems).toEqual([]);
     expect((await call('GET', '/api/me', { token })).status).toBe(200);
@@ -281,9 +342,22 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
   }
 
   const tables = [
-    schema.users, schema.refreshTokens, schema.profissionais, schema.cadastroFot, schema.agenda, schema.precos, schema.convites,
-    schema.notifications, schema.pushTokens, schema.empresas, schema.cursos, schema.anosFormaturas, schema.funcoes,
-    schema.tiposServicos, schema.tiposEventos, schema.agendaEquipe,
+    schema.users,
+    schema.refreshTokens,
+    schema.profissionais,
+    schema.cadastroFot,
+    schema.agenda,
+    schema.precos,
+    schema.convites,
+    schema.notifications,
+    schema.pushTokens,
+    schema.empresas,
+    schema.cursos,
+    schema.anosFormaturas,
+    schema.funcoes,
+    schema.tiposServicos,
+    schema.tiposEventos,
+    schema.agendaEquipe,
   ] as const;
 
   /** Counts that no mass-assigned field may move. */
@@ -293,14 +367,36 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     for (const t of tables) {
       const cols = t as unknown as Record<string, unknown>;
       const name = getTableName(t);
-      if ('id' in cols) out[`${name}.id=injected`] = await n(db.select({ n: count() }).from(t as typeof schema.cursos).where(eq((t as typeof schema.cursos).id, INJECTED_ID)));
-      if ('createdAt' in cols) out[`${name}.created_at=injected`] = await n(db.select({ n: count() }).from(t as typeof schema.cursos).where(eq((t as typeof schema.cursos).createdAt, INJECTED_TS)));
-      if ('regiao' in cols) out[`${name} in MG`] = await n(db.select({ n: count() }).from(t as typeof schema.cursos).where(eq((t as typeof schema.cursos).regiao, 'MG')));
+      if ('id' in cols)
+        out[`${name}.id=injected`] = await n(
+          db
+            .select({ n: count() })
+            .from(t as typeof schema.cursos)
+            .where(eq((t as typeof schema.cursos).id, INJECTED_ID)),
+        );
+      if ('createdAt' in cols)
+        out[`${name}.created_at=injected`] = await n(
+          db
+            .select({ n: count() })
+            .from(t as typeof schema.cursos)
+            .where(eq((t as typeof schema.cursos).createdAt, INJECTED_TS)),
+        );
+      if ('regiao' in cols)
+        out[`${name} in MG`] = await n(
+          db
+            .select({ n: count() })
+            .from(t as typeof schema.cursos)
+            .where(eq((t as typeof schema.cursos).regiao, 'MG')),
+        );
     }
-    out['users with the injected hash'] = await n(db.select({ n: count() }).from(schema.users).where(eq(schema.users.senhaHash, INJECTED_HASH)));
+    out['users with the injected hash'] = await n(
+      db.select({ n: count() }).from(schema.users).where(eq(schema.users.senhaHash, INJECTED_HASH)),
+    );
     out.superadmins = await n(db.select({ n: count() }).from(schema.users).where(eq(schema.users.role, 'SUPERADMIN')));
     out['rows linked to the victim'] =
-      (await n(db.select({ n: count() }).from(schema.profissionais).where(eq(schema.profissionais.usuarioId, victim)))) +
+      (await n(
+        db.select({ n: count() }).from(schema.profissionais).where(eq(schema.profissionais.usuarioId, victim)),
+      )) +
       (await n(db.select({ n: count() }).from(schema.agenda).where(eq(schema.agenda.userId, victim)))) +
       (await n(db.select({ n: count() }).from(schema.notifications).where(eq(schema.notifications.userId, victim)))) +
       (await n(db.select({ n: count() }).from(schema.pushTokens).where(eq(schema.pushTokens.userId, victim)))) +
@@ -323,7 +419,8 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
       const id = realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID;
       const body = withInjection(op, validBody(opKey(op), w), victim.id);
       const res = await call(op.method, fill(op.path, id), { token: caller.token, body, headers: ipHeader() });
-      if (res.status === 400 || res.status >= 500) problems.push(`${opKey(op)}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      if (res.status === 400 || res.status >= 500)
+        problems.push(`${opKey(op)}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
       if (res.status < 300 && res.body && typeof res.body === 'object') created.push({ op: opKey(op), body: res.body });
     }
     expect(problems).toEqual([]);
@@ -338,7 +435,10 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     }
     // The account registered with ativo: true is pending all the same.
     const reg = created.find((c) => c.op === 'POST /auth/register')!;
-    const [row] = await db.select().from(schema.users).where(eq(schema.users.id, reg.body.id as string));
+    const [row] = await db
+      .select()
+      .from(schema.users)
+      .where(eq(schema.users.id, reg.body.id as string));
     expect(row).toMatchObject({ ativo: false, role: 'profissional' });
   });
 
@@ -348,31 +448,66 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     const inj = injection(victim.id);
     // PUT /api/me by a RESEARCHER.
     const r = await makeUser({ role: 'RESEARCHER' });
-    expect((await call('PUT', '/api/me', { token: r.token, body: { ...inj, nome: 'Ainda Pesquisador' } })).status).toBe(200);
+    expect((await call('PUT', '/api/me', { token: r.token, body: { ...inj, nome: 'Ainda Pesquisador' } })).status).toBe(
+      200,
+    );
     const [me] = await db.select().from(schema.users).where(eq(schema.users.id, r.id));
     expect(me).toMatchObject({ role: 'RESEARCHER', ativo: true, nome: 'Ainda Pesquisador' });
     expect(me!.senhaHash).not.toBe(INJECTED_HASH);
     // A pending professional creating its own profile: linked to itself, in the header's region, no ratings.
-    const reg = await call('POST', '/auth/register', { body: { email: `${uniq('own')}@example.com`, senha: 'segredo123', nome: 'Novo', role: 'profissional' } });
-    const own = await call('POST', '/api/profissionais', { token: reg.body.access_token, body: { ...inj, nome: 'Meu perfil', qual_tec: 5, desempenho_evento: 5 } });
+    const reg = await call('POST', '/auth/register', {
+      body: { email: `${uniq('own')}@example.com`, senha: 'segredo123', nome: 'Novo', role: 'profissional' },
+    });
+    const own = await call('POST', '/api/profissionais', {
+      token: reg.body.access_token,
+      body: { ...inj, nome: 'Meu perfil', qual_tec: 5, desempenho_evento: 5 },
+    });
     expect(own.status).toBe(201);
-    expect(own.body).toMatchObject({ usuario_id: reg.body.id, regiao: 'SP', qual_tec: null, desempenho_evento: null, media: null });
+    expect(own.body).toMatchObject({
+      usuario_id: reg.body.id,
+      regiao: 'SP',
+      qual_tec: null,
+      desempenho_evento: null,
+      media: null,
+    });
     const [pending] = await db.select().from(schema.users).where(eq(schema.users.id, reg.body.id));
     expect(pending).toMatchObject({ ativo: false, role: 'profissional' });
     // A push token registered with someone else's user_id belongs to the caller.
     const token = `ExponentPushToken[${uniq()}]`;
-    expect((await call('POST', '/api/v1/notifications/push-token', { token: r.token, body: { ...inj, token, plataforma: 'web' } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/notifications/push-token', {
+          token: r.token,
+          body: { ...inj, token, plataforma: 'web' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await db.select().from(schema.pushTokens).where(eq(schema.pushTokens.token, token)))[0]?.userId).toBe(r.id);
     // A professional answering its invitation cannot move it to another event, professional or function.
     const u = w.users.profissional;
     const answer = await call('PATCH', `/api/convites/${w.sp.convite.id}`, {
       token: u.token,
-      body: { status: 'recusado', agenda_id: w.mg.agenda.id, profissional_id: w.mg.profissional.id, funcao_id: w.mg.funcao.id, convidado_por: victim.id },
+      body: {
+        status: 'recusado',
+        agenda_id: w.mg.agenda.id,
+        profissional_id: w.mg.profissional.id,
+        funcao_id: w.mg.funcao.id,
+        convidado_por: victim.id,
+      },
     });
     expect(answer.status).toBe(200);
     const [c] = await db.select().from(schema.convites).where(eq(schema.convites.id, w.sp.convite.id));
-    expect(c).toMatchObject({ agendaId: w.sp.agenda.id, profissionalId: w.sp.profissional.id, funcaoId: w.sp.funcao.id, convidadoPor: w.admin.id, status: 'recusado' });
-    await db.update(schema.convites).set({ status: 'pendente', respondidoEm: null }).where(eq(schema.convites.id, w.sp.convite.id));
+    expect(c).toMatchObject({
+      agendaId: w.sp.agenda.id,
+      profissionalId: w.sp.profissional.id,
+      funcaoId: w.sp.funcao.id,
+      convidadoPor: w.admin.id,
+      status: 'recusado',
+    });
+    await db
+      .update(schema.convites)
+      .set({ status: 'pendente', respondidoEm: null })
+      .where(eq(schema.convites.id, w.sp.convite.id));
     expect(await invariants(victim.id)).toEqual(before);
   });
 
@@ -381,7 +516,11 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     const otherProf = await makeUser({ role: 'profissional' });
     await makeProfissional('SP', { usuarioId: otherProf.id }, [w.sp.funcao.id]);
     // The other professional is on the same team, so it does see the event and its invitations' names.
-    await insertConvite(w.sp.agenda.id, (await db.select().from(schema.profissionais).where(eq(schema.profissionais.usuarioId, otherProf.id)))[0]!.id, w.sp.funcao.id);
+    await insertConvite(
+      w.sp.agenda.id,
+      (await db.select().from(schema.profissionais).where(eq(schema.profissionais.usuarioId, otherProf.id)))[0]!.id,
+      w.sp.funcao.id,
+    );
     const outsiders: [string, string][] = [
       ['agenda_viewer (creator of the event)', w.users.agenda_viewer.token],
       ['EVENT_OWNER', w.users.EVENT_OWNER.token],
@@ -400,8 +539,12 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     }
     expect(leaks).toEqual([]);
     // Positive controls: the administrator and the professional itself do see them.
-    expect(JSON.stringify((await call('GET', `/api/profissionais/${w.sp.profissional.id}`, { token: w.admin.token })).body)).toContain('pix@example.com');
-    expect(JSON.stringify((await call('GET', '/api/me', { token: w.users.profissional.token })).body)).toContain('pix@example.com');
+    expect(
+      JSON.stringify((await call('GET', `/api/profissionais/${w.sp.profissional.id}`, { token: w.admin.token })).body),
+    ).toContain('pix@example.com');
+    expect(JSON.stringify((await call('GET', '/api/me', { token: w.users.profissional.token })).body)).toContain(
+      'pix@example.com',
+    );
   });
 });
 
@@ -430,11 +573,24 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         c.close();
       },
     });
-    const res = await createApp().request('/api/cursos', { method: 'POST', body: stream, headers: { 'content-type': 'application/json', authorization: `Bearer ${w.admin.token}` }, duplex: 'half' } as RequestInit, env);
+    const res = await createApp().request(
+      '/api/cursos',
+      {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${w.admin.token}` },
+        duplex: 'half',
+      } as RequestInit,
+      env,
+    );
     expect(res.status).toBe(413);
     const exact = `{"nome":"${'a'.repeat(64 * 1024 - 11)}"}`;
     expect(exact.length).toBe(64 * 1024);
-    const atLimit = await call('POST', '/api/cursos', { token: w.admin.token, rawBody: exact, headers: { 'content-type': 'application/json' } });
+    const atLimit = await call('POST', '/api/cursos', {
+      token: w.admin.token,
+      rawBody: exact,
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(atLimit, 400, 'VALIDATION_FAILED');
   });
 
@@ -468,9 +624,17 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       for (const f of stringFields(op.body)) {
         const n = f.schema.maxLength !== undefined ? f.schema.maxLength + 1 : 10_000;
         const value = f.schema.format === 'email' ? `${'a'.repeat(n - 12)}@example.com` : 'a'.repeat(n);
-        const res = await call(op.method, path, { token: caller.token, body: setPath(validBody(opKey(op), w), f.path, value), headers: ipHeader() });
+        const res = await call(op.method, path, {
+          token: caller.token,
+          body: setPath(validBody(opKey(op), w), f.path, value),
+          headers: ipHeader(),
+        });
         checked++;
-        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED' || !String(res.body?.error).startsWith(`${f.path}:`)) {
+        if (
+          res.status !== 400 ||
+          res.body?.code !== 'VALIDATION_FAILED' ||
+          !String(res.body?.error).startsWith(`${f.path}:`)
+        ) {
           problems.push(`${opKey(op)} ${f.path} (${n} chars): ${res.status} ${JSON.stringify(res.body).slice(0, 100)}`);
         }
       }
@@ -500,18 +664,21 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
           continue;
         }
         const itemType = typeOf(a.schema.items);
-        const items = Array.from({ length: a.schema.maxItems + 1 }, () => (itemType === 'object' ? { funcao_id: crypto.randomUUID(), quantidade: 1 } : crypto.randomUUID()));
+        const items = Array.from({ length: a.schema.maxItems + 1 }, () =>
+          itemType === 'object' ? { funcao_id: crypto.randomUUID(), quantidade: 1 } : crypto.randomUUID(),
+        );
         const body = a.path ? setPath(validBody(opKey(op), w), a.path, items) : items;
         const res = await call(op.method, path, { token: caller.token, body });
         checked++;
-        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED') problems.push(`${opKey(op)} ${a.path || '(body)'}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
+          problems.push(`${opKey(op)} ${a.path || '(body)'}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(2);
   });
 
-  it('EVERY array in a body accepts exactly maxItems real entries (no statement outgrows D1\'s 100 bound parameters)', async () => {
+  it("EVERY array in a body accepts exactly maxItems real entries (no statement outgrows D1's 100 bound parameters)", async () => {
     const funcoes = await Promise.all(Array.from({ length: 40 }, () => makeCatalog(schema.funcoes, 'SP')));
     const problems: string[] = [];
     let checked = 0;
@@ -520,13 +687,18 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       for (const a of bodyArrays(op)) {
         const max = a.schema.maxItems ?? 0;
-        if (max > funcoes.length) problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
+        if (max > funcoes.length)
+          problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
         const ids = funcoes.slice(0, max).map((f) => f.id);
-        const items = typeOf(a.schema.items) === 'object' ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 })) : ids;
+        const items =
+          typeOf(a.schema.items) === 'object' ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 })) : ids;
         const body = a.path ? { ...(validBody(opKey(op), w) as object), [a.path]: items } : items;
         const res = await call(op.method, path, { token: caller.token, body });
         checked++;
-        if (res.status >= 300) problems.push(`${opKey(op)} ${a.path || '(body)'} with ${max} items: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        if (res.status >= 300)
+          problems.push(
+            `${opKey(op)} ${a.path || '(body)'} with ${max} items: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+          );
       }
     }
     expect(problems).toEqual([]);
@@ -540,7 +712,10 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       const caller = callerFor(op, w);
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       const root = nonNull(op.body)!;
-      const fields = typeOf(root) === 'array' ? Object.entries(nonNull(root.items)?.properties ?? {}).map(([k, v]) => [`0.${k}`, v] as const) : Object.entries(root.properties ?? {});
+      const fields =
+        typeOf(root) === 'array'
+          ? Object.entries(nonNull(root.items)?.properties ?? {}).map(([k, v]) => [`0.${k}`, v] as const)
+          : Object.entries(root.properties ?? {});
       for (const [name, v] of fields) {
         const s = nonNull(v)!;
         const t = typeOf(s);
@@ -550,10 +725,13 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
           continue;
         }
         const base = validBody(opKey(op), w);
-        const body = Array.isArray(base) ? [{ ...base[0], [name.slice(2)]: Math.floor(s.maximum) + 1 }] : { ...(base as object), [name]: Math.floor(s.maximum) + 1 };
+        const body = Array.isArray(base)
+          ? [{ ...base[0], [name.slice(2)]: Math.floor(s.maximum) + 1 }]
+          : { ...(base as object), [name]: Math.floor(s.maximum) + 1 };
         const res = await call(op.method, path, { token: caller.token, body });
         checked++;
-        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED') problems.push(`${opKey(op)} ${name}=${Math.floor(s.maximum) + 1}: ${res.status}`);
+        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
+          problems.push(`${opKey(op)} ${name}=${Math.floor(s.maximum) + 1}: ${res.status}`);
       }
     }
     expect(problems).toEqual([]);
@@ -574,7 +752,8 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       for (const value of [limit.maximum + 1, 1e9]) {
         const res = await call('GET', `${path}?limit=${value}`, { token: caller.token });
-        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED') problems.push(`${opKey(op)} limit=${value}: ${res.status}`);
+        if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
+          problems.push(`${opKey(op)} limit=${value}: ${res.status}`);
       }
       const ok = await call('GET', `${path}?limit=${limit.maximum}`, { token: caller.token });
       if (ok.status !== 200) problems.push(`${opKey(op)} limit=${limit.maximum}: ${ok.status}`);
@@ -591,13 +770,25 @@ describe('API5 broken function-level authorization', () => {
   it('EVERY route of /openapi.json that declares BearerAuth is in protected-routes.ts, and nothing else is', () => {
     const documented = new Set(ops.filter((o) => o.secured).map(opKey));
     const tabled = new Set(protectedRoutes.map((r) => `${r.method} ${r.path.replaceAll(UNKNOWN_ID, '{id}')}`));
-    expect([...documented].filter((k) => !tabled.has(k)).sort(), 'missing from test/helpers/protected-routes.ts').toEqual([]);
+    expect(
+      [...documented].filter((k) => !tabled.has(k)).sort(),
+      'missing from test/helpers/protected-routes.ts',
+    ).toEqual([]);
     expect([...tabled].filter((k) => !documented.has(k)).sort(), 'in the table but not a BearerAuth route').toEqual([]);
   });
 
   it('the routes without BearerAuth are exactly the public ones, and they answer without a token', async () => {
-    const open = ops.filter((o) => !o.secured).map(opKey).sort();
-    expect(open).toEqual(['GET /api/funcoes', 'POST /auth/login', 'POST /auth/logout', 'POST /auth/refresh', 'POST /auth/register']);
+    const open = ops
+      .filter((o) => !o.secured)
+      .map(opKey)
+      .sort();
+    expect(open).toEqual([
+      'GET /api/funcoes',
+      'POST /auth/login',
+      'POST /auth/logout',
+      'POST /auth/refresh',
+      'POST /auth/register',
+    ]);
   });
 });
 
@@ -607,14 +798,23 @@ describe('API6 unrestricted access to sensitive business flows', () => {
   // concurrency, one account per e-mail: concurrency.test.ts.
 
   it('a pending user cannot approve itself, not even after being given an administrator role', async () => {
-    const reg = await call('POST', '/auth/register', { body: { email: `${uniq('self')}@example.com`, senha: 'segredo123', nome: 'Apressado', role: 'profissional' } });
+    const reg = await call('POST', '/auth/register', {
+      body: { email: `${uniq('self')}@example.com`, senha: 'segredo123', nome: 'Apressado', role: 'profissional' },
+    });
     const { id, access_token: token } = reg.body;
     expectError(await call('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
     // An administrator sets the role before approving: the account is still pending.
     const admin = await makeAdmin();
-    expect((await call('PATCH', `/api/admin/users/${id}/role`, { token: admin.token, body: { role: 'BUSINESS_OWNER' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/admin/users/${id}/role`, { token: admin.token, body: { role: 'BUSINESS_OWNER' } }))
+        .status,
+    ).toBe(200);
     expectError(await call('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
-    expectError(await call('PATCH', `/api/admin/users/${id}/role`, { token, body: { role: 'SUPERADMIN' } }), 403, 'ACCOUNT_PENDING');
+    expectError(
+      await call('PATCH', `/api/admin/users/${id}/role`, { token, body: { role: 'SUPERADMIN' } }),
+      403,
+      'ACCOUNT_PENDING',
+    );
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, id));
     expect(row).toMatchObject({ ativo: false, role: 'BUSINESS_OWNER' });
     expect((await call('GET', '/api/me', { token })).status).toBe(200);
@@ -623,7 +823,14 @@ describe('API6 unrestricted access to sensitive business flows', () => {
   it('a pending account with an administrator role cannot use the administrator side of POST /api/profissionais (team registration)', async () => {
     const pending = await makeUser({ role: 'BUSINESS_OWNER', ativo: false });
     const email = `${uniq('intruso')}@example.com`;
-    expectError(await call('POST', '/api/profissionais', { token: pending.token, body: { nome: 'Intruso', email, senha: 'segredo123' } }), 403, 'ACCOUNT_PENDING');
+    expectError(
+      await call('POST', '/api/profissionais', {
+        token: pending.token,
+        body: { nome: 'Intruso', email, senha: 'segredo123' },
+      }),
+      403,
+      'ACCOUNT_PENDING',
+    );
     expect(await db.select().from(schema.users).where(eq(schema.users.email, email))).toEqual([]);
     expect(await db.select().from(schema.profissionais).where(eq(schema.profissionais.email, email))).toEqual([]);
   });
@@ -632,11 +839,17 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     const sa = await makeAdmin();
     const bo = await makeUser({ role: 'BUSINESS_OWNER' });
     const pending = await makeUser({ role: 'RESEARCHER', ativo: false });
-    expect((await call('PATCH', `/api/admin/users/${pending.id}/role`, { token: sa.token, body: { role: 'SUPERADMIN' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/admin/users/${pending.id}/role`, { token: sa.token, body: { role: 'SUPERADMIN' } }))
+        .status,
+    ).toBe(200);
     expectError(await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: bo.token }), 403, 'FORBIDDEN');
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, pending.id));
     expect(row).toMatchObject({ ativo: false, role: 'SUPERADMIN' });
-    const approvals = await db.select().from(schema.notifications).where(and(eq(schema.notifications.userId, pending.id), eq(schema.notifications.tipo, 'conta_aprovada')));
+    const approvals = await db
+      .select()
+      .from(schema.notifications)
+      .where(and(eq(schema.notifications.userId, pending.id), eq(schema.notifications.tipo, 'conta_aprovada')));
     expect(approvals).toEqual([]);
     expectError(await call('PATCH', `/api/admin/users/${UNKNOWN_ID}/approve`, { token: bo.token }), 404, 'NOT_FOUND');
     expect((await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: sa.token })).status).toBe(200);
@@ -657,11 +870,27 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     expect(problems).toEqual([]);
     const bo = await makeUser({ role: 'BUSINESS_OWNER' });
     const colleague = await makeUser({ role: 'RESEARCHER' });
-    expectError(await call('PATCH', `/api/admin/users/${colleague.id}/role`, { token: bo.token, body: { role: 'SUPERADMIN' } }), 403, 'FORBIDDEN');
-    const create = await call('POST', '/api/admin/users', { token: bo.token, body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'Novo SA', role: 'SUPERADMIN' } });
+    expectError(
+      await call('PATCH', `/api/admin/users/${colleague.id}/role`, { token: bo.token, body: { role: 'SUPERADMIN' } }),
+      403,
+      'FORBIDDEN',
+    );
+    const create = await call('POST', '/api/admin/users', {
+      token: bo.token,
+      body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'Novo SA', role: 'SUPERADMIN' },
+    });
     expectError(create, 403, 'FORBIDDEN');
-    expectError(await call('POST', '/auth/register', { body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'SA', role: 'SUPERADMIN' } }), 400, 'ROLE_NOT_ALLOWED');
-    const [c] = await db.select({ role: schema.users.role }).from(schema.users).where(eq(schema.users.id, colleague.id));
+    expectError(
+      await call('POST', '/auth/register', {
+        body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'SA', role: 'SUPERADMIN' },
+      }),
+      400,
+      'ROLE_NOT_ALLOWED',
+    );
+    const [c] = await db
+      .select({ role: schema.users.role })
+      .from(schema.users)
+      .where(eq(schema.users.id, colleague.id));
     expect(c?.role).toBe('RESEARCHER');
   });
   // A professional rating itself (ratings dropped from its own writes): profissionais.test.ts and auth.test.ts (PUT /api/me).
@@ -696,14 +925,33 @@ describe('API7 server-side request forgery: the server fetches no URL a request 
     try {
       for (const op of bodyOps) {
         const body = validBody(opKey(op), w);
-        const poisoned = Array.isArray(body) ? body : Object.fromEntries(Object.entries(body as object).map(([k, v]) => [k, typeof v === 'string' && !/_id$|^email$|^senha|^role$|^plataforma$|^status$|^data_/.test(k) ? evil : v]));
-        const extra = op.path.startsWith('/api/profissionais') ? { avatar_url: evil } : op.path === '/api/me' ? { profissional: { avatar_url: evil } } : {};
+        const poisoned = Array.isArray(body)
+          ? body
+          : Object.fromEntries(
+              Object.entries(body as object).map(([k, v]) => [
+                k,
+                typeof v === 'string' && !/_id$|^email$|^senha|^role$|^plataforma$|^status$|^data_/.test(k) ? evil : v,
+              ]),
+            );
+        const extra = op.path.startsWith('/api/profissionais')
+          ? { avatar_url: evil }
+          : op.path === '/api/me'
+            ? { profissional: { avatar_url: evil } }
+            : {};
         const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
-        const res = await app.request(path, {
-          method: op.method,
-          headers: { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json', 'x-regiao': 'SP' },
-          body: JSON.stringify(Array.isArray(poisoned) ? poisoned : { ...poisoned, ...extra }),
-        }, env);
+        const res = await app.request(
+          path,
+          {
+            method: op.method,
+            headers: {
+              authorization: `Bearer ${callerFor(op, w).token}`,
+              'content-type': 'application/json',
+              'x-regiao': 'SP',
+            },
+            body: JSON.stringify(Array.isArray(poisoned) ? poisoned : { ...poisoned, ...extra }),
+          },
+          env,
+        );
         expect(res.status, opKey(op)).toBeLessThan(500);
       }
       expect(fetchSpy).not.toHaveBeenCalled();
@@ -723,8 +971,16 @@ describe('API7 server-side request forgery: the server fetches no URL a request 
       const sent = JSON.parse(String(init?.body)) as unknown[];
       return Response.json({ data: sent.map(() => ({ status: 'ok', id: 'x' })) });
     }) as typeof fetch;
-    const body: PushMessage = { userId: u.id, notificationId: note.id, titulo: 'http://evil.example/t', mensagem: 'http://evil.example/m', dados: { url: 'http://169.254.169.254/', endpoint: 'http://evil.example/e' } };
-    const batch = createMessageBatch<PushMessage>('event-ops-push', [{ id: 'm1', timestamp: new Date(), attempts: 1, body }] as never);
+    const body: PushMessage = {
+      userId: u.id,
+      notificationId: note.id,
+      titulo: 'http://evil.example/t',
+      mensagem: 'http://evil.example/m',
+      dados: { url: 'http://169.254.169.254/', endpoint: 'http://evil.example/e' },
+    };
+    const batch = createMessageBatch<PushMessage>('event-ops-push', [
+      { id: 'm1', timestamp: new Date(), attempts: 1, body },
+    ] as never);
     const endpoint = 'https://push.example.test/--/api/v2/push/send';
     await handlePushBatch(batch, { ...env, PUSH_ENDPOINT: endpoint }, fetchImpl);
     await getQueueResult(batch, createExecutionContext());
@@ -735,11 +991,20 @@ describe('API7 server-side request forgery: the server fetches no URL a request 
 
 // ---------------------------------------------------------------------------------------------------
 describe('API8 security misconfiguration', () => {
-  const SECURITY_HEADERS = ['x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy'];
+  const SECURITY_HEADERS = [
+    'x-content-type-options',
+    'x-frame-options',
+    'strict-transport-security',
+    'referrer-policy',
+  ];
 
   it('every kind of error answer carries the security headers and the D2 JSON shape', async () => {
     const locked = await makeUser();
-    for (let i = 0; i < 5; i++) await call('POST', '/auth/login', { body: { email: locked.email, senha: 'wrong-password' }, headers: ipHeader() });
+    for (let i = 0; i < 5; i++)
+      await call('POST', '/auth/login', {
+        body: { email: locked.email, senha: 'wrong-password' },
+        headers: ipHeader(),
+      });
     const broken = { ...env, DB: brokenD1() };
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const cases: [string, () => Response | Promise<Response>][] = [
@@ -750,9 +1015,22 @@ describe('API8 security misconfiguration', () => {
       ['403', () => raw('GET', '/api/admin/users', undefined, w.users.RESEARCHER.token)],
       ['404 route', () => raw('GET', '/nope')],
       ['404 id', () => raw('GET', `/api/cadastro-fot/${UNKNOWN_ID}`, undefined, w.admin.token)],
-      ['409', () => raw('POST', '/api/agenda/' + w.sp.agenda.id + '/convites', JSON.stringify({ profissional_id: w.sp.profissional.id, funcao_id: w.sp.funcao.id }), w.admin.token)],
+      [
+        '409',
+        () =>
+          raw(
+            'POST',
+            '/api/agenda/' + w.sp.agenda.id + '/convites',
+            JSON.stringify({ profissional_id: w.sp.profissional.id, funcao_id: w.sp.funcao.id }),
+            w.admin.token,
+          ),
+      ],
       ['413', () => raw('POST', '/api/cursos', `{"nome":"${'a'.repeat(70_000)}"}`, w.admin.token)],
-      ['429', () => raw('POST', '/auth/login', JSON.stringify({ email: locked.email, senha: PASSWORD }), undefined, ipHeader())],
+      [
+        '429',
+        () =>
+          raw('POST', '/auth/login', JSON.stringify({ email: locked.email, senha: PASSWORD }), undefined, ipHeader()),
+      ],
       ['500', () => createApp().request('/api/me', { headers: { authorization: `Bearer ${w.admin.token}` } }, broken)],
     ];
     const problems: string[] = [];
@@ -762,7 +1040,8 @@ describe('API8 security misconfiguration', () => {
       if (String(res.status) !== name.slice(0, 3)) problems.push(`${name}: got ${res.status} ${text.slice(0, 80)}`);
       for (const h of SECURITY_HEADERS) if (!res.headers.get(h)) problems.push(`${name}: no ${h}`);
       if (res.headers.get('x-content-type-options') !== 'nosniff') problems.push(`${name}: nosniff missing`);
-      if (!res.headers.get('content-type')?.startsWith('application/json')) problems.push(`${name}: content-type ${res.headers.get('content-type')}`);
+      if (!res.headers.get('content-type')?.startsWith('application/json'))
+        problems.push(`${name}: content-type ${res.headers.get('content-type')}`);
       const shape = shapeProblem({ status: res.status, body: JSON.parse(text), headers: res.headers });
       if (shape) problems.push(`${name}: ${shape}`);
     }
@@ -771,8 +1050,17 @@ describe('API8 security misconfiguration', () => {
   });
 
   it('CORS answers an unknown, a look-alike or a null Origin without Access-Control-Allow-Origin; an allowed one with credentials', async () => {
-    for (const origin of ['https://evil.example', 'https://app.example.com.evil.example', 'http://app.example.com', 'null', 'https://APP.example.com']) {
-      for (const res of [await raw('GET', '/api/me', undefined, w.admin.token, { origin }), await raw('OPTIONS', '/api/me', undefined, undefined, { origin, 'access-control-request-method': 'DELETE' })]) {
+    for (const origin of [
+      'https://evil.example',
+      'https://app.example.com.evil.example',
+      'http://app.example.com',
+      'null',
+      'https://APP.example.com',
+    ]) {
+      for (const res of [
+        await raw('GET', '/api/me', undefined, w.admin.token, { origin }),
+        await raw('OPTIONS', '/api/me', undefined, undefined, { origin, 'access-control-request-method': 'DELETE' }),
+      ]) {
         // Without a matching Allow-Origin the browser hands nothing to the page (Allow-Credentials alone is inert).
         expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
       }
@@ -787,12 +1075,17 @@ describe('API8 security misconfiguration', () => {
     const u = await makeUser();
     const res = await createApp().request(
       '/auth/login',
-      { method: 'POST', headers: { 'content-type': 'application/json', ...ipHeader() }, body: JSON.stringify({ email: u.email, senha: u.password }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...ipHeader() },
+        body: JSON.stringify({ email: u.email, senha: u.password }),
+      },
       { ...env, COOKIE_SAMESITE: 'None', COOKIE_SECURE: 'false' },
     );
     expect(res.status).toBe(200);
     const c = cookies(res.headers);
-    for (const name of ['access_token', 'refresh_token']) expect(c[name]?.attrs, name).toEqual(expect.arrayContaining(['httponly', 'secure', 'samesite=none']));
+    for (const name of ['access_token', 'refresh_token'])
+      expect(c[name]?.attrs, name).toEqual(expect.arrayContaining(['httponly', 'secure', 'samesite=none']));
   });
 
   it('EVERY route answers a failing database with exactly {"error":"internal error","code":"INTERNAL"}: no stack, SQL or message', async () => {
@@ -805,17 +1098,23 @@ describe('API8 security misconfiguration', () => {
       const body = validBody(opKey(op), w);
       const res = await app.request(
         path,
-        { method: op.method, headers: { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) },
+        {
+          method: op.method,
+          headers: { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        },
         { ...env, DB: brokenD1() },
       );
       const text = await res.text();
       if (res.status === 500) {
         fiveHundreds++;
-        if (text !== '{"error":"internal error","code":"INTERNAL"}') problems.push(`${opKey(op)}: ${text.slice(0, 120)}`);
+        if (text !== '{"error":"internal error","code":"INTERNAL"}')
+          problems.push(`${opKey(op)}: ${text.slice(0, 120)}`);
       } else if (op.secured || res.status > 500) {
         problems.push(`${opKey(op)}: ${res.status} (a protected route reads the user from D1 first, so it must fail)`);
       }
-      if (/senha_hash|pbkdf2|D1_ERROR|select |\bat \w+ \(/i.test(text)) problems.push(`${opKey(op)} leaks: ${text.slice(0, 120)}`);
+      if (/senha_hash|pbkdf2|D1_ERROR|select |\bat \w+ \(/i.test(text))
+        problems.push(`${opKey(op)} leaks: ${text.slice(0, 120)}`);
     }
     log.mockRestore();
     expect(problems).toEqual([]);
@@ -825,8 +1124,12 @@ describe('API8 security misconfiguration', () => {
 
 /** A D1 binding whose every call fails with a message full of things that must never reach a client. */
 function brokenD1(): D1Database {
-  const message = "D1_ERROR: no such column: senha_hash in select senha_hash from users where email = 'victim@example.com' -- pbkdf2-sha256$100000$c2FsdA$aGFzaA";
-  const fail = () => Promise.reject(Object.assign(new Error(message), { stack: `Error: ${message}\n    at secretFunction (internal.js:1:1)` }));
+  const message =
+    "D1_ERROR: no such column: senha_hash in select senha_hash from users where email = 'victim@example.com' -- pbkdf2-sha256$100000$c2FsdA$aGFzaA";
+  const fail = () =>
+    Promise.reject(
+      Object.assign(new Error(message), { stack: `Error: ${message}\n    at secretFunction (internal.js:1:1)` }),
+    );
   const stmt: Record<string, unknown> = {};
   Object.assign(stmt, { bind: () => stmt, all: fail, run: fail, first: fail, raw: fail });
   return { prepare: () => stmt, batch: fail, exec: fail, dump: fail } as unknown as D1Database;
@@ -847,7 +1150,8 @@ describe('API9 improper inventory management', () => {
     const problems: string[] = [];
     for (const op of ops) {
       const res = await raw(op.method, fill(op.path, 'not-a-uuid'), op.body ? '{}' : undefined, callerFor(op, w).token);
-            if (res.status >= 400 && !res.headers.get('content-type')?.includes('application/json')) problems.push(`${opKey(op)}: ${res.status} ${res.headers.get('content-type')}`);
+      if (res.status >= 400 && !res.headers.get('content-type')?.includes('application/json'))
+        problems.push(`${opKey(op)}: ${res.status} ${res.headers.get('content-type')}`);
       await res.body?.cancel();
     }
     expect(problems).toEqual([]);
@@ -870,32 +1174,73 @@ describe('API10 unsafe consumption of APIs', () => {
       { userId: bystander.id, token: theirs, plataforma: 'android' },
     ]);
     const note = await insertNotification(u.id);
-    const fetchImpl = (async (_: RequestInfo | URL, init?: RequestInit) => answer(JSON.parse(String(init?.body)))) as typeof fetch;
+    const fetchImpl = (async (_: RequestInfo | URL, init?: RequestInit) =>
+      answer(JSON.parse(String(init?.body)))) as typeof fetch;
     const body: PushMessage = { userId: u.id, notificationId: note.id, titulo: 't', mensagem: 'm', dados: {} };
-    const batch = createMessageBatch<PushMessage>('event-ops-push', [{ id: 'm1', timestamp: new Date(), attempts: 1, body }] as never);
+    const batch = createMessageBatch<PushMessage>('event-ops-push', [
+      { id: 'm1', timestamp: new Date(), attempts: 1, body },
+    ] as never);
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     await handlePushBatch(batch, { ...env, PUSH_ENDPOINT: 'https://push.example.test/send' }, fetchImpl);
     const result = await getQueueResult(batch, createExecutionContext());
     log.mockRestore();
     warn.mockRestore();
-    const left = (await db.select().from(schema.pushTokens).where(inArray(schema.pushTokens.token, [mine, theirs]))).map((t) => t.token).sort();
+    const left = (
+      await db
+        .select()
+        .from(schema.pushTokens)
+        .where(inArray(schema.pushTokens.token, [mine, theirs]))
+    )
+      .map((t) => t.token)
+      .sort();
     return { left, result, mine, theirs };
   }
 
   const cases: [string, (sent: { to: string }[]) => Response, 'both' | 'theirs'][] = [
-    ['more tickets than messages, all DeviceNotRegistered', (sent) => Response.json({ data: [...sent, ...sent].map(() => ({ status: 'error', details: { error: 'DeviceNotRegistered' } })) }), 'both'],
+    [
+      'more tickets than messages, all DeviceNotRegistered',
+      (sent) =>
+        Response.json({
+          data: [...sent, ...sent].map(() => ({ status: 'error', details: { error: 'DeviceNotRegistered' } })),
+        }),
+      'both',
+    ],
     ['not JSON', () => new Response('<html>DeviceNotRegistered</html>', { status: 200 }), 'both'],
-    ['a status outside ok/error', () => Response.json({ data: [{ status: 'DeviceNotRegistered', details: { error: 'DeviceNotRegistered' } }] }), 'both'],
-    ['details of the wrong type', () => Response.json({ data: [{ status: 'error', details: 'DeviceNotRegistered' }] }), 'both'],
-    ['an error ticket with a 200 kB message', () => Response.json({ data: [{ status: 'error', message: 'x'.repeat(200_000) }] }), 'both'],
+    [
+      'a status outside ok/error',
+      () => Response.json({ data: [{ status: 'DeviceNotRegistered', details: { error: 'DeviceNotRegistered' } }] }),
+      'both',
+    ],
+    [
+      'details of the wrong type',
+      () => Response.json({ data: [{ status: 'error', details: 'DeviceNotRegistered' }] }),
+      'both',
+    ],
+    [
+      'an error ticket with a 200 kB message',
+      () => Response.json({ data: [{ status: 'error', message: 'x'.repeat(200_000) }] }),
+      'both',
+    ],
     // Well formed: the token that was sent (and only it) goes, whatever else the ticket names.
-    ['a ticket naming another token', () => Response.json({ data: [{ status: 'error', details: { error: 'DeviceNotRegistered', expoPushToken: 'ExponentPushToken[theirs]' } }] }), 'theirs'],
+    [
+      'a ticket naming another token',
+      () =>
+        Response.json({
+          data: [
+            { status: 'error', details: { error: 'DeviceNotRegistered', expoPushToken: 'ExponentPushToken[theirs]' } },
+          ],
+        }),
+      'theirs',
+    ],
   ];
 
-  it.each(cases)('answer with %s: only a well-formed ticket removes the token it answers; nothing is retried forever', async (_name, answer, expected) => {
-    const { left, result, mine, theirs } = await runWith(answer);
-    expect(left).toEqual(expected === 'both' ? [mine, theirs].sort() : [theirs]);
-    expect(result.retryMessages).toEqual([]);
-  });
+  it.each(cases)(
+    'answer with %s: only a well-formed ticket removes the token it answers; nothing is retried forever',
+    async (_name, answer, expected) => {
+      const { left, result, mine, theirs } = await runWith(answer);
+      expect(left).toEqual(expected === 'both' ? [mine, theirs].sort() : [theirs]);
+      expect(result.retryMessages).toEqual([]);
+    },
+  );
 });

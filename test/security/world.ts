@@ -7,7 +7,17 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { createApp } from '../../src/app';
 import * as schema from '../../src/db/schema';
 import type { Role } from '../../src/db/schema';
-import { db, makeCatalog, makeFot, makePreco, makeProfissional, makeUser, nextFot, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeCatalog,
+  makeFot,
+  makePreco,
+  makeProfissional,
+  makeUser,
+  nextFot,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
 import { BASE, type ApiOptions, type ApiResult } from '../helpers/request';
 
@@ -39,21 +49,42 @@ export interface World {
 
 export async function insertNotification(userId: string) {
   const id = crypto.randomUUID();
-  await db.insert(schema.notifications).values({ id, userId, tipo: 'agenda_criada', titulo: 'Aviso', mensagem: 'Mensagem', dados: {} });
+  await db
+    .insert(schema.notifications)
+    .values({ id, userId, tipo: 'agenda_criada', titulo: 'Aviso', mensagem: 'Mensagem', dados: {} });
   return { id };
 }
 
-export async function insertConvite(agendaId: string, profissionalId: string, funcaoId: string, over: Partial<typeof schema.convites.$inferInsert> = {}) {
-  const [row] = await db.insert(schema.convites).values({ agendaId, profissionalId, funcaoId, ...over }).returning();
+export async function insertConvite(
+  agendaId: string,
+  profissionalId: string,
+  funcaoId: string,
+  over: Partial<typeof schema.convites.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(schema.convites)
+    .values({ agendaId, profissionalId, funcaoId, ...over })
+    .returning();
   return row!;
 }
 
-export async function insertAgenda(regiao: string, fotId: string, tipoEventoId: string, userId: string | null, dataEvento = '2026-12-05') {
+export async function insertAgenda(
+  regiao: string,
+  fotId: string,
+  tipoEventoId: string,
+  userId: string | null,
+  dataEvento = '2026-12-05',
+) {
   const [row] = await db.insert(schema.agenda).values({ regiao, fotId, tipoEventoId, userId, dataEvento }).returning();
   return row!;
 }
 
-async function regionRows(regiao: string, creatorId: string, profUserId: string | null, inviterId: string): Promise<RegionRows> {
+async function regionRows(
+  regiao: string,
+  creatorId: string,
+  profUserId: string | null,
+  inviterId: string,
+): Promise<RegionRows> {
   const fot = await makeFot(regiao);
   const [curso, funcao, tipoServico, tipoEvento] = await Promise.all([
     makeCatalog(schema.cursos, regiao),
@@ -63,7 +94,18 @@ async function regionRows(regiao: string, creatorId: string, profUserId: string 
   ]);
   const preco = await makePreco(tipoEvento.id, funcao.id, { regiao });
   const agenda = await insertAgenda(regiao, fot.id, tipoEvento.id, creatorId);
-  const profissional = await makeProfissional(regiao, { usuarioId: profUserId, banco: 'Banco X', agencia: '0001', contaPix: 'pix@example.com', cpfCnpjTitular: '52998224725', tipoCartao: 'debito' }, [funcao.id]);
+  const profissional = await makeProfissional(
+    regiao,
+    {
+      usuarioId: profUserId,
+      banco: 'Banco X',
+      agencia: '0001',
+      contaPix: 'pix@example.com',
+      cpfCnpjTitular: '52998224725',
+      tipoCartao: 'debito',
+    },
+    [funcao.id],
+  );
   const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
   return {
     regiao,
@@ -84,7 +126,9 @@ async function regionRows(regiao: string, creatorId: string, profUserId: string 
 export async function makeWorld(): Promise<World> {
   const empresa = await makeCatalog(schema.empresas, 'SP');
   const roles: Role[] = ['SUPERADMIN', 'BUSINESS_OWNER', 'EVENT_OWNER', 'RESEARCHER', 'agenda_viewer', 'profissional'];
-  const list = await Promise.all(roles.map((role) => makeUser({ role, ...(role === 'EVENT_OWNER' ? { empresaId: empresa.id } : {}) })));
+  const list = await Promise.all(
+    roles.map((role) => makeUser({ role, ...(role === 'EVENT_OWNER' ? { empresaId: empresa.id } : {}) })),
+  );
   const users = Object.fromEntries(roles.map((r, i) => [r, list[i]!])) as Record<Role, TestUser>;
   const sp = await regionRows('SP', users.agenda_viewer.id, users.profissional.id, users.SUPERADMIN.id);
   const mg = await regionRows('MG', users.agenda_viewer.id, null, users.SUPERADMIN.id);
@@ -148,7 +192,17 @@ export interface JsonSchema {
 }
 
 export interface ApiDoc {
-  paths: Record<string, Record<string, { security?: unknown; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { in: string; name: string; schema?: JsonSchema }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: unknown;
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        parameters?: { in: string; name: string; schema?: JsonSchema }[];
+      }
+    >
+  >;
   components: { schemas: Record<string, JsonSchema> };
 }
 
@@ -162,11 +216,20 @@ const app = createApp();
 
 /** One request through the app: a Response. `bindings` overrides env entries (a failing DB, a var). */
 export function send(method: string, path: string, init: RequestInit = {}, bindings?: Partial<Cloudflare.Env>) {
-  return app.request(`${BASE}${path}`, { ...init, method }, bindings ? { ...env, ...bindings } : env, createExecutionContext());
+  return app.request(
+    `${BASE}${path}`,
+    { ...init, method },
+    bindings ? { ...env, ...bindings } : env,
+    createExecutionContext(),
+  );
 }
 
 /** Like helpers/request.ts `api()`, through `send()`: JSON in and out, never throws on a bad body. */
-export async function call<T = any>(method: string, path: string, opts: ApiOptions & { bindings?: Partial<Cloudflare.Env> } = {}): Promise<ApiResult<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  opts: ApiOptions & { bindings?: Partial<Cloudflare.Env> } = {},
+): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.regiao !== undefined) headers['x-regiao'] = opts.regiao;
@@ -197,9 +260,11 @@ export function resolve(doc: ApiDoc, s: JsonSchema | undefined, depth = 0): Json
   if (!s || depth > 8) return s;
   if (s.$ref) return resolve(doc, doc.components.schemas[s.$ref.split('/').pop()!], depth + 1);
   const out: JsonSchema = { ...s };
-  if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, resolve(doc, v, depth + 1)!]));
+  if (s.properties)
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, resolve(doc, v, depth + 1)!]));
   if (s.items) out.items = resolve(doc, s.items, depth + 1);
-  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) if (s[key]) out[key] = s[key]!.map((x) => resolve(doc, x, depth + 1)!);
+  for (const key of ['anyOf', 'allOf', 'oneOf'] as const)
+    if (s[key]) out[key] = s[key]!.map((x) => resolve(doc, x, depth + 1)!);
   return out;
 }
 
@@ -212,7 +277,9 @@ export function operations(doc: ApiDoc): Operation[] {
       secured: Array.isArray(op.security) && op.security.length > 0,
       regional: (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'x-regiao'),
       body: resolve(doc, op.requestBody?.content?.['application/json']?.schema),
-      queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolve(doc, p.schema) ?? {} })),
+      queryParams: (op.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => ({ name: p.name, schema: resolve(doc, p.schema) ?? {} })),
     })),
   );
 }
@@ -232,7 +299,8 @@ export const typeOf = (s: JsonSchema | undefined) => {
 
 let anoSeq = 0;
 /** A unique graduation-year label within its 20 characters: "2047.k3f9a2". */
-const anoSemestre = () => `20${10 + Math.floor(Math.random() * 90)}.${(++anoSeq).toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+const anoSemestre = () =>
+  `20${10 + Math.floor(Math.random() * 90)}.${(++anoSeq).toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /**
  * A body that the route accepts (or that fails only for business reasons, never validation), built
@@ -241,12 +309,22 @@ const anoSemestre = () => `20${10 + Math.floor(Math.random() * 90)}.${(++anoSeq)
  */
 export function validBody(key: string, w: World, rows: RegionRows = w.sp): unknown {
   const bodies: Record<string, () => unknown> = {
-    'POST /auth/register': () => ({ email: `${uniq('reg')}@example.com`, senha: 'segredo123', nome: 'Maria Silva', role: 'profissional' }),
+    'POST /auth/register': () => ({
+      email: `${uniq('reg')}@example.com`,
+      senha: 'segredo123',
+      nome: 'Maria Silva',
+      role: 'profissional',
+    }),
     'POST /auth/login': () => ({ email: `${uniq('nobody')}@example.com`, senha: 'segredo123' }),
     'POST /auth/refresh': () => ({}),
     'POST /auth/logout': () => ({}),
     'PUT /api/me': () => ({ telefone: '11 99999-0000' }),
-    'POST /api/admin/users': () => ({ email: `${uniq('adm')}@example.com`, senha: 'segredo123', nome: 'Nova Conta', role: 'RESEARCHER' }),
+    'POST /api/admin/users': () => ({
+      email: `${uniq('adm')}@example.com`,
+      senha: 'segredo123',
+      nome: 'Nova Conta',
+      role: 'RESEARCHER',
+    }),
     'PATCH /api/admin/users/{id}/role': () => ({ role: 'RESEARCHER' }),
     'POST /api/anos-formaturas': () => ({ ano_semestre: anoSemestre() }),
     'PUT /api/anos-formaturas/{id}': () => ({ ano_semestre: anoSemestre() }),
@@ -260,12 +338,24 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'PUT /api/tipos-servicos/{id}': () => ({ nome: uniq('Servico') }),
     'POST /api/tipos-eventos': () => ({ nome: uniq('Evento') }),
     'PUT /api/tipos-eventos/{id}': () => ({ nome: uniq('Evento') }),
-    'POST /api/tipos-eventos/precos': () => ({ tipo_evento_id: rows.tipoEvento.id, funcao_profissional_id: rows.funcao.id, valor: 350.5 }),
-    'POST /api/cadastro-fot': () => ({ fot: nextFot(), empresa_id: rows.empresa.id, curso_id: rows.curso.id, ano_formatura_id: rows.ano.id }),
+    'POST /api/tipos-eventos/precos': () => ({
+      tipo_evento_id: rows.tipoEvento.id,
+      funcao_profissional_id: rows.funcao.id,
+      valor: 350.5,
+    }),
+    'POST /api/cadastro-fot': () => ({
+      fot: nextFot(),
+      empresa_id: rows.empresa.id,
+      curso_id: rows.curso.id,
+      ano_formatura_id: rows.ano.id,
+    }),
     'PUT /api/cadastro-fot/{id}': () => ({ cidade: 'Santos' }),
     'POST /api/profissionais': () => ({ nome: uniq('Profissional') }),
     'PUT /api/profissionais/{id}': () => ({ whatsapp: '11 98888-0000' }),
-    'POST /api/v1/notifications/push-token': () => ({ token: `ExponentPushToken[${uniq('t')}]`, plataforma: 'android' }),
+    'POST /api/v1/notifications/push-token': () => ({
+      token: `ExponentPushToken[${uniq('t')}]`,
+      plataforma: 'android',
+    }),
     'DELETE /api/v1/notifications/push-token': () => ({ token: `ExponentPushToken[${uniq('t')}]` }),
     'POST /api/agenda': () => ({ fot_id: rows.fot.id, tipo_evento_id: rows.tipoEvento.id, data_evento: '2026-12-01' }),
     'PUT /api/agenda/{id}': () => ({ horario: '10:00' }),
@@ -280,7 +370,9 @@ export const opKey = (op: { method: string; path: string }) => `${op.method} ${o
 
 /** The role a route is called with: an administrator where allowed, else the first allowed role. */
 export function callerFor(op: { method: string; path: string }, w: World): TestUser {
-  const route = protectedRoutes.find((r) => r.method === op.method && r.path.replaceAll(UNKNOWN_ID, '{id}') === op.path);
+  const route = protectedRoutes.find(
+    (r) => r.method === op.method && r.path.replaceAll(UNKNOWN_ID, '{id}') === op.path,
+  );
   if (!route || route.allowed.includes('SUPERADMIN')) return w.admin;
   return w.users[route.allowed[0]!];
 }

@@ -28,5 +28,8 @@ export const loginFailures = sqliteTable(
     key: text('key').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('login_failures_key_created_idx').on(t.key, t.createdAt), index('login_failures_created_idx').on(t.createdAt)],
+  (t) => [
+    index('login_failures_key_created_idx').on(t.key, t.createdAt),
+    index('login_failures_created_idx').on(t.createdAt),
+  ],
 );

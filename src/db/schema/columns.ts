@@ -8,4 +8,7 @@ export const timestamps = {
   updatedAt: text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso),
 };
 
-export const uuidPk = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
+export const uuidPk = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());

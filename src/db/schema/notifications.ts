@@ -21,7 +21,10 @@ export const notifications = sqliteTable(
     readAt: text('read_at'),
     ...timestamps,
   },
-  (t) => [index('notifications_user_created_idx').on(t.userId, desc(t.createdAt), desc(t.id)), index('notifications_user_lida_idx').on(t.userId, t.lida)],
+  (t) => [
+    index('notifications_user_created_idx').on(t.userId, desc(t.createdAt), desc(t.id)),
+    index('notifications_user_lida_idx').on(t.userId, t.lida),
+  ],
 );
 
 /** Push tokens (Expo format); a token belongs to one user at a time. */

@@ -56,7 +56,10 @@ export const profissionalFuncoes = sqliteTable(
       .notNull()
       .references(() => funcoes.id, { onDelete: 'restrict' }),
   },
-  (t) => [primaryKey({ columns: [t.profissionalId, t.funcaoId] }), index('profissional_funcoes_funcao_idx').on(t.funcaoId)],
+  (t) => [
+    primaryKey({ columns: [t.profissionalId, t.funcaoId] }),
+    index('profissional_funcoes_funcao_idx').on(t.funcaoId),
+  ],
 );
 
 export type ProfissionalRow = typeof profissionais.$inferSelect;

@@ -2,7 +2,14 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { empresas } from './catalogs';
 import { timestamps, uuidPk } from './columns';
 
-export const ROLES = ['SUPERADMIN', 'BUSINESS_OWNER', 'EVENT_OWNER', 'RESEARCHER', 'agenda_viewer', 'profissional'] as const;
+export const ROLES = [
+  'SUPERADMIN',
+  'BUSINESS_OWNER',
+  'EVENT_OWNER',
+  'RESEARCHER',
+  'agenda_viewer',
+  'profissional',
+] as const;
 export type Role = (typeof ROLES)[number];
 export const ADMIN_ROLES = ['SUPERADMIN', 'BUSINESS_OWNER'] as const satisfies readonly Role[];
 

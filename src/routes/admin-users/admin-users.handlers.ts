@@ -9,14 +9,23 @@ import { pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { inBackground } from '../../lib/background';
 import { isAdmin } from '../../middleware/require-role';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
-import { adminProfileStatements, assertCompany, notLastSuperadmin, toUserResponse, userValues } from '../../services/users';
+import {
+  adminProfileStatements,
+  assertCompany,
+  notLastSuperadmin,
+  toUserResponse,
+  userValues,
+} from '../../services/users';
 import type * as r from './admin-users.routes';
 import type { Db } from '../../env';
 
 const { senhaHash: _h, ...userColumns } = getTableColumns(users);
 
 const selectUsers = (db: Db) =>
-  db.select({ user: userColumns, companyName: sql<string | null>`${empresas.label}`.as('company_name') }).from(users).leftJoin(empresas, eq(empresas.id, users.empresaId));
+  db
+    .select({ user: userColumns, companyName: sql<string | null>`${empresas.label}`.as('company_name') })
+    .from(users)
+    .leftJoin(empresas, eq(empresas.id, users.empresaId));
 
 /** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (decisions D4). */
 function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
@@ -37,7 +46,11 @@ async function pageOfUsers(c: { var: AppEnv['Variables'] }, where: SQL | undefin
   const { db } = c.var;
   const { limit, offset } = pageBounds(page);
   const [rows, [total]] = await db.batch([
-    selectUsers(db).where(where).orderBy(...order).limit(limit).offset(offset),
+    selectUsers(db)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(users).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
@@ -46,11 +59,19 @@ async function pageOfUsers(c: { var: AppEnv['Variables'] }, where: SQL | undefin
 export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const { rows, total } = await pageOfUsers(c, undefined, [asc(users.nome), asc(users.id)], c.req.valid('query'));
   setTotal(c, total);
-  return c.json(rows.map((row) => toUserResponse(row.user, row.companyName)), 200);
+  return c.json(
+    rows.map((row) => toUserResponse(row.user, row.companyName)),
+    200,
+  );
 };
 
 export const pending: RouteHandler<typeof r.pending, AppEnv> = async (c) => {
-  const { rows, total } = await pageOfUsers(c, eq(users.ativo, false), [asc(users.createdAt), asc(users.id)], c.req.valid('query'));
+  const { rows, total } = await pageOfUsers(
+    c,
+    eq(users.ativo, false),
+    [asc(users.createdAt), asc(users.id)],
+    c.req.valid('query'),
+  );
   setTotal(c, total);
   return c.json(
     rows.map((row) => ({ ...toUserResponse(row.user, row.companyName), tipo_profissional: row.user.professionalType })),
@@ -95,10 +116,23 @@ export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
   // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
   const notes = prepareNotifications(
     db,
-    [{ userId: id, tipo: 'conta_aprovada', titulo: 'Conta aprovada', mensagem: 'Sua conta foi aprovada: você já pode entrar.' }],
+    [
+      {
+        userId: id,
+        tipo: 'conta_aprovada',
+        titulo: 'Conta aprovada',
+        mensagem: 'Sua conta foi aprovada: você já pode entrar.',
+      },
+    ],
     { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0 and ${mayTouch})` },
   );
-  const [inserted, res] = await db.batch([notes.insert[0]!, db.update(users).set({ ativo: true }).where(and(eq(users.id, id), mayTouch))]);
+  const [inserted, res] = await db.batch([
+    notes.insert[0]!,
+    db
+      .update(users)
+      .set({ ativo: true })
+      .where(and(eq(users.id, id), mayTouch)),
+  ]);
   if (res.meta.changes === 0) {
     await findTarget(db, id); // 404 when there is no such user
     throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
@@ -120,7 +154,15 @@ export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) =
     db,
     target.role === role
       ? []
-      : [{ userId: id, tipo: 'papel_alterado', titulo: 'Papel alterado', mensagem: `Seu papel agora é ${role}.`, dados: { role, anterior: target.role } }],
+      : [
+          {
+            userId: id,
+            tipo: 'papel_alterado',
+            titulo: 'Papel alterado',
+            mensagem: `Seu papel agora é ${role}.`,
+            dados: { role, anterior: target.role },
+          },
+        ],
     { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.role} = ${role})` },
   );
   const [res] = await db.batch([db.update(users).set({ role }).where(guard), ...notes.insert]);

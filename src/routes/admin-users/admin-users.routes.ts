@@ -3,8 +3,23 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { bearer, errors, IdParam, jsonBody, jsonResponse, MessageSchema, protectedErrors, RegionHeader } from '../../lib/validation';
-import { CreatedUserResponse, PendingUserSchema, RegisterRequest, UpdateRoleRequest, UserSchema } from './admin-users.schemas';
+import {
+  bearer,
+  errors,
+  IdParam,
+  jsonBody,
+  jsonResponse,
+  MessageSchema,
+  protectedErrors,
+  RegionHeader,
+} from '../../lib/validation';
+import {
+  CreatedUserResponse,
+  PendingUserSchema,
+  RegisterRequest,
+  UpdateRoleRequest,
+  UserSchema,
+} from './admin-users.schemas';
 
 const tags = ['Administration'];
 const middleware = [auth(), requireAdmin];
@@ -62,7 +77,8 @@ export const remove = createRoute({
   security: bearer,
   middleware,
   summary: 'Delete an account (its sessions end; its professional profile stays, unlinked)',
-  description: 'Nobody deletes themselves; only a SUPERADMIN deletes a SUPERADMIN; the last SUPERADMIN cannot be deleted.',
+  description:
+    'Nobody deletes themselves; only a SUPERADMIN deletes a SUPERADMIN; the last SUPERADMIN cannot be deleted.',
   request: { params: IdParam },
   responses: { 200: jsonResponse(MessageSchema, 'Deleted'), 404: errors[404], 409: errors[409], ...protectedErrors },
 });
@@ -85,7 +101,14 @@ export const changeRole = createRoute({
   security: bearer,
   middleware,
   summary: 'Change the role of an account',
-  description: 'Nobody changes their own role; only a SUPERADMIN promotes to or demotes from SUPERADMIN; the last SUPERADMIN keeps the role.',
+  description:
+    'Nobody changes their own role; only a SUPERADMIN promotes to or demotes from SUPERADMIN; the last SUPERADMIN keeps the role.',
   request: { params: IdParam, body: jsonBody(UpdateRoleRequest) },
-  responses: { 200: jsonResponse(MessageSchema, 'Role changed'), 404: errors[404], 409: errors[409], 413: errors[413], ...protectedErrors },
+  responses: {
+    200: jsonResponse(MessageSchema, 'Role changed'),
+    404: errors[404],
+    409: errors[409],
+    413: errors[413],
+    ...protectedErrors,
+  },
 });

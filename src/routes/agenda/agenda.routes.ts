@@ -8,7 +8,7 @@ import { AgendaListQuery, AgendaSchema, CreateAgendaRequest, UpdateAgendaRequest
 
 const tags = ['Agenda'];
 const who =
-  'Administrators: every event of the region. agenda_viewer: the events it created. EVENT_OWNER: events of its company\'s FOT records (read only). profissional: events whose team it is on (read only). RESEARCHER: 403.';
+  "Administrators: every event of the region. agenda_viewer: the events it created. EVENT_OWNER: events of its company's FOT records (read only). profissional: events whose team it is on (read only). RESEARCHER: 403.";
 
 export const list = createRoute({
   method: 'get',
@@ -16,7 +16,7 @@ export const list = createRoute({
   tags,
   security: bearer,
   middleware: [auth({ fold: true }), allowAgenda('read'), region],
-  summary: 'Agenda events in date and time order, filtered by the caller\'s role',
+  summary: "Agenda events in date and time order, filtered by the caller's role",
   description: who,
   request: { headers: RegionHeader, query: AgendaListQuery },
   responses: { 200: listResponse(AgendaSchema, 'Agenda events'), ...protectedErrors },

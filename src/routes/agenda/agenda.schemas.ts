@@ -30,9 +30,9 @@ const fields = {
   recep_faltante: count(),
 };
 
-export const CreateAgendaRequest = z
-  .object(fields)
-  .openapi('CreateAgendaRequest', { description: 'fot_id, tipo_evento_id and data_evento are required on create; PUT changes the fields sent' });
+export const CreateAgendaRequest = z.object(fields).openapi('CreateAgendaRequest', {
+  description: 'fot_id, tipo_evento_id and data_evento are required on create; PUT changes the fields sent',
+});
 
 export const UpdateAgendaRequest = z.object(fields).partial().openapi('UpdateAgendaRequest');
 
@@ -93,7 +93,10 @@ export const AgendaSchema = z
       ano_formatura_label: z.string(),
     }),
     tipo_evento: z.object({ id: z.string(), nome: z.string() }),
-    equipe: z.array(EquipeItemSchema).openapi({ description: 'team quota per function with accepted, pending and missing counts; once set, *_faltante and status_profissionais follow from it' }),
+    equipe: z.array(EquipeItemSchema).openapi({
+      description:
+        'team quota per function with accepted, pending and missing counts; once set, *_faltante and status_profissionais follow from it',
+    }),
   })
   .openapi('AgendaResponse');
 
@@ -101,9 +104,15 @@ export type AgendaResponse = z.infer<typeof AgendaSchema>;
 
 export const AgendaListQuery = z
   .object({
-    de: isoDate().optional().openapi({ param: { name: 'de', in: 'query' }, description: 'from this date (inclusive)' }),
-    ate: isoDate().optional().openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this date (inclusive)' }),
-    fot_id: uuid().optional().openapi({ param: { name: 'fot_id', in: 'query' } }),
+    de: isoDate()
+      .optional()
+      .openapi({ param: { name: 'de', in: 'query' }, description: 'from this date (inclusive)' }),
+    ate: isoDate()
+      .optional()
+      .openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this date (inclusive)' }),
+    fot_id: uuid()
+      .optional()
+      .openapi({ param: { name: 'fot_id', in: 'query' } }),
     ...pageFields,
   })
   .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'must not be before de' });

@@ -37,7 +37,11 @@ function cookieFlags(c: Context<AppEnv>) {
 function setSessionCookies(c: Context<AppEnv>, t: Tokens) {
   const flags = cookieFlags(c);
   setCookie(c, 'access_token', t.access.token, { ...flags, path: '/', maxAge: c.var.config.ACCESS_TOKEN_TTL_SECONDS });
-  setCookie(c, 'refresh_token', t.refreshToken, { ...flags, path: '/auth', maxAge: c.var.config.REFRESH_TOKEN_TTL_SECONDS });
+  setCookie(c, 'refresh_token', t.refreshToken, {
+    ...flags,
+    path: '/auth',
+    maxAge: c.var.config.REFRESH_TOKEN_TTL_SECONDS,
+  });
 }
 
 function clearSessionCookies(c: Context<AppEnv>) {
@@ -46,11 +50,16 @@ function clearSessionCookies(c: Context<AppEnv>) {
   deleteCookie(c, 'refresh_token', { ...flags, path: '/auth' });
 }
 
-const tokenFields = (t: Tokens) => ({ access_token: t.access.token, expires_at: t.access.expiresAt, refresh_token: t.refreshToken });
+const tokenFields = (t: Tokens) => ({
+  access_token: t.access.token,
+  expires_at: t.access.expiresAt,
+  refresh_token: t.refreshToken,
+});
 
 export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
   const input = c.req.valid('json');
-  if (isAdmin(input.role)) throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
+  if (isAdmin(input.role))
+    throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
   const { db, config } = c.var;
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), false);
@@ -58,7 +67,11 @@ export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
   await db.batch([db.insert(users).values(values), session.insert]);
   setSessionCookies(c, session);
   return c.json(
-    { id: values.id, ...tokenFields(session), message: 'registered: the account is pending approval by an administrator' },
+    {
+      id: values.id,
+      ...tokenFields(session),
+      message: 'registered: the account is pending approval by an administrator',
+    },
     201,
   );
 };
@@ -97,18 +110,26 @@ function presentedRefreshToken(c: Context<AppEnv>, body: { refresh_token?: strin
 export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
   const { db, config } = c.var;
   const token = presentedRefreshToken(c, c.req.valid('json'));
-  if (!token) throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
+  if (!token)
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
   const row = await findRefreshToken(db, token);
   if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
   if (row.revokedAt) {
     await revokeFamily(db, row.familyId);
     clearSessionCookies(c);
-    throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used or revoked: every session of this login was ended');
+    throw new ApiError(
+      'INVALID_REFRESH_TOKEN',
+      'refresh token already used or revoked: every session of this login was ended',
+    );
   }
   if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
-  const [user] = await db.select({ id: users.id, role: users.role, empresaId: users.empresaId, ativo: users.ativo }).from(users).where(eq(users.id, row.userId));
+  const [user] = await db
+    .select({ id: users.id, role: users.role, empresaId: users.empresaId, ativo: users.ativo })
+    .from(users)
+    .where(eq(users.id, row.userId));
   if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
-  if (!user.ativo) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  if (!user.ativo)
+    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
   const session = await rotate(db, config, row, user);
   setSessionCookies(c, session);
   return c.json(tokenFields(session), 200);
@@ -153,7 +174,8 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
   writes.unshift(db.update(users).set(userSet).where(eq(users.id, user.id)));
   if (body.profissional) {
     const cols = profissionalColumns(body.profissional);
-    if (Object.keys(cols).length > 0) writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
+    if (Object.keys(cols).length > 0)
+      writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
   }
   // The account is read back in the same batch as the writes: one round trip.
   const readBack = accountQuery(db, eq(users.id, user.id));

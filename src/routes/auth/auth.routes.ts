@@ -83,7 +83,8 @@ export const updateMe = createRoute({
   path: '/api/me',
   tags,
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
-  description: 'Changing the password revokes every refresh token of the user and starts a new session (new tokens in the answer and cookies).',
+  description:
+    'Changing the password revokes every refresh token of the user and starts a new session (new tokens in the answer and cookies).',
   middleware: [auth()],
   security: bearer,
   request: { body: jsonBody(UpdateMeRequest) },

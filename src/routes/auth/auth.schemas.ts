@@ -48,7 +48,13 @@ export const RegisterRequest = z
 export type RegisterInput = z.infer<typeof RegisterRequest>;
 
 export const RegisterResponse = z
-  .object({ id: z.string(), access_token: z.string(), expires_at: z.string(), refresh_token: z.string(), message: z.string() })
+  .object({
+    id: z.string(),
+    access_token: z.string(),
+    expires_at: z.string(),
+    refresh_token: z.string(),
+    message: z.string(),
+  })
   .openapi('registerResponse');
 
 export const LoginRequest = z.object({ email: email(), senha: senha() }).openapi('loginRequest');
@@ -57,7 +63,10 @@ export const LoginResponse = z
   .object({
     access_token: z.string().openapi({ description: 'empty in GET/PUT /api/me' }),
     expires_at: z.string().openapi({ description: 'expiry of the access token (ISO-8601); empty in GET /api/me' }),
-    refresh_token: z.string().optional().openapi({ description: 'also set as the HttpOnly cookie refresh_token (Path=/auth)' }),
+    refresh_token: z
+      .string()
+      .optional()
+      .openapi({ description: 'also set as the HttpOnly cookie refresh_token (Path=/auth)' }),
     user: UserSchema,
     profissional: ProfissionalSchema.nullable(),
   })
@@ -77,7 +86,9 @@ export const UpdateMeRequest = z
     telefone: optStr(30),
     senha_atual: z.string().max(128).optional(),
     nova_senha: senha().optional(),
-    profissional: ProfissionalSelfUpdate.optional().openapi({ description: 'non-rating fields of the linked professional profile' }),
+    profissional: ProfissionalSelfUpdate.optional().openapi({
+      description: 'non-rating fields of the linked professional profile',
+    }),
   })
   .refine((b) => b.nova_senha === undefined || b.senha_atual !== undefined, {
     path: ['senha_atual'],

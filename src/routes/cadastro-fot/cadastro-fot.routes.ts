@@ -40,7 +40,8 @@ export const create = createRoute({
   security: bearer,
   middleware: write,
   summary: 'Register a graduation class (administrators)',
-  description: 'Company, course and graduation year must exist in the region. A taken `fot` number is 400 DUPLICATE_FOT.',
+  description:
+    'Company, course and graduation year must exist in the region. A taken `fot` number is 400 DUPLICATE_FOT.',
   request: { headers: RegionHeader, body: jsonBody(CreateFotRequest) },
   responses: { 201: jsonResponse(FotSchema, 'Created'), 404: errors[404], 413: errors[413], ...protectedErrors },
 });

@@ -49,6 +49,8 @@ export const FotSchema = z
   .openapi('CadastroFotResponse');
 
 export const FotListQuery = z.object({
-  empresa_id: uuid().optional().openapi({ param: { name: 'empresa_id', in: 'query' }, description: 'only the records of this company' }),
+  empresa_id: uuid()
+    .optional()
+    .openapi({ param: { name: 'empresa_id', in: 'query' }, description: 'only the records of this company' }),
   ...pageFields,
 });

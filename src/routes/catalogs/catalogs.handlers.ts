@@ -29,11 +29,21 @@ const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
 /** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
 export async function insertCatalog(db: Db, table: CatalogTable, regiao: string, label: string): Promise<CatalogRow> {
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
-  const [row] = await db.insert(table).values({ regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now }).returning();
+  const [row] = await db
+    .insert(table)
+    .values({ regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now })
+    .returning();
   return row!;
 }
 
-export async function updateCatalog(db: Db, table: CatalogTable, regiao: string, id: string, label: string, noun: string) {
+export async function updateCatalog(
+  db: Db,
+  table: CatalogTable,
+  regiao: string,
+  id: string,
+  label: string,
+  noun: string,
+) {
   const [row] = await db
     .update(table)
     .set({ label, labelKey: nameKey(label) })
@@ -58,7 +68,9 @@ export interface CatalogPresenter<Out, Related = never> {
   one(db: Db, regiao: string, row: CatalogRow, created: boolean): Promise<Out> | Out;
 }
 
-export const plainPresenter = <F extends CatalogField>(field: F): CatalogPresenter<ReturnType<typeof toCatalogResponse<F>>> => ({
+export const plainPresenter = <F extends CatalogField>(
+  field: F,
+): CatalogPresenter<ReturnType<typeof toCatalogResponse<F>>> => ({
   list: (rows) => rows.map((row) => toCatalogResponse(field, row)),
   one: (_db, _regiao, row) => toCatalogResponse(field, row),
 });

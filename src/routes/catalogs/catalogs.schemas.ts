@@ -27,11 +27,13 @@ export interface CatalogConfig<F extends CatalogField = CatalogField, D extends 
 
 type LabelShape<F extends CatalogField, S> = { [K in F]: S };
 
-const labelShape = <F extends CatalogField, S extends z.ZodType>(field: F, schema: S) => ({ [field]: schema }) as LabelShape<F, S>;
+const labelShape = <F extends CatalogField, S extends z.ZodType>(field: F, schema: S) =>
+  ({ [field]: schema }) as LabelShape<F, S>;
 
 /** Create/update body: the one label field, trimmed, empty = missing, bounded. */
-export const catalogRequestSchema = <F extends CatalogField>(cfg: Pick<CatalogConfig<F>, 'field' | 'maxLength' | 'example'>) =>
-  z.object(labelShape(cfg.field, reqStr(cfg.maxLength).openapi({ example: cfg.example })));
+export const catalogRequestSchema = <F extends CatalogField>(
+  cfg: Pick<CatalogConfig<F>, 'field' | 'maxLength' | 'example'>,
+) => z.object(labelShape(cfg.field, reqStr(cfg.maxLength).openapi({ example: cfg.example })));
 
 /** Response fields every catalog entry has; event types extend it with `precos`. */
 export const catalogResponseShape = <F extends CatalogField>(field: F) => ({

@@ -9,7 +9,13 @@ import { ApiError } from '../../lib/errors';
 import { pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { readAgenda } from '../../services/agenda';
 import { agendaVisible } from '../../services/agenda-policy';
-import { acceptStatement, conviteOrder, refusalReason, selectConvites, toConviteResponse } from '../../services/convites';
+import {
+  acceptStatement,
+  conviteOrder,
+  refusalReason,
+  selectConvites,
+  toConviteResponse,
+} from '../../services/convites';
 import { enqueuePush, prepareNotifications, type NewNotification } from '../../services/notifications';
 import { funcoesInRegion } from '../../services/profissionais';
 import type * as r from './convites.routes';
@@ -43,7 +49,11 @@ export const putEquipe: RouteHandler<typeof r.putEquipe, AppEnv> = async (c) => 
   // D1 binds at most 100 parameters per statement and a team row binds 5: at most 20 rows per insert.
   for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
     const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
-    writes.push(db.insert(agendaEquipe).values(chunk.map((item) => ({ agendaId: id, funcaoId: item.funcao_id, quantidade: item.quantidade }))));
+    writes.push(
+      db
+        .insert(agendaEquipe)
+        .values(chunk.map((item) => ({ agendaId: id, funcaoId: item.funcao_id, quantidade: item.quantidade }))),
+    );
   }
   const [view] = await readAgenda(db, eq(agenda.id, id), writes);
   return c.json(view!, 200);
@@ -69,12 +79,26 @@ export const invite: RouteHandler<typeof r.invite, AppEnv> = async (c) => {
   if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: the professional does not hold this function');
   const conviteId = crypto.randomUUID();
   const notes: NewNotification[] = prof.usuarioId
-    ? [{ userId: prof.usuarioId, tipo: 'convite_recebido', titulo: 'Novo convite', mensagem: `Você foi convidado para um evento em ${event.dataEvento}.`, dados: { convite_id: conviteId, agenda_id: id } }]
+    ? [
+        {
+          userId: prof.usuarioId,
+          tipo: 'convite_recebido',
+          titulo: 'Novo convite',
+          mensagem: `Você foi convidado para um evento em ${event.dataEvento}.`,
+          dados: { convite_id: conviteId, agenda_id: id },
+        },
+      ]
     : [];
   const { insert, push } = prepareNotifications(db, notes);
   const view = selectConvites(db).where(eq(convites.id, conviteId));
   const results = await db.batch([
-    db.insert(convites).values({ id: conviteId, agendaId: id, profissionalId: prof.id, funcaoId: body.funcao_id, convidadoPor: user.id }),
+    db.insert(convites).values({
+      id: conviteId,
+      agendaId: id,
+      profissionalId: prof.id,
+      funcaoId: body.funcao_id,
+      convidadoPor: user.id,
+    }),
     ...insert,
     view,
   ] as unknown as [typeof view]);
@@ -86,7 +110,11 @@ export const invite: RouteHandler<typeof r.invite, AppEnv> = async (c) => {
 function pageOfConvites(c: { var: AppEnv['Variables'] }, where: SQL | undefined, page: Page) {
   const { limit, offset } = pageBounds(page);
   return [
-    selectConvites(c.var.db).where(where).orderBy(...conviteOrder).limit(limit).offset(offset),
+    selectConvites(c.var.db)
+      .where(where)
+      .orderBy(...conviteOrder)
+      .limit(limit)
+      .offset(offset),
     c.var.db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where),
   ] as const;
 }
@@ -94,7 +122,10 @@ function pageOfConvites(c: { var: AppEnv['Variables'] }, where: SQL | undefined,
 export const listForEvent: RouteHandler<typeof r.listForEvent, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const query = c.req.valid('query');
-  const [[event], page, [n]] = await authorizedBatch(c, (user) => [managedEvent(c, id, user), ...pageOfConvites(c, eq(convites.agendaId, id), query)]);
+  const [[event], page, [n]] = await authorizedBatch(c, (user) => [
+    managedEvent(c, id, user),
+    ...pageOfConvites(c, eq(convites.agendaId, id), query),
+  ]);
   if (!event) throw eventNotFound();
   setTotal(c, n?.n ?? 0);
   return c.json(page.map(toConviteResponse), 200);
@@ -102,7 +133,9 @@ export const listForEvent: RouteHandler<typeof r.listForEvent, AppEnv> = async (
 
 export const listMine: RouteHandler<typeof r.listMine, AppEnv> = async (c) => {
   const { status, ...page } = c.req.valid('query');
-  const [list, [n]] = await authorizedBatch(c, (user) => pageOfConvites(c, and(ownConvites(user), status ? eq(convites.status, status) : undefined), page));
+  const [list, [n]] = await authorizedBatch(c, (user) =>
+    pageOfConvites(c, and(ownConvites(user), status ? eq(convites.status, status) : undefined), page),
+  );
   setTotal(c, n?.n ?? 0);
   return c.json(list.map(toConviteResponse), 200);
 };
@@ -112,7 +145,13 @@ export const answer: RouteHandler<typeof r.answer, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const { status } = c.req.valid('json');
   const [current] = await db
-    .select({ status: convites.status, convidadoPor: convites.convidadoPor, agendaId: convites.agendaId, creator: agenda.userId, dataEvento: agenda.dataEvento })
+    .select({
+      status: convites.status,
+      convidadoPor: convites.convidadoPor,
+      agendaId: convites.agendaId,
+      creator: agenda.userId,
+      dataEvento: agenda.dataEvento,
+    })
     .from(convites)
     .innerJoin(agenda, eq(agenda.id, convites.agendaId))
     .where(and(eq(convites.id, id), ownConvites(user)));
@@ -121,7 +160,9 @@ export const answer: RouteHandler<typeof r.answer, AppEnv> = async (c) => {
   if (current.status === status) return c.json(toConviteResponse((await view)[0]!), 200);
 
   const now = new Date().toISOString();
-  const recipients = [...new Set([current.convidadoPor, current.creator])].filter((u): u is string => !!u && u !== user.id);
+  const recipients = [...new Set([current.convidadoPor, current.creator])].filter(
+    (u): u is string => !!u && u !== user.id,
+  );
   const notes: NewNotification[] = recipients.map((userId) => ({
     userId,
     tipo: 'convite_respondido',
@@ -144,7 +185,8 @@ export const answer: RouteHandler<typeof r.answer, AppEnv> = async (c) => {
   if ((results[0] as { meta: { changes: number } }).meta.changes === 0) {
     const reason = status === 'aceito' ? await refusalReason(db, id) : undefined;
     if (reason === 'QUOTA_FULL') throw new ApiError('QUOTA_FULL', 'the team quota of this function is already filled');
-    if (reason === 'DOUBLE_BOOKED') throw new ApiError('DOUBLE_BOOKED', 'you already accepted another event on this date');
+    if (reason === 'DOUBLE_BOOKED')
+      throw new ApiError('DOUBLE_BOOKED', 'you already accepted another event on this date');
     throw new ApiError('CONFLICT', 'the invitation changed meanwhile: read it again');
   }
   enqueuePush(c.env.PUSH_QUEUE, inBackground(c), push);
@@ -162,7 +204,15 @@ export const cancel: RouteHandler<typeof r.cancel, AppEnv> = async (c) => {
     .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
   if (!current) throw conviteNotFound();
   const notes: NewNotification[] = current.usuarioId
-    ? [{ userId: current.usuarioId, tipo: 'convite_cancelado', titulo: 'Convite cancelado', mensagem: `Seu convite para o evento de ${current.dataEvento} foi cancelado.`, dados: { convite_id: id, agenda_id: current.agendaId } }]
+    ? [
+        {
+          userId: current.usuarioId,
+          tipo: 'convite_cancelado',
+          titulo: 'Convite cancelado',
+          mensagem: `Seu convite para o evento de ${current.dataEvento} foi cancelado.`,
+          dados: { convite_id: id, agenda_id: current.agendaId },
+        },
+      ]
     : [];
   const { insert, push } = prepareNotifications(db, notes);
   await db.batch([db.delete(convites).where(eq(convites.id, id)), ...insert]);

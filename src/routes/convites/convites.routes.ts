@@ -66,7 +66,7 @@ export const answer = createRoute({
   middleware: [auth(), requireRole('profissional')],
   summary: 'Accept or decline an invitation (the invited professional)',
   description:
-    'Accepting is refused with 409 QUOTA_FULL when the function\'s quota is filled and 409 DOUBLE_BOOKED when already on another event that date; it is one guarded statement, so the quota holds under concurrency. Declining (also after accepting) frees the place.',
+    "Accepting is refused with 409 QUOTA_FULL when the function's quota is filled and 409 DOUBLE_BOOKED when already on another event that date; it is one guarded statement, so the quota holds under concurrency. Declining (also after accepting) frees the place.",
   request: { params: IdParam, body: jsonBody(AnswerRequest) },
   responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors[409], 413: errors[413], ...base },
 });

@@ -6,7 +6,9 @@ import { uuid } from '../../lib/validation';
 export const EquipeRequest = z
   .array(z.object({ funcao_id: uuid(), quantidade: z.number().int().min(0).max(1000) }))
   .max(30)
-  .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, { message: 'funcao_id: each function at most once' })
+  .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, {
+    message: 'funcao_id: each function at most once',
+  })
   .openapi('EquipeRequest', { description: 'The whole team quota of the event: replaces the previous one' });
 
 export const InviteRequest = z.object({ profissional_id: uuid(), funcao_id: uuid() }).openapi('ConviteRequest');
@@ -37,6 +39,9 @@ export const ConviteSchema = z
   .openapi('ConviteResponse');
 
 export const MyConvitesQuery = z.object({
-  status: z.enum(CONVITE_STATUS).optional().openapi({ param: { name: 'status', in: 'query' } }),
+  status: z
+    .enum(CONVITE_STATUS)
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' } }),
   ...pageFields,
 });

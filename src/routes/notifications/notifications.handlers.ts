@@ -51,7 +51,10 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
 export const unreadCount: RouteHandler<typeof r.unreadCount, AppEnv> = async (c) => {
   const { db } = c.var;
   const [[row]] = await authorizedBatch(c, (user) => [
-    db.select({ count: count() }).from(notifications).where(mine(user.id, eq(notifications.lida, false))),
+    db
+      .select({ count: count() })
+      .from(notifications)
+      .where(mine(user.id, eq(notifications.lida, false))),
   ]);
   return c.json({ count: row?.count ?? 0 }, 200);
 };
@@ -59,7 +62,10 @@ export const unreadCount: RouteHandler<typeof r.unreadCount, AppEnv> = async (c)
 export const readAll: RouteHandler<typeof r.readAll, AppEnv> = async (c) => {
   const { db, user } = c.var;
   const now = new Date().toISOString();
-  const res = await db.update(notifications).set({ lida: true, readAt: now, updatedAt: now }).where(mine(user.id, eq(notifications.lida, false)));
+  const res = await db
+    .update(notifications)
+    .set({ lida: true, readAt: now, updatedAt: now })
+    .where(mine(user.id, eq(notifications.lida, false)));
   const n = res.meta.changes;
   return c.json({ message: `${n} notification${n === 1 ? '' : 's'} marked as read`, count: n }, 200);
 };
@@ -93,11 +99,22 @@ export const addPushToken: RouteHandler<typeof r.addPushToken, AppEnv> = async (
     .values({ userId: user.id, token, plataforma, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: pushTokens.token, set: { userId: user.id, plataforma, updatedAt: now } })
     .returning();
-  return c.json({ id: row!.id, token: row!.token, plataforma: row!.plataforma, created_at: row!.createdAt, updated_at: row!.updatedAt }, 201);
+  return c.json(
+    {
+      id: row!.id,
+      token: row!.token,
+      plataforma: row!.plataforma,
+      created_at: row!.createdAt,
+      updated_at: row!.updatedAt,
+    },
+    201,
+  );
 };
 
 export const removePushToken: RouteHandler<typeof r.removePushToken, AppEnv> = async (c) => {
   const { db, user } = c.var;
-  await db.delete(pushTokens).where(and(eq(pushTokens.userId, user.id), eq(pushTokens.token, c.req.valid('json').token)));
+  await db
+    .delete(pushTokens)
+    .where(and(eq(pushTokens.userId, user.id), eq(pushTokens.token, c.req.valid('json').token)));
   return c.body(null, 204);
 };

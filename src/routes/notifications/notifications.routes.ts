@@ -30,7 +30,12 @@ export const list = createRoute({
   responses: {
     200: {
       ...jsonResponse(z.array(NotificationSchema), 'Notifications'),
-      headers: z.object({ 'X-Next-Cursor': z.string().optional().openapi({ description: 'The `antes` of the next page; absent on the last page' }) }),
+      headers: z.object({
+        'X-Next-Cursor': z
+          .string()
+          .optional()
+          .openapi({ description: 'The `antes` of the next page; absent on the last page' }),
+      }),
     },
     ...protectedErrors,
   },
@@ -75,7 +80,8 @@ export const removePushToken = createRoute({
   security: bearer,
   middleware,
   summary: 'Remove one of the caller’s push tokens',
-  description: 'Idempotent: 204 also when the caller holds no such token (another user’s token is never touched or confirmed).',
+  description:
+    'Idempotent: 204 also when the caller holds no such token (another user’s token is never touched or confirmed).',
   request: { body: jsonBody(DeletePushTokenRequest) },
   responses: { 204: { description: 'Removed (or not held by the caller)' }, 413: errors[413], ...protectedErrors },
 });

@@ -9,7 +9,9 @@ export const NotificationSchema = z
     tipo: z.enum(NOTIFICATION_TIPOS),
     titulo: z.string(),
     mensagem: z.string(),
-    dados: z.record(z.string(), z.unknown()).openapi({ example: { agenda_id: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' } }),
+    dados: z
+      .record(z.string(), z.unknown())
+      .openapi({ example: { agenda_id: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' } }),
     lida: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -54,7 +56,12 @@ export const NotificationListQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((v) => v === 'true')
-    .openapi({ param: { name: 'nao_lidas', in: 'query' }, type: 'string', enum: ['true', 'false'], description: 'true: unread only' }),
+    .openapi({
+      param: { name: 'nao_lidas', in: 'query' },
+      type: 'string',
+      enum: ['true', 'false'],
+      description: 'true: unread only',
+    }),
   limit: z
     .string()
     .regex(/^\d{1,4}$/, 'must be an integer from 1 to 200')
@@ -69,7 +76,10 @@ export const NotificationListQuery = z.object({
     .transform((s, ctx) => {
       const cursor = decodeCursor(s.trim());
       if (!cursor) {
-        ctx.addIssue({ code: 'custom', message: 'must be the X-Next-Cursor of the previous page or an ISO-8601 timestamp' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be the X-Next-Cursor of the previous page or an ISO-8601 timestamp',
+        });
         return z.NEVER;
       }
       return cursor;
@@ -78,7 +88,8 @@ export const NotificationListQuery = z.object({
     .openapi({
       param: { name: 'antes', in: 'query' },
       type: 'string',
-      description: 'The `X-Next-Cursor` header of the previous page (exact paging), or an ISO-8601 timestamp: only notifications created before it',
+      description:
+        'The `X-Next-Cursor` header of the previous page (exact paging), or an ISO-8601 timestamp: only notifications created before it',
     }),
 });
 

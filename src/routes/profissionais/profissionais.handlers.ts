@@ -3,13 +3,27 @@ import { and, asc, count, eq, isNull, sql, type Placeholder, type SQL } from 'dr
 import type { BatchItem } from 'drizzle-orm/batch';
 import { funcoes, profissionais, profissionalFuncoes, users } from '../../db/schema';
 import type { AppEnv, Db } from '../../env';
-import { authorizedBatch, placeholderScope, scopeShape, scopeValues, type AuthUser, type ScopeShape, type SqlScope } from '../../middleware/auth';
+import {
+  authorizedBatch,
+  placeholderScope,
+  scopeShape,
+  scopeValues,
+  type AuthUser,
+  type ScopeShape,
+  type SqlScope,
+} from '../../middleware/auth';
 import { preparedSelect } from '../../db/fast-select';
 import { isPaged, pageBounds, setTotal, totalOf } from '../../lib/pagination';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../middleware/require-role';
-import { funcoesInRegion, profissionaisQueries, profissionalColumns, toProfissionalResponse, withFuncoes } from '../../services/profissionais';
+import {
+  funcoesInRegion,
+  profissionaisQueries,
+  profissionalColumns,
+  toProfissionalResponse,
+  withFuncoes,
+} from '../../services/profissionais';
 import { notLastSuperadmin } from '../../services/users';
 import { adminOnlyFields, type ProfissionalInput } from './profissionais.schemas';
 import type * as r from './profissionais.routes';
@@ -62,10 +76,13 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
 const ph = sql.placeholder;
 type ListShape = ScopeShape & { paged: boolean };
 const listWhere = (s: ScopeShape) => visible(placeholderScope(s), ph('regiao'));
-const listQueries = (db: Db, s: ListShape) => profissionaisQueries(db, listWhere(s), s.paged ? { limit: ph('limit'), offset: ph('offset') } : undefined);
+const listQueries = (db: Db, s: ListShape) =>
+  profissionaisQueries(db, listWhere(s), s.paged ? { limit: ph('limit'), offset: ph('offset') } : undefined);
 const listProfiles = preparedSelect((db: Db, s: ListShape) => listQueries(db, s)[0]);
 const listHeld = preparedSelect((db: Db, s: ListShape) => listQueries(db, s)[1]);
-const listCount = preparedSelect((db: Db, s: ScopeShape) => db.select({ n: count() }).from(profissionais).where(listWhere(s)));
+const listCount = preparedSelect((db: Db, s: ScopeShape) =>
+  db.select({ n: count() }).from(profissionais).where(listWhere(s)),
+);
 const oneWhere = (s: ScopeShape) => and(eq(profissionais.id, ph('id')), listWhere(s))!;
 const oneProfile = preparedSelect((db: Db, s: ScopeShape) => profissionaisQueries(db, oneWhere(s))[0]);
 const oneHeld = preparedSelect((db: Db, s: ScopeShape) => profissionaisQueries(db, oneWhere(s))[1]);
@@ -76,10 +93,19 @@ export const list: RouteHandler<typeof r.list, AppEnv> = async (c) => {
   const [profiles, held, counted] = await authorizedBatch(c, (user) => {
     const shape = { ...scopeShape(user), paged: isPaged(page) };
     const values = { ...scopeValues(user), regiao, ...pageBounds(page) };
-    return [listProfiles(db, shape, values), listHeld(db, shape, values), ...(shape.paged ? [listCount(db, scopeShape(user), values)] : [])];
+    return [
+      listProfiles(db, shape, values),
+      listHeld(db, shape, values),
+      ...(shape.paged ? [listCount(db, scopeShape(user), values)] : []),
+    ];
   });
   setTotal(c, totalOf(counted, profiles.length));
-  return c.json(withFuncoes(profiles, held).map((row) => toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true })), 200);
+  return c.json(
+    withFuncoes(profiles, held).map((row) =>
+      toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }),
+    ),
+    200,
+  );
 };
 
 export const contagem: RouteHandler<typeof r.contagem, AppEnv> = async (c) => {
@@ -105,7 +131,10 @@ export const get: RouteHandler<typeof r.get, AppEnv> = async (c) => {
   });
   const [row] = withFuncoes(profiles, held);
   if (!row) throw notFound();
-  return c.json(toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }), 200);
+  return c.json(
+    toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }),
+    200,
+  );
 };
 
 export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
@@ -125,14 +154,31 @@ export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
     // Team registration: the login and the profile exist together or not at all.
     usuarioId = crypto.randomUUID();
     writes.push(
-      db.insert(users).values({ id: usuarioId, nome: body.nome!, email, senhaHash: await hashPassword(senha), role: 'profissional', ativo: true, telefone: body.whatsapp ?? null }),
+      db.insert(users).values({
+        id: usuarioId,
+        nome: body.nome!,
+        email,
+        senhaHash: await hashPassword(senha),
+        role: 'profissional',
+        ativo: true,
+        telefone: body.whatsapp ?? null,
+      }),
     );
   }
   writes.push(
-    db.insert(profissionais).values({ ...profissionalColumns(body), id, regiao, usuarioId, email, funcaoProfissionalId: main, nome: body.nome! }),
+    db.insert(profissionais).values({
+      ...profissionalColumns(body),
+      id,
+      regiao,
+      usuarioId,
+      email,
+      funcaoProfissionalId: main,
+      nome: body.nome!,
+    }),
   );
   const held = ids ?? (main ? [main] : []);
-  if (held.length) writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
+  if (held.length)
+    writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
   return c.json(await writeAndRead(db, writes, id, user, regiao), 201);
 };
 
@@ -151,11 +197,15 @@ export const update: RouteHandler<typeof r.update, AppEnv> = async (c) => {
   const { main, ids } = resolveFuncoes(body, current.main);
 
   const writes: Writes = [
-    db.update(profissionais).set({ ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() }).where(where),
+    db
+      .update(profissionais)
+      .set({ ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() })
+      .where(where),
   ];
   if (ids) {
     writes.push(db.delete(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, id)));
-    if (ids.length) writes.push(db.insert(profissionalFuncoes).values(ids.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
+    if (ids.length)
+      writes.push(db.insert(profissionalFuncoes).values(ids.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
   } else if (main) {
     writes.push(db.insert(profissionalFuncoes).values({ profissionalId: id, funcaoId: main }).onConflictDoNothing());
   }
@@ -173,7 +223,8 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
   if (!found) throw notFound();
   // Deleting a profile deletes its login, so the account protections of decisions D4 apply.
   if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
-  if (found.role === 'SUPERADMIN' && user.role !== 'SUPERADMIN') throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may delete a SUPERADMIN');
+  if (found.role === 'SUPERADMIN' && user.role !== 'SUPERADMIN')
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may delete a SUPERADMIN');
   const writes: Writes = [];
   // The user goes first (its sessions cascade, the profile is unlinked); the profile is deleted
   // only once unlinked, so a refused user delete leaves both in place.

@@ -4,8 +4,22 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { bearer, errors, IdParam, jsonBody, jsonResponse, MessageSchema, protectedErrors, RegionHeader } from '../../lib/validation';
-import { ContagemSchema, CreateProfissionalInput, ProfissionalSchema, UpdateProfissionalInput } from './profissionais.schemas';
+import {
+  bearer,
+  errors,
+  IdParam,
+  jsonBody,
+  jsonResponse,
+  MessageSchema,
+  protectedErrors,
+  RegionHeader,
+} from '../../lib/validation';
+import {
+  ContagemSchema,
+  CreateProfissionalInput,
+  ProfissionalSchema,
+  UpdateProfissionalInput,
+} from './profissionais.schemas';
 
 const tags = ['Professionals'];
 const adminOrSelf = [auth(), requireRole(...ADMIN_ROLES, 'profissional'), region];
@@ -51,11 +65,17 @@ export const create = createRoute({
   security: bearer,
   // A pending `profissional` may create its own profile once, right after registering (decisions D4).
   middleware: [auth({ allowPending: true }), requireRole(...ADMIN_ROLES, 'profissional'), region],
-  summary: 'Create a professional (administrators: with email + senha also its active login) or one\'s own profile',
+  summary: "Create a professional (administrators: with email + senha also its active login) or one's own profile",
   description:
     'Administrators create any profile; with `email` and `senha` the linked user (role profissional, active) is created in the same atomic write (a taken e-mail creates nothing: 400 EMAIL_TAKEN). A user with role profissional, even pending, creates its own profile once (linked to itself; ratings and email ignored; a second one is 409 CONFLICT).',
   request: { headers: RegionHeader, body: jsonBody(CreateProfissionalInput) },
-  responses: { 201: jsonResponse(ProfissionalSchema, 'Created'), 404: errors[404], 409: errors[409], 413: errors[413], ...protectedErrors },
+  responses: {
+    201: jsonResponse(ProfissionalSchema, 'Created'),
+    404: errors[404],
+    409: errors[409],
+    413: errors[413],
+    ...protectedErrors,
+  },
 });
 
 export const update = createRoute({
@@ -66,7 +86,12 @@ export const update = createRoute({
   middleware: adminOrSelf,
   summary: 'Change the fields sent (a professional: its own profile, without ratings)',
   request: { headers: RegionHeader, params: IdParam, body: jsonBody(UpdateProfissionalInput) },
-  responses: { 200: jsonResponse(ProfissionalSchema, 'Updated'), 404: errors[404], 413: errors[413], ...protectedErrors },
+  responses: {
+    200: jsonResponse(ProfissionalSchema, 'Updated'),
+    404: errors[404],
+    413: errors[413],
+    ...protectedErrors,
+  },
 });
 
 export const remove = createRoute({

@@ -3,7 +3,14 @@ import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib
 
 const optBool = () => z.boolean().nullish();
 const optCount = () => z.number().int().min(0).max(1000).nullish();
-export const rating = () => z.number().int().min(0).max(5).nullish().openapi({ type: ['integer', 'null'], minimum: 0, maximum: 5 });
+export const rating = () =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .nullish()
+    .openapi({ type: ['integer', 'null'], minimum: 0, maximum: 5 });
 
 /** Fields a professional may change on its own profile: everything but ratings, links and functions. */
 export const profissionalSelfFields = {
@@ -46,7 +53,9 @@ export const ProfissionalSchema = z
     endereco: nullableStr(),
     cidade: nullableStr(),
     uf: nullableStr(),
-    banco: nullableStr().optional().openapi({ description: 'shown to administrators and the professional itself only' }),
+    banco: nullableStr()
+      .optional()
+      .openapi({ description: 'shown to administrators and the professional itself only' }),
     agencia: nullableStr().optional(),
     conta_pix: nullableStr().optional(),
     cpf_cnpj_titular: nullableStr().optional(),
@@ -80,16 +89,25 @@ const writeFields = {
   educacao_simpatia: rating(),
   desempenho_evento: rating(),
   disp_horario: rating(),
-  email: email().nullish().openapi({ description: 'contact e-mail; with `senha` (administrators) it also creates the login' }),
+  email: email()
+    .nullish()
+    .openapi({ description: 'contact e-mail; with `senha` (administrators) it also creates the login' }),
 };
 
 export const CreateProfissionalInput = z
   .object({
     ...writeFields,
-    senha: senha().optional().openapi({ description: 'administrators only: creates the linked active user (role profissional) with `email`' }),
+    senha: senha()
+      .optional()
+      .openapi({ description: 'administrators only: creates the linked active user (role profissional) with `email`' }),
   })
-  .refine((b) => b.senha === undefined || (b.email !== undefined && b.email !== null), { path: ['email'], message: 'is required with senha' })
-  .openapi('CreateProfissionalInput', { description: 'media is computed by the server; ratings and email are ignored unless an administrator writes' });
+  .refine((b) => b.senha === undefined || (b.email !== undefined && b.email !== null), {
+    path: ['email'],
+    message: 'is required with senha',
+  })
+  .openapi('CreateProfissionalInput', {
+    description: 'media is computed by the server; ratings and email are ignored unless an administrator writes',
+  });
 
 export const UpdateProfissionalInput = z.object(writeFields).partial().openapi('UpdateProfissionalInput');
 

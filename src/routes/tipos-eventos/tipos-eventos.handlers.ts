@@ -60,7 +60,9 @@ const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
             .offset(offset),
         )
       : undefined;
-    return selectPrecos(db).where(and(eq(precos.regiao, regiao), pageIds)).orderBy(...byFuncaoName);
+    return selectPrecos(db)
+      .where(and(eq(precos.regiao, regiao), pageIds))
+      .orderBy(...byFuncaoName);
   },
   list(rows, all) {
     const byTipo = new Map<string, PrecoBody[]>();
@@ -142,6 +144,8 @@ export const listPrices: RouteHandler<typeof r.listPrices, AppEnv> = async (c) =
     .orderBy(...byFuncaoName);
   if (rows.length === 0) throw new ApiError('NOT_FOUND', 'tipo de evento not found');
   // Without prices the left join yields one row whose price columns are all null.
-  const found = rows.flatMap(({ tipoId: _tipo, ...preco }) => (preco.id === null ? [] : [toPrecoResponse(preco as PrecoRow)]));
+  const found = rows.flatMap(({ tipoId: _tipo, ...preco }) =>
+    preco.id === null ? [] : [toPrecoResponse(preco as PrecoRow)],
+  );
   return c.json(found, 200);
 };

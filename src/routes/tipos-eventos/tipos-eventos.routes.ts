@@ -4,11 +4,21 @@ import { auth } from '../../middleware/auth';
 import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
 import { catalogRoutes } from '../catalogs/catalogs.routes';
-import { CreateEventoRequest, EventoResponse, PrecoResponse, PriceInput, PriceSavedResponse, tiposEventosConfig } from './tipos-eventos.schemas';
+import {
+  CreateEventoRequest,
+  EventoResponse,
+  PrecoResponse,
+  PriceInput,
+  PriceSavedResponse,
+  tiposEventosConfig,
+} from './tipos-eventos.schemas';
 
 const tags = [tiposEventosConfig.tag];
 
-export const { list, create, update, remove } = catalogRoutes(tiposEventosConfig, { request: CreateEventoRequest, response: EventoResponse });
+export const { list, create, update, remove } = catalogRoutes(tiposEventosConfig, {
+  request: CreateEventoRequest,
+  response: EventoResponse,
+});
 
 export const setPrice = createRoute({
   method: 'post',

@@ -16,7 +16,9 @@ export const tiposEventosConfig = {
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 
-export const CreateEventoRequest = catalogRequestSchema(tiposEventosConfig).openapi(tiposEventosConfig.schemaNames.request);
+export const CreateEventoRequest = catalogRequestSchema(tiposEventosConfig).openapi(
+  tiposEventosConfig.schemaNames.request,
+);
 
 export const PrecoResponse = z
   .object({
@@ -47,7 +49,10 @@ export const PriceInput = z
   .openapi('PriceInput');
 
 export const PriceSavedResponse = z
-  .object({ message: z.string(), id: z.string().openapi({ format: 'uuid', description: 'id of the price (unchanged when replaced)' }) })
+  .object({
+    message: z.string(),
+    id: z.string().openapi({ format: 'uuid', description: 'id of the price (unchanged when replaced)' }),
+  })
   .openapi('PriceSavedResponse');
 
 export type PrecoBody = z.infer<typeof PrecoResponse>;
