@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { createDb } from './db/client';
 import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
+import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './lib/router';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
@@ -56,6 +57,7 @@ function httpExceptionCode(err: HTTPException): { code: ErrorCode; message: stri
 }
 
 export function createApp() {
+  applyFieldErrors();
   const app = createRouter();
 
   app.use(requestId());

@@ -1,9 +1,8 @@
 import * as z from 'zod';
-import type { DrizzleD1Database } from 'drizzle-orm/d1';
-import type * as schema from './db/schema';
-import type { AuthUser, PendingAuth } from './middleware/auth';
-import type { PushMessage } from './services/notifications';
-import type { Account } from './services/users';
+import type { Db } from './db/client';
+import type { AuthUser } from './db/schema';
+import type { PendingAuth } from './lib/tokens';
+import type { PushMessage } from './lib/messages';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -100,8 +99,6 @@ export function getConfig(env: Bindings): Config {
   return parsed.data;
 }
 
-export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
-
 export interface AppEnv {
   Bindings: Bindings;
   Variables: {
@@ -109,10 +106,8 @@ export interface AppEnv {
     config: Config;
     db: Db;
     user: AuthUser;
-    /** Set by auth({ fold: true }) until the handler's batch has read and admitted the user. */
+    /** Set by a folded route's auth until the handler's batch has read and admitted the user. */
     pendingAuth: PendingAuth | undefined;
-    /** Set by auth({ withAccount: true }): the user with company and linked profile. */
-    account: Account;
     regiao: string;
   };
 }

@@ -1,7 +1,7 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
 import { handlePushBatch } from './queue/push-consumer';
-import type { PushMessage } from './services/notifications';
+import type { PushMessage } from './lib/messages';
 
 const app = createApp();
 

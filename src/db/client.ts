@@ -1,6 +1,8 @@
-import { drizzle } from 'drizzle-orm/d1';
+import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1';
 import * as schema from './schema';
-import type { Db } from '../env';
+
+/** The drizzle instance every service receives as its first argument. */
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 // drizzle() rebuilds the relational config of every table: build it once per binding and isolate.
 const cache = new WeakMap<D1Database, Db>();

@@ -1,5 +1,5 @@
 import { Column, fillPlaceholders, getTableColumns, is, SQL, Table } from 'drizzle-orm';
-import type { Db } from '../env';
+import type { Db } from './client';
 
 /** A drizzle select as built (`db.select(...).from(...)...`), not yet run. */
 export interface Selectable extends PromiseLike<unknown[]> {

@@ -1,6 +1,6 @@
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../env';
+import type { Db } from './client';
 
 /**
  * `INSERT INTO t (...) SELECT <values> WHERE <condition>`: a write guarded by a condition that is

@@ -1,5 +1,6 @@
 import { sign, verify } from 'hono/jwt';
-import type { Role } from '../db/schema';
+import type { AuthUser, Role } from '../db/schema';
+import type { Scope } from '../db/scope';
 
 export interface AccessClaims {
   sub: string;
@@ -10,11 +11,17 @@ export interface AccessClaims {
   exp: number;
 }
 
-/** Who a token is for: the user fields a folded query may depend on (see middleware/auth.ts). */
-export interface TokenSubject {
-  id: string;
-  role: Role;
-  empresaId: string | null;
+/** Who a token is for: exactly the fields of a query scope (db/scope.ts). */
+export type TokenSubject = Scope;
+
+/** A role rule of a route (requireRole, allowAgenda): throws when the caller may not pass. */
+export type UserCheck = (user: Pick<AuthUser, 'role' | 'ativo'>) => void;
+
+/** A folded request before its user row is read: the token's claims and the checks still owed. */
+export interface PendingAuth {
+  claims: AccessClaims;
+  allowPending: boolean;
+  checks: UserCheck[];
 }
 
 export async function signAccessToken(user: TokenSubject, secret: string, ttlSeconds: number) {

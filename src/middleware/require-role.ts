@@ -2,21 +2,30 @@ import { createMiddleware } from 'hono/factory';
 import { ADMIN_ROLES, type Role } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import { checkUser } from './auth';
+import { isAdmin, mayAgenda, type AgendaAction } from '../lib/permissions';
+import type { UserCheck } from '../lib/tokens';
+import { checkUser } from './folded';
 
-/** 403 unless the authenticated user holds one of the roles. Runs after `auth()`. */
-export const requireRole = (...roles: readonly Role[]) =>
+/** A role rule as middleware: runs after `auth()`, folded or not (see checkUser). */
+const allow = (check: UserCheck) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    await checkUser(c, ({ role, ativo }) => {
-      if (!roles.includes(role)) throw new ApiError('FORBIDDEN', 'your role may not use this route');
-      // Pending accounts get this far only where auth({ allowPending }) lets them (their own profile,
-      // decisions D4): an administrator role given before the approval must not act there as one.
-      if (!ativo && isAdmin(role))
-        throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
-    });
+    await checkUser(c, check);
     await next();
+  });
+
+/** 403 unless the authenticated user holds one of the roles. */
+export const requireRole = (...roles: readonly Role[]) =>
+  allow(({ role, ativo }) => {
+    if (!roles.includes(role)) throw new ApiError('FORBIDDEN', 'your role may not use this route');
+    // Pending accounts get this far only where auth({ allowPending }) lets them (their own profile,
+    // docs/decisions.md#d4): an administrator role given before the approval must not act there as one.
+    if (!ativo && isAdmin(role)) throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
   });
 
 export const requireAdmin = requireRole(...ADMIN_ROLES);
 
-export const isAdmin = (role: Role) => (ADMIN_ROLES as readonly Role[]).includes(role);
+/** The agenda's role x action table (lib/permissions.ts) as a route rule. */
+export const allowAgenda = (action: AgendaAction) =>
+  allow(({ role }) => {
+    if (!mayAgenda(role, action)) throw new ApiError('FORBIDDEN', `your role may not ${action} agenda events`);
+  });

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import { notifications, pushTokens } from '../db/schema';
 import { getConfig, type Bindings } from '../env';
-import type { PushMessage } from '../services/notifications';
+import type { PushMessage } from '../lib/messages';
 
 /** Expo accepts at most 100 messages per request. */
 export const EXPO_CHUNK = 100;

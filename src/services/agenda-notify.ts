@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { agenda } from '../db/schema';
-import type { Db } from '../env';
+import type { Db } from '../db/client';
 import { prepareNotifications, type NewNotification } from './notifications';
 
 export type AgendaChange = 'agenda_criada' | 'agenda_alterada' | 'agenda_excluida';

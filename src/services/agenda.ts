@@ -1,14 +1,51 @@
-import { asc, count, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { preparedSelect } from '../db/fast-select';
-import { placeholderScope, scopeShape, scopeValues, type Scope, type ScopeShape } from '../middleware/auth';
-import { agendaVisible } from './agenda-policy';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { and, asc, count, eq, gte, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { agenda, anosFormaturas, cadastroFot, cursos, empresas, tiposEventos } from '../db/schema';
-import type { Db } from '../env';
-import { wireColumns } from '../db/wire';
-import type { AgendaResponse } from '../routes/agenda/agenda.schemas';
+import type { Db } from '../db/client';
+import {
+  agenda,
+  anosFormaturas,
+  cadastroFot,
+  convites,
+  cursos,
+  empresas,
+  profissionais,
+  tiposEventos,
+  type AuthUser,
+} from '../db/schema';
+import type { Scope, SqlScope } from '../db/scope';
+import { scopedSelect } from '../db/scoped-select';
+import { wireColumns, wireToRow } from '../db/wire';
+import { writeThenRead } from '../db/write-read';
+import { ApiError } from '../lib/errors';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from './agenda-notify';
 import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type EquipeRow } from './convites';
+import { prepareNotifications, type Push } from './notifications';
+import { assertRefsInRegion } from './references';
+
+/** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
+export function agendaScope(user: SqlScope): SQL | undefined {
+  switch (user.role) {
+    case 'agenda_viewer':
+      return eq(agenda.userId, user.id);
+    case 'EVENT_OWNER':
+      if (!user.empresaId) return sql`0`;
+      return sql`${agenda.fotId} in (select ${cadastroFot.id} from ${cadastroFot} where ${cadastroFot.empresaId} = ${user.empresaId})`;
+    case 'profissional':
+      // Events it is invited to (pending) or on the team of (accepted), through its linked profile.
+      return sql`${agenda.id} in (select ${convites.agendaId} from ${convites} where ${convites.status} in ('pendente', 'aceito')
+        and ${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${user.id}))`;
+    case 'RESEARCHER':
+      return sql`0`;
+    default:
+      return undefined;
+  }
+}
+
+/** Region plus what the caller's role may see (docs/decisions.md#d4): the one filter every agenda route applies. */
+export function visible(user: SqlScope, regiao: string | Placeholder, ...more: (SQL | undefined)[]) {
+  return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
+}
 
 /** Agenda entries with their FOT record (and its names) and event type: one query. Names aliased (see selectFots). */
 export const selectAgenda = (db: Db) =>
@@ -33,7 +70,53 @@ export const selectAgenda = (db: Db) =>
 
 type AgendaView = Awaited<ReturnType<typeof selectAgenda>>[number];
 
-export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaResponse {
+/** An agenda event as the API answers it (the routes' AgendaSchema documents it). */
+type N = number | null;
+type S = string | null;
+export interface AgendaBody {
+  id: string;
+  user_id: S;
+  regiao: string;
+  fot_id: string;
+  tipo_evento_id: string;
+  data_evento: string;
+  horario: S;
+  local_evento: S;
+  endereco: S;
+  observacoes_evento: S;
+  logistica_observacoes: S;
+  status_profissionais: S;
+  pre_venda: boolean | null;
+  qtd_formandos: N;
+  qtd_fotografos: N;
+  qtd_cinegrafistas: N;
+  qtd_recepcionistas: N;
+  qtd_estudios: N;
+  qtd_ponto_foto: N;
+  qtd_ponto_id: N;
+  qtd_ponto_decorado: N;
+  qtd_pontos_led: N;
+  qtd_plataforma_360: N;
+  foto_faltante: N;
+  cine_faltante: N;
+  recep_faltante: N;
+  created_at: string;
+  updated_at: string;
+  fot: {
+    id: string;
+    fot: number;
+    instituicao: string | null;
+    cidade: string | null;
+    estado: string | null;
+    empresa_nome: string;
+    curso_nome: string;
+    ano_formatura_label: string;
+  };
+  tipo_evento: { id: string; nome: string };
+  equipe: EquipeItem[];
+}
+
+export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaBody {
   // The event's columns come out in wire names; the view's fresh object is completed in place
   // (no copies: a whole-region list converts thousands of events).
   const out: Record<string, unknown> = v.e;
@@ -50,7 +133,7 @@ export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaRes
   };
   out.tipo_evento = { id: v.e.tipo_evento_id, nome: v.tipoEventoNome };
   out.equipe = equipe;
-  return out as AgendaResponse;
+  return out as unknown as AgendaBody;
 }
 
 export const agendaOrder = [asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id)];
@@ -60,40 +143,41 @@ export const agendaOrder = [asc(agenda.dataEvento), asc(agenda.horario), asc(age
  * round trip, atomic with the writes): the events, then every team row of those events.
  */
 export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchItem<'sqlite'>[] = []) {
-  const [events, teams] = agendaQueries(db, where, {});
-  const results = await db.batch([...writes, events, teams] as unknown as [typeof events, typeof teams]);
-  return joinTeams(results.at(-2) as Awaited<typeof events>, results.at(-1) as Awaited<typeof teams>);
+  const [events, teams] = await writeThenRead(db, writes, agendaQueries(db, where, {}));
+  return joinTeams(events, teams);
 }
 
-// The reads' selects, prepared per scope shape and filters set, so their SQL is built once.
+// The reads, prepared per scope shape and filters set (db/scoped-select.ts).
 const ph = sql.placeholder;
-type ListShape = ScopeShape & { de: boolean; ate: boolean; fot: boolean; paged: boolean };
-const listWhere = (s: ListShape) =>
-  agendaVisible(
-    placeholderScope(s),
+type ListSwitches = { de: boolean; ate: boolean; fot: boolean; paged: boolean };
+const listWhere = (scope: SqlScope, x: ListSwitches) =>
+  visible(
+    scope,
     ph('regiao'),
-    s.de ? gte(agenda.dataEvento, ph('de')) : undefined,
-    s.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
-    s.fot ? eq(agenda.fotId, ph('fot')) : undefined,
+    x.de ? gte(agenda.dataEvento, ph('de')) : undefined,
+    x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
+    x.fot ? eq(agenda.fotId, ph('fot')) : undefined,
   );
-const listEvents = preparedSelect((db: Db, s: ListShape) =>
+const listEvents = scopedSelect((db, scope, x: ListSwitches) =>
   selectAgenda(db)
-    .where(listWhere(s))
+    .where(listWhere(scope, x))
     .orderBy(...agendaOrder)
     .limit(ph('limit'))
     .offset(ph('offset')),
 );
-const listTeams = preparedSelect((db: Db, s: ListShape) => {
+const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
   const pageIds = db
     .select({ id: agenda.id })
     .from(agenda)
-    .where(listWhere(s))
+    .where(listWhere(scope, x))
     .orderBy(...agendaOrder)
     .limit(ph('limit'))
     .offset(ph('offset'));
-  return equipeQuery(db, s.paged ? inArray(agenda.id, pageIds) : listWhere(s));
+  return equipeQuery(db, x.paged ? inArray(agenda.id, pageIds) : listWhere(scope, x));
 });
-const listCount = preparedSelect((db: Db, s: ListShape) => db.select({ n: count() }).from(agenda).where(listWhere(s)));
+const listCount = scopedSelect((db, scope, x: ListSwitches) =>
+  db.select({ n: count() }).from(agenda).where(listWhere(scope, x)),
+);
 
 export interface AgendaFilters {
   de?: string;
@@ -102,39 +186,25 @@ export interface AgendaFilters {
 }
 
 /** A page of the events the user may see, their team rows and (paged) the total, for one batch; `joinTeams` assembles them. */
-export function agendaListSelects(db: Db, user: Scope, regiao: string, f: AgendaFilters, page: Page) {
-  const shape = {
-    ...scopeShape(user),
-    de: f.de !== undefined,
-    ate: f.ate !== undefined,
-    fot: f.fot_id !== undefined,
-    paged: isPaged(page),
-  };
-  const values = {
-    ...scopeValues(user),
-    regiao,
-    de: f.de ?? null,
-    ate: f.ate ?? null,
-    fot: f.fot_id ?? null,
-    ...pageBounds(page),
-  };
+export function agendaListSelects(db: Db, scope: Scope, regiao: string, f: AgendaFilters, page: Page) {
+  const x = { de: f.de !== undefined, ate: f.ate !== undefined, fot: f.fot_id !== undefined, paged: isPaged(page) };
+  const values = { regiao, de: f.de ?? null, ate: f.ate ?? null, fot: f.fot_id ?? null, ...pageBounds(page) };
   // Unpaged, the total is the length: no count.
   return [
-    listEvents(db, shape, values),
-    listTeams(db, shape, values),
-    ...(shape.paged ? [listCount(db, shape, values)] : []),
+    listEvents(db, scope, values, x),
+    listTeams(db, scope, values, x),
+    ...(x.paged ? [listCount(db, scope, values, x)] : []),
   ] as const;
 }
 
-const oneWhere = (s: ScopeShape) => agendaVisible(placeholderScope(s), ph('regiao'), eq(agenda.id, ph('id')));
-const oneEvent = preparedSelect((db: Db, s: ScopeShape) => selectAgenda(db).where(oneWhere(s)));
-const oneTeams = preparedSelect((db: Db, s: ScopeShape) => equipeQuery(db, oneWhere(s)));
+const oneWhere = (scope: SqlScope) => visible(scope, ph('regiao'), eq(agenda.id, ph('id')));
+const oneEvent = scopedSelect((db, scope) => selectAgenda(db).where(oneWhere(scope)));
+const oneTeams = scopedSelect((db, scope) => equipeQuery(db, oneWhere(scope)));
 
 /** One event the user may see, and its team rows, for one batch. */
-export function agendaByIdSelects(db: Db, user: Scope, regiao: string, id: string) {
-  const shape = scopeShape(user);
-  const values = { ...scopeValues(user), regiao, id };
-  return [oneEvent(db, shape, values), oneTeams(db, shape, values)] as const;
+export function agendaByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {
+  const values = { regiao, id };
+  return [oneEvent(db, scope, values), oneTeams(db, scope, values)] as const;
 }
 
 /** The events (one page, when paged) and the team rows of exactly those events. */
@@ -159,4 +229,64 @@ function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
 export function joinTeams(rows: AgendaView[], teamRows: EquipeRow[]) {
   const byAgenda = groupEquipe(teamRows);
   return rows.map((row) => toAgendaResponse(row, byAgenda.get(row.e.id) ?? []));
+}
+
+const notFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
+
+/** The agenda fields a create or update may carry (validated by the route). */
+export interface AgendaInput {
+  fot_id?: string;
+  tipo_evento_id?: string;
+  data_evento?: string;
+  [field: string]: unknown;
+}
+
+const refs = (b: AgendaInput) => [
+  { field: 'fot_id', table: cadastroFot, id: b.fot_id },
+  { field: 'tipo_evento_id', table: tiposEventos, id: b.tipo_evento_id },
+];
+
+/** One event: the caller's own if single, or 404. */
+export function oneAgenda(events: AgendaBody[]) {
+  if (!events[0]) throw notFound();
+  return events[0];
+}
+
+export async function createAgenda(db: Db, user: AuthUser, regiao: string, body: AgendaInput, push: Push) {
+  const id = crypto.randomUUID();
+  // Who to notify is found in the reference check's query: no round trip of its own (docs/decisions.md#d10).
+  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  const notes = prepareNotifications(
+    db,
+    agendaNotifications('agenda_criada', { id, dataEvento: body.data_evento }, found),
+  );
+  const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
+  const event = oneAgenda(await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), ...notes.insert]));
+  push(notes.push);
+  return event;
+}
+
+export async function updateAgenda(db: Db, user: AuthUser, regiao: string, id: string, body: AgendaInput, push: Push) {
+  const where = visible(user, regiao, eq(agenda.id, id));
+  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  // Written only if the update finds the event (the guard runs in the batch).
+  const notes = prepareNotifications(
+    db,
+    agendaNotifications('agenda_alterada', { id, dataEvento: body.data_evento }, found),
+    { when: agendaExists(where) },
+  );
+  // id, regiao and user_id are not request fields, so a body cannot move an event.
+  const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
+  const event = oneAgenda(await readAgenda(db, where, [db.update(agenda).set(set).where(where), ...notes.insert]));
+  push(notes.push);
+  return event;
+}
+
+export async function deleteAgenda(db: Db, user: AuthUser, regiao: string, id: string, push: Push) {
+  const where = visible(user, regiao, eq(agenda.id, id));
+  // Recipients before the delete (it takes the team with it); written only if the delete happens.
+  const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
+  const [deleted] = await writeThenRead(db, notes.insert, [db.delete(agenda).where(where)]);
+  if (deleted.meta.changes === 0) throw notFound();
+  push(notes.push);
 }

@@ -1,8 +1,36 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
-import type { Db } from '../env';
+import type { Scope, SqlScope } from '../db/scope';
+import { scopedSelect } from '../db/scoped-select';
+import { writeThenRead } from '../db/write-read';
+import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
-import type { FotInput } from '../routes/cadastro-fot/cadastro-fot.schemas';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { assertRefsInRegion } from './references';
+
+/** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
+export interface FotInput {
+  fot?: number;
+  empresa_id?: string;
+  curso_id?: string;
+  ano_formatura_id?: string;
+  instituicao?: string | null;
+  cidade?: string | null;
+  estado?: string | null;
+  observacoes?: string | null;
+  gastos_captacao?: number | null;
+  pre_venda?: boolean | null;
+}
+
+/** What the caller may see (docs/decisions.md#d4): administrators the region, an EVENT_OWNER its company. */
+export function visible(scope: SqlScope, regiao: string | Placeholder): SQL[] {
+  const conds: SQL[] = [eq(cadastroFot.regiao, regiao)];
+  if (scope.role === 'EVENT_OWNER') conds.push(scope.empresaId ? eq(cadastroFot.empresaId, scope.empresaId) : sql`0`);
+  return conds;
+}
+
+const notFound = () => new ApiError('NOT_FOUND', 'FOT record not found');
 
 /**
  * FOT records with the names of their company, course and graduation year: one query. Joined
@@ -68,3 +96,61 @@ export const fotRefs = (b: FotInput) => [
   { field: 'curso_id', table: cursos, id: b.curso_id },
   { field: 'ano_formatura_id', table: anosFormaturas, id: b.ano_formatura_id },
 ];
+
+// The reads, prepared per scope shape and filter (db/scoped-select.ts).
+const ph = sql.placeholder;
+const listWhere = (scope: SqlScope, filtro: boolean) =>
+  and(...visible(scope, ph('regiao')), filtro ? eq(cadastroFot.empresaId, ph('filtro')) : undefined);
+const fotPage = scopedSelect((db, scope, x: { filtro: boolean }) =>
+  selectFots(db)
+    .where(listWhere(scope, x.filtro))
+    .orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id))
+    .limit(ph('limit'))
+    .offset(ph('offset')),
+);
+const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) =>
+  db.select({ n: count() }).from(cadastroFot).where(listWhere(scope, x.filtro)),
+);
+const fotById = scopedSelect((db, scope) =>
+  selectFots(db).where(and(eq(cadastroFot.id, ph('id')), ...visible(scope, ph('regiao')))),
+);
+
+/** A page of the caller's FOT records (and its count when paged), for one batch. */
+export function fotListSelects(db: Db, scope: Scope, regiao: string, empresaId: string | undefined, page: Page) {
+  const x = { filtro: empresaId !== undefined };
+  const values = { regiao, filtro: empresaId ?? null, ...pageBounds(page) };
+  return [fotPage(db, scope, values, x), ...(isPaged(page) ? [fotCount(db, scope, values, x)] : [])] as const;
+}
+
+export const fotByIdSelect = (db: Db, scope: Scope, regiao: string, id: string) => fotById(db, scope, { regiao, id });
+
+export function oneFot(rows: FotView[]) {
+  if (!rows[0]) throw notFound();
+  return toFotResponse(rows[0]);
+}
+
+export async function createFot(db: Db, regiao: string, body: FotInput) {
+  await assertRefsInRegion(db, regiao, fotRefs(body));
+  const id = crypto.randomUUID();
+  const values = { id, regiao, ...fotColumns(body) } as typeof cadastroFot.$inferInsert;
+  const [rows] = await writeThenRead(
+    db,
+    [db.insert(cadastroFot).values(values)],
+    [selectFots(db).where(eq(cadastroFot.id, id))],
+  );
+  return oneFot(rows);
+}
+
+export async function updateFot(db: Db, regiao: string, id: string, body: FotInput) {
+  await assertRefsInRegion(db, regiao, fotRefs(body));
+  const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
+  const set = { ...fotColumns(body), updatedAt: new Date().toISOString() };
+  const [rows] = await writeThenRead(db, [db.update(cadastroFot).set(set).where(where)], [selectFots(db).where(where)]);
+  return oneFot(rows);
+}
+
+/** Agenda events that use the record refuse it (ON DELETE RESTRICT → 409 IN_USE). */
+export async function deleteFot(db: Db, regiao: string, id: string) {
+  const res = await db.delete(cadastroFot).where(and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao)));
+  if (res.meta.changes === 0) throw notFound();
+}

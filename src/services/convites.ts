@@ -1,7 +1,24 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { agenda, agendaEquipe, convites, funcoes, profissionais, tiposEventos } from '../db/schema';
-import type { Db } from '../env';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../db/client';
+import {
+  agenda,
+  agendaEquipe,
+  convites,
+  funcoes,
+  profissionais,
+  profissionalFuncoes,
+  tiposEventos,
+  type AuthUser,
+} from '../db/schema';
+import type { Scope } from '../db/scope';
+import { writeThenRead } from '../db/write-read';
+import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
+import { pageBounds, type Page } from '../lib/pagination';
+import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
+import { prepareNotifications, type NewNotification, type Push } from './notifications';
+import { funcoesInRegion } from './profissionais';
 
 /** Quota per function of the events matching `where`, with accepted and pending counts: one query. */
 export function equipeQuery(db: Db, where: SQL | undefined) {
@@ -173,4 +190,202 @@ export async function refusalReason(db: Db, id: string) {
   if (!isFree) return 'DOUBLE_BOOKED' as const;
   if (!quotaIsOpen) return 'QUOTA_FULL' as const;
   return undefined;
+}
+
+// Teams and invitations (docs/decisions.md#d11): the writes, their notifications and visibility.
+
+const EQUIPE_ROWS_PER_STATEMENT = 20;
+
+const eventNotFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
+const conviteNotFound = () => new ApiError('NOT_FOUND', 'invitation not found');
+
+/** The event, if the caller may manage it (administrators, or its agenda_viewer creator). */
+const managedEvent = (db: Db, scope: Scope, regiao: string, id: string) =>
+  db
+    .select({ id: agenda.id, userId: agenda.userId, dataEvento: agenda.dataEvento })
+    .from(agenda)
+    .where(agendaVisible(scope, regiao, eq(agenda.id, id)));
+
+/** Invitations of the professional profile linked to this user: a professional's visibility rule. */
+const ownConvites = (scope: Scope) =>
+  sql`${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${scope.id})`;
+
+const oneConvite = (rows: ConviteView[]) => {
+  if (!rows[0]) throw conviteNotFound();
+  return toConviteResponse(rows[0]);
+};
+
+/** Replaces the event's quota per function, and answers the event with its team. */
+export async function setEquipe(
+  db: Db,
+  user: AuthUser,
+  regiao: string,
+  id: string,
+  items: { funcao_id: string; quantidade: number }[],
+) {
+  const ids = items.map((i) => i.funcao_id);
+  const [[event], found] = await db.batch([managedEvent(db, user, regiao, id), funcoesInRegion(db, regiao, ids)]);
+  if (!event) throw eventNotFound();
+  const missing = ids.find((f) => !found.some((x) => x.id === f));
+  if (missing) throw new ApiError('NOT_FOUND', `funcao_id: function ${missing} not found in region ${regiao}`);
+  const writes: BatchItem<'sqlite'>[] = [db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id))];
+  // D1 binds at most 100 parameters per statement and a team row binds 5: at most 20 rows per insert.
+  for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
+    const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
+    writes.push(
+      db
+        .insert(agendaEquipe)
+        .values(chunk.map((item) => ({ agendaId: id, funcaoId: item.funcao_id, quantidade: item.quantidade }))),
+    );
+  }
+  return oneAgenda(await readAgenda(db, eq(agenda.id, id), writes));
+}
+
+export async function invite(
+  db: Db,
+  user: AuthUser,
+  regiao: string,
+  id: string,
+  body: { profissional_id: string; funcao_id: string },
+  push: Push,
+) {
+  const [[event], [prof]] = await db.batch([
+    managedEvent(db, user, regiao, id),
+    db
+      .select({
+        id: profissionais.id,
+        usuarioId: profissionais.usuarioId,
+        holds: sql<number>`exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.funcaoId} = ${body.funcao_id})`,
+      })
+      .from(profissionais)
+      .where(and(eq(profissionais.id, body.profissional_id), eq(profissionais.regiao, regiao))),
+  ]);
+  if (!event) throw eventNotFound();
+  if (!prof) throw new ApiError('NOT_FOUND', `profissional_id: not found in region ${regiao}`);
+  if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: the professional does not hold this function');
+  const conviteId = crypto.randomUUID();
+  const notes: NewNotification[] = prof.usuarioId
+    ? [
+        {
+          userId: prof.usuarioId,
+          tipo: 'convite_recebido',
+          titulo: 'Novo convite',
+          mensagem: `Você foi convidado para um evento em ${event.dataEvento}.`,
+          dados: { convite_id: conviteId, agenda_id: id },
+        },
+      ]
+    : [];
+  const { insert, push: messages } = prepareNotifications(db, notes);
+  const row = { id: conviteId, agendaId: id, profissionalId: prof.id, funcaoId: body.funcao_id, convidadoPor: user.id };
+  const [view] = await writeThenRead(
+    db,
+    [db.insert(convites).values(row), ...insert],
+    [selectConvites(db).where(eq(convites.id, conviteId))],
+  );
+  push(messages);
+  return oneConvite(view);
+}
+
+/** A page of invitations matching `where` and their total (the queries, to batch). */
+function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
+  const { limit, offset } = pageBounds(page);
+  return [
+    selectConvites(db)
+      .where(where)
+      .orderBy(...conviteOrder)
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where),
+  ] as const;
+}
+
+/** An event's invitations (for those who manage it): the event, the page, its total. */
+export const eventConvitesSelects = (db: Db, scope: Scope, regiao: string, id: string, page: Page) =>
+  [managedEvent(db, scope, regiao, id), ...pageOfConvites(db, eq(convites.agendaId, id), page)] as const;
+
+export function eventConvites(event: unknown[], rows: ConviteView[]) {
+  if (!event[0]) throw eventNotFound();
+  return rows.map(toConviteResponse);
+}
+
+/** The caller's own invitations, optionally of one status: the page and its total. */
+export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | undefined, page: Page) =>
+  pageOfConvites(db, and(ownConvites(scope), status ? eq(convites.status, status) : undefined), page);
+
+type ConviteStatus = (typeof convites.$inferSelect)['status'];
+
+/** The invited professional accepts or refuses; the inviter and the event's creator are told. */
+export async function answer(db: Db, user: AuthUser, id: string, status: 'aceito' | 'recusado', push: Push) {
+  const [current] = await db
+    .select({
+      status: convites.status,
+      convidadoPor: convites.convidadoPor,
+      agendaId: convites.agendaId,
+      creator: agenda.userId,
+      dataEvento: agenda.dataEvento,
+    })
+    .from(convites)
+    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
+    .where(and(eq(convites.id, id), ownConvites(user)));
+  if (!current) throw conviteNotFound();
+  const view = selectConvites(db).where(eq(convites.id, id));
+  if (current.status === status) return oneConvite(await view);
+
+  const now = new Date().toISOString();
+  const recipients = [...new Set([current.convidadoPor, current.creator])].filter(
+    (u): u is string => !!u && u !== user.id,
+  );
+  const notes: NewNotification[] = recipients.map((userId) => ({
+    userId,
+    tipo: 'convite_respondido',
+    titulo: status === 'aceito' ? 'Convite aceito' : 'Convite recusado',
+    mensagem: `Um profissional ${status === 'aceito' ? 'aceitou' : 'recusou'} o convite para o evento de ${current.dataEvento}.`,
+    dados: { convite_id: id, agenda_id: current.agendaId, status },
+  }));
+  const write =
+    status === 'aceito'
+      ? acceptStatement(db, id, now)
+      : db
+          .update(convites)
+          .set({ status: 'recusado', respondidoEm: now, updatedAt: now })
+          .where(and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito'])));
+  // Notifications are written only if this very answer was (the acceptance may be refused).
+  const { insert, push: messages } = prepareNotifications(db, notes, {
+    when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
+  });
+  const [written, ...rest] = await writeThenRead(db, [], [write, ...insert, view]);
+  if (written.meta.changes === 0) {
+    const reason = status === 'aceito' ? await refusalReason(db, id) : undefined;
+    if (reason === 'QUOTA_FULL') throw new ApiError('QUOTA_FULL', 'the team quota of this function is already filled');
+    if (reason === 'DOUBLE_BOOKED')
+      throw new ApiError('DOUBLE_BOOKED', 'you already accepted another event on this date');
+    throw new ApiError('CONFLICT', 'the invitation changed meanwhile: read it again');
+  }
+  push(messages);
+  return oneConvite(rest.at(-1) as ConviteView[]);
+}
+
+/** An administrator withdraws an invitation; the professional is told. */
+export async function cancel(db: Db, regiao: string, id: string, push: Push) {
+  const [current] = await db
+    .select({ usuarioId: profissionais.usuarioId, agendaId: convites.agendaId, dataEvento: agenda.dataEvento })
+    .from(convites)
+    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
+    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+    .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
+  if (!current) throw conviteNotFound();
+  const notes: NewNotification[] = current.usuarioId
+    ? [
+        {
+          userId: current.usuarioId,
+          tipo: 'convite_cancelado',
+          titulo: 'Convite cancelado',
+          mensagem: `Seu convite para o evento de ${current.dataEvento} foi cancelado.`,
+          dados: { convite_id: id, agenda_id: current.agendaId },
+        },
+      ]
+    : [];
+  const { insert, push: messages } = prepareNotifications(db, notes);
+  await writeThenRead(db, insert, [db.delete(convites).where(eq(convites.id, id))]);
+  push(messages);
 }

@@ -1,7 +1,12 @@
+import type { PushMessage } from '../lib/messages';
+import { and, count, desc, eq, lt, sql as dsql, type SQL as DSQL } from 'drizzle-orm';
+import { notifications as inbox, pushTokens, type NotificationRow } from '../db/schema';
+import type { Scope } from '../db/scope';
+import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { sql, type SQL } from 'drizzle-orm';
 import { notifications } from '../db/schema';
-import type { Db } from '../env';
+import type { Db } from '../db/client';
 
 /** What happens that users are told about (decisions D10, D11). */
 export const NOTIFICATION_TIPOS = [
@@ -22,15 +27,6 @@ export interface NewNotification {
   titulo: string;
   mensagem: string;
   dados?: Record<string, unknown>;
-}
-
-/** A push message as the queue carries it: the consumer looks up the users' tokens. */
-export interface PushMessage {
-  userId: string;
-  notificationId: string;
-  titulo: string;
-  mensagem: string;
-  dados: Record<string, unknown>;
 }
 
 /** D1 binds at most 100 parameters per statement; a notification row binds 8. */
@@ -88,6 +84,9 @@ export function prepareNotifications(db: Db, items: NewNotification[], opts: { w
   return { insert, push };
 }
 
+/** Where a service hands the push messages of its notifications once its batch succeeded. */
+export type Push = (messages: PushMessage[]) => void;
+
 /**
  * Push delivery only enqueues, in the background: it never fails or slows the request. Without a
  * queue binding there is no push, only in-app notifications.
@@ -108,4 +107,102 @@ export function enqueuePush(
       );
     }),
   );
+}
+
+// The caller's inbox (docs/decisions.md#d10): every route sees its own notifications only.
+
+const notFound = () => new ApiError('NOT_FOUND', 'notification not found');
+
+export const toNotification = (n: NotificationRow) => ({
+  id: n.id,
+  tipo: n.tipo as NotificationTipo,
+  titulo: n.titulo,
+  mensagem: n.mensagem,
+  dados: n.dados ?? {},
+  lida: n.lida,
+  created_at: n.createdAt,
+  updated_at: n.updatedAt,
+  read_at: n.readAt,
+});
+
+const mine = (userId: string, ...more: DSQL[]) => and(eq(inbox.userId, userId), ...more);
+
+/** One page past the cursor, newest first, plus one row to know whether more remain. */
+export function inboxPageSelect(
+  db: Db,
+  scope: Scope,
+  q: { nao_lidas?: boolean; limit: number; antes?: { createdAt: string; id?: string } },
+) {
+  const conds: DSQL[] = [];
+  if (q.nao_lidas) conds.push(eq(inbox.lida, false));
+  if (q.antes?.id) {
+    // Row-value comparison on the index order (user_id, created_at desc, id desc): exact after ties.
+    conds.push(dsql`(${inbox.createdAt}, ${inbox.id}) < (${q.antes.createdAt}, ${q.antes.id})`);
+  } else if (q.antes) {
+    conds.push(lt(inbox.createdAt, q.antes.createdAt));
+  }
+  return db
+    .select()
+    .from(inbox)
+    .where(mine(scope.id, ...conds))
+    .orderBy(desc(inbox.createdAt), desc(inbox.id))
+    .limit(q.limit + 1);
+}
+
+export const unreadCountSelect = (db: Db, scope: Scope) =>
+  db
+    .select({ count: count() })
+    .from(inbox)
+    .where(mine(scope.id, eq(inbox.lida, false)));
+
+export async function markAllRead(db: Db, userId: string) {
+  const now = new Date().toISOString();
+  const res = await db
+    .update(inbox)
+    .set({ lida: true, readAt: now, updatedAt: now })
+    .where(mine(userId, eq(inbox.lida, false)));
+  return res.meta.changes;
+}
+
+export async function markRead(db: Db, userId: string, id: string) {
+  const now = new Date().toISOString();
+  const [row] = await db
+    .update(inbox)
+    .set({ lida: true, readAt: dsql`coalesce(${inbox.readAt}, ${now})`, updatedAt: now })
+    .where(mine(userId, eq(inbox.id, id)))
+    .returning();
+  if (!row) throw notFound();
+  return toNotification(row);
+}
+
+export async function deleteNotification(db: Db, userId: string, id: string) {
+  const res = await db.delete(inbox).where(mine(userId, eq(inbox.id, id)));
+  if (res.meta.changes === 0) throw notFound();
+}
+
+/** One statement on the unique token: a device that changes hands (logout, another login) moves with it. */
+export async function savePushToken(
+  db: Db,
+  userId: string,
+  token: string,
+  plataforma: (typeof pushTokens.$inferInsert)['plataforma'],
+) {
+  const now = new Date().toISOString();
+  const [row] = await db
+    .insert(pushTokens)
+    .values({ userId, token, plataforma, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: pushTokens.token, set: { userId, plataforma, updatedAt: now } })
+    .returning();
+  return {
+    id: row!.id,
+    token: row!.token,
+    plataforma: row!.plataforma,
+    created_at: row!.createdAt,
+    updated_at: row!.updatedAt,
+  };
+}
+
+/** Idempotent, and never touches another user's token. */
+export async function deletePushToken(db: Db, userId: string, token: string) {
+  await db.delete(pushTokens).where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token)));
 }

@@ -1,7 +1,15 @@
-import { and, asc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { pageBounds } from '../lib/pagination';
-import { funcoes, profissionais, profissionalFuncoes, type ProfissionalRow } from '../db/schema';
-import type { Db } from '../env';
+import { and, asc, count, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../db/client';
+import { funcoes, profissionais, profissionalFuncoes, users, type AuthUser, type ProfissionalRow } from '../db/schema';
+import type { Scope, SqlScope } from '../db/scope';
+import { scopedSelect } from '../db/scoped-select';
+import { writeThenRead } from '../db/write-read';
+import { ApiError } from '../lib/errors';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { hashPassword } from '../lib/password';
+import { isAdmin } from '../lib/permissions';
+import { notLastSuperadmin } from './users';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -154,3 +162,224 @@ export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>
     .select({ id: funcoes.id, nome: funcoes.label })
     .from(funcoes)
     .where(and(eq(funcoes.regiao, regiao), inArray(funcoes.id, ids)));
+
+/** The profile fields a create or update may carry (wire names; validated by the route). */
+export interface ProfissionalInput {
+  nome?: string;
+  email?: string | null;
+  whatsapp?: string | null;
+  funcao_profissional_id?: string | null;
+  funcoes_ids?: string[];
+  qual_tec?: number | null;
+  educacao_simpatia?: number | null;
+  desempenho_evento?: number | null;
+  disp_horario?: number | null;
+  [field: string]: unknown;
+}
+
+/** Fields only administrators may set: a professional's own writes drop them. */
+export const adminOnlyFields = ['qual_tec', 'educacao_simpatia', 'desempenho_evento', 'disp_horario', 'email'] as const;
+
+/** Administrators see the region; a professional only the profile linked to itself (docs/decisions.md#d4). */
+export function visible(scope: SqlScope, regiao: string | Placeholder): SQL {
+  const inRegion = eq(profissionais.regiao, regiao);
+  return isAdmin(scope.role) ? inRegion : and(inRegion, eq(profissionais.usuarioId, scope.id))!;
+}
+
+const notFound = () => new ApiError('NOT_FOUND', 'professional not found');
+
+/** A professional's own writes keep ratings and e-mail as they are. */
+function allowedInput<T extends ProfissionalInput>(user: AuthUser, body: T): T {
+  if (isAdmin(user.role)) return body;
+  const copy = { ...body };
+  for (const f of adminOnlyFields) delete copy[f];
+  return copy;
+}
+
+/**
+ * The functions a professional holds: the ids sent plus the main one. A main function that is
+ * cleared while others are sent becomes the first of them.
+ */
+function resolveFuncoes(body: ProfissionalInput, currentMain: string | null) {
+  let main = body.funcao_profissional_id === undefined ? currentMain : body.funcao_profissional_id;
+  if (!main && body.funcoes_ids?.length) main = body.funcoes_ids[0]!;
+  const ids = body.funcoes_ids === undefined ? undefined : [...new Set([...(main ? [main] : []), ...body.funcoes_ids])];
+  const toCheck = [...new Set([...(ids ?? []), ...(body.funcao_profissional_id ? [body.funcao_profissional_id] : [])])];
+  return { main, ids, toCheck };
+}
+
+function assertFuncoesFound(found: { id: string; nome: string }[], wanted: string[], regiao: string) {
+  const missing = wanted.find((id) => !found.some((f) => f.id === id));
+  if (missing) throw new ApiError('NOT_FOUND', `funcoes_ids: function ${missing} not found in region ${regiao}`);
+}
+
+type Writes = BatchItem<'sqlite'>[];
+
+const present = (rows: ReturnType<typeof withFuncoes>) =>
+  rows.map((row) =>
+    toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }),
+  );
+
+function oneProfissional(rows: ReturnType<typeof withFuncoes>) {
+  const [out] = present(rows);
+  if (!out) throw notFound();
+  return out;
+}
+
+/** Runs the writes and reads the profile back in the same batch (one round trip). */
+async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, regiao: string) {
+  const [rows, held] = await writeThenRead(
+    db,
+    writes,
+    profissionaisQueries(db, and(eq(profissionais.id, id), visible(user, regiao))!),
+  );
+  return oneProfissional(withFuncoes(rows, held));
+}
+
+// The reads, prepared per scope shape and paging (db/scoped-select.ts).
+const ph = sql.placeholder;
+const listWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
+const paging = { limit: ph('limit'), offset: ph('offset') };
+const listProfiles = scopedSelect(
+  (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[0],
+);
+const listHeld = scopedSelect(
+  (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[1],
+);
+const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
+const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), listWhere(scope))!;
+const oneProfile = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[0]);
+const oneHeld = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[1]);
+
+/** A page of the profiles the caller may see, the functions they hold and (paged) the total. */
+export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, page: Page) {
+  const x = { paged: isPaged(page) };
+  const values = { regiao, ...pageBounds(page) };
+  return [
+    listProfiles(db, scope, values, x),
+    listHeld(db, scope, values, x),
+    ...(x.paged ? [listCount(db, scope, values)] : []),
+  ] as const;
+}
+
+export const profissionaisList = (profiles: ProfileRows, held: HeldRows) => present(withFuncoes(profiles, held));
+
+export function profissionalByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {
+  const values = { regiao, id };
+  return [oneProfile(db, scope, values), oneHeld(db, scope, values)] as const;
+}
+
+export const profissionalOne = (profiles: ProfileRows, held: HeldRows) => oneProfissional(withFuncoes(profiles, held));
+
+/** Head count per function of the region (a professional counts once under each function it holds). */
+export const contagemSelect = (db: Db, regiao: string) =>
+  db
+    .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: count(profissionalFuncoes.profissionalId) })
+    .from(funcoes)
+    .leftJoin(profissionalFuncoes, eq(profissionalFuncoes.funcaoId, funcoes.id))
+    .where(eq(funcoes.regiao, regiao))
+    .groupBy(funcoes.id)
+    .orderBy(asc(funcoes.labelKey));
+
+/**
+ * Administrators create any profile, and with `senha` its active login in the same batch (team
+ * registration); a `profissional` creates its own profile once, linked to itself.
+ */
+export async function createProfissional(
+  db: Db,
+  user: AuthUser,
+  regiao: string,
+  input: ProfissionalInput & { senha?: string },
+) {
+  const { senha, ...body } = allowedInput(user, input);
+  const { main, ids, toCheck } = resolveFuncoes(body, null);
+  if (toCheck.length) assertFuncoesFound(await funcoesInRegion(db, regiao, toCheck), toCheck, regiao);
+
+  const id = crypto.randomUUID();
+  const writes: Writes = [];
+  let usuarioId: string | null = null;
+  let email = body.email ?? null;
+  if (!isAdmin(user.role)) {
+    usuarioId = user.id;
+    email = user.email;
+  } else if (senha !== undefined && email) {
+    // Team registration: the login and the profile exist together or not at all.
+    usuarioId = crypto.randomUUID();
+    writes.push(
+      db.insert(users).values({
+        id: usuarioId,
+        nome: body.nome!,
+        email,
+        senhaHash: await hashPassword(senha),
+        role: 'profissional',
+        ativo: true,
+        telefone: body.whatsapp ?? null,
+      }),
+    );
+  }
+  writes.push(
+    db.insert(profissionais).values({
+      ...profissionalColumns(body),
+      id,
+      regiao,
+      usuarioId,
+      email,
+      funcaoProfissionalId: main,
+      nome: body.nome!,
+    }),
+  );
+  const held = ids ?? (main ? [main] : []);
+  if (held.length)
+    writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
+  return writeAndRead(db, writes, id, user, regiao);
+}
+
+export async function updateProfissional(db: Db, user: AuthUser, regiao: string, id: string, input: ProfissionalInput) {
+  const body = allowedInput(user, input);
+  const where = and(eq(profissionais.id, id), visible(user, regiao))!;
+  const { toCheck } = resolveFuncoes(body, null);
+  const [[current], found] = await db.batch([
+    db.select({ main: profissionais.funcaoProfissionalId }).from(profissionais).where(where),
+    funcoesInRegion(db, regiao, toCheck),
+  ]);
+  if (!current) throw notFound();
+  assertFuncoesFound(found, toCheck, regiao);
+  const { main, ids } = resolveFuncoes(body, current.main);
+
+  const writes: Writes = [
+    db
+      .update(profissionais)
+      .set({ ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() })
+      .where(where),
+  ];
+  if (ids) {
+    writes.push(db.delete(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, id)));
+    if (ids.length)
+      writes.push(db.insert(profissionalFuncoes).values(ids.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
+  } else if (main) {
+    writes.push(db.insert(profissionalFuncoes).values({ profissionalId: id, funcaoId: main }).onConflictDoNothing());
+  }
+  return writeAndRead(db, writes, id, user, regiao);
+}
+
+/** Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply. */
+export async function deleteProfissional(db: Db, user: AuthUser, regiao: string, id: string) {
+  const [found] = await db
+    .select({ usuarioId: profissionais.usuarioId, role: users.role })
+    .from(profissionais)
+    .leftJoin(users, eq(users.id, profissionais.usuarioId))
+    .where(and(eq(profissionais.id, id), eq(profissionais.regiao, regiao)));
+  if (!found) throw notFound();
+  if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
+  if (found.role === 'SUPERADMIN' && user.role !== 'SUPERADMIN')
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may delete a SUPERADMIN');
+  // The user goes first (its sessions cascade, the profile is unlinked); the profile is deleted
+  // only once unlinked, so a refused user delete leaves both in place.
+  const userDelete = found.usuarioId
+    ? [db.delete(users).where(and(eq(users.id, found.usuarioId), notLastSuperadmin))]
+    : [];
+  const [deleted] = await writeThenRead(db, userDelete, [
+    db.delete(profissionais).where(and(eq(profissionais.id, id), isNull(profissionais.usuarioId))),
+  ]);
+  if (deleted.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+}

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../env';
+import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
 
 type RegionalTable = SQLiteTable & { id: SQLiteColumn; regiao: SQLiteColumn };

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens } from '../db/schema';
-import type { Config, Db } from '../env';
+import type { Config } from '../env';
+import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';

@@ -2,10 +2,11 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { aliasedColumns } from '../db/aliased';
 import { empresas, funcoes, profissionais, users, type ProfissionalRow, type Role, type UserRow } from '../db/schema';
-import type { Db } from '../env';
+import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
-import type { AuthUser } from '../middleware/auth';
-import type { RegisterInput } from '../routes/auth/auth.schemas';
+import type { AuthUser } from '../db/schema';
+import type { Scope } from '../db/scope';
+import { preparedSelect } from '../db/fast-select';
 import { toProfissionalResponse } from './profissionais';
 
 export function toUserResponse(u: AuthUser, companyName: string | null) {
@@ -54,6 +55,10 @@ export function accountQuery(db: Db, where: SQL) {
     .limit(1);
 }
 
+/** The account of the caller, prepared (its SQL built once): GET /api/me reads it with the user check. */
+const accountById = preparedSelect((db: Db) => accountQuery(db, eq(users.id, sql.placeholder('id'))));
+export const accountSelect = (db: Db, scope: Scope) => accountById(db, undefined, { id: scope.id });
+
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;
 
 /** The loginResponse body; tokens are empty where none is issued (GET /api/me). */
@@ -78,6 +83,21 @@ export async function assertCompany(db: Db, role: Role, empresaId: string | null
   }
   const [hit] = await db.select({ id: empresas.id }).from(empresas).where(eq(empresas.id, empresaId)).limit(1);
   if (!hit) throw new ApiError('VALIDATION_FAILED', 'empresa_id: no company with this id');
+}
+
+/** A new account's fields, as registration and the admin create route validate them. */
+export interface RegisterInput {
+  email: string;
+  nome: string;
+  role: Role;
+  telefone?: string | null;
+  empresa_id?: string | null;
+  cpf_cnpj?: string | null;
+  professional_type?: string | null;
+  endereco?: string | null;
+  cidade?: string | null;
+  uf?: string | null;
+  cep?: string | null;
 }
 
 export function userValues(input: RegisterInput, senhaHash: string, ativo: boolean) {

@@ -6,13 +6,16 @@ import {
   agendaEquipe,
   cadastroFot,
   cursos,
+  empresas,
   funcoes,
   notifications,
   tiposEventos,
   users,
 } from '../../src/db/schema';
 import { selectAgenda } from '../../src/services/agenda';
-import { selectFots } from '../../src/services/cadastro-fot';
+import { selectFots, visible as fotVisible } from '../../src/services/cadastro-fot';
+import { scopedSelect } from '../../src/db/scoped-select';
+import type { Scope } from '../../src/db/scope';
 import { equipeQuery } from '../../src/services/convites';
 import { profissionaisQueries } from '../../src/services/profissionais';
 import { accountQuery } from '../../src/services/users';
@@ -105,5 +108,52 @@ describe('fastSelect equals db.batch()', () => {
       inRegion(db, { one: false }, { regiao: 'MG' }).sql,
     );
     expect(() => inRegion(db, { one: true }, { regiao: 'MG' })).toThrow(/placeholder "id"/);
+  });
+});
+
+/**
+ * scopedSelect (db/scoped-select.ts): the prepared, scope-dependent read gives exactly what the
+ * same query built by hand for that caller gives, for every role shape (with and without a company).
+ */
+describe('scopedSelect equals the query built for the caller', () => {
+  it('for each role, company set or not, and switches on and off', async () => {
+    const empresa = await makeCatalog(empresas, 'MG');
+    const fotMine = await makeFot('MG', { empresaId: empresa.id });
+    await makeFot('MG');
+    const scopes: Scope[] = [
+      { id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null },
+      { id: crypto.randomUUID(), role: 'EVENT_OWNER', empresaId: empresa.id },
+      { id: crypto.randomUUID(), role: 'EVENT_OWNER', empresaId: null },
+    ];
+    const byHand = (scope: Scope, filtro: string | null) =>
+      selectFots(db)
+        .where(and(...fotVisible(scope, 'MG'), filtro ? eq(cadastroFot.empresaId, filtro) : undefined))
+        .orderBy(cadastroFot.id);
+    const prepared = scopedSelect((d: typeof db, scope, x: { filtro: boolean }) =>
+      selectFots(d)
+        .where(
+          and(
+            ...fotVisible(scope, sql.placeholder('regiao')),
+            x.filtro ? eq(cadastroFot.empresaId, sql.placeholder('filtro')) : undefined,
+          ),
+        )
+        .orderBy(cadastroFot.id),
+    );
+    let nonEmpty = 0;
+    for (const scope of scopes) {
+      for (const filtro of [null, empresa.id]) {
+        const [fast] = await fastSelect(db, [
+          prepared(db, scope, { regiao: 'MG', filtro }, { filtro: filtro !== null }),
+        ]);
+        expect(fast).toEqual(await byHand(scope, filtro));
+        if (fast.length > 0) nonEmpty++;
+      }
+    }
+    // Not vacuous: the administrator sees rows, the company's owner its own only, the companyless owner none.
+    expect(nonEmpty).toBeGreaterThanOrEqual(3);
+    const [ownerRows] = await fastSelect(db, [
+      prepared(db, scopes[1]!, { regiao: 'MG', filtro: null }, { filtro: false }),
+    ]);
+    expect(ownerRows.map((r) => r.fot.id)).toEqual([fotMine.id]);
   });
 });

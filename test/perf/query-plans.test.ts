@@ -4,10 +4,9 @@ import { env } from 'cloudflare:test';
 import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/schema';
-import { agendaOrder, selectAgenda } from '../../src/services/agenda';
-import { agendaScope } from '../../src/services/agenda-policy';
+import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
-import { listCatalog } from '../../src/routes/catalogs/catalogs.handlers';
+import { listCatalog } from '../../src/services/catalogs';
 import { db } from '../helpers/factories';
 
 const ID = '00000000-0000-4000-8000-000000000000';

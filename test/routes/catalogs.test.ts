@@ -387,7 +387,7 @@ describe('/openapi.json', () => {
       expect(doc.components.schemas).toHaveProperty(cfg.schemaNames.request);
       expect(doc.components.schemas).toHaveProperty(cfg.schemaNames.response);
       expect(doc.paths[cfg.path].post.security).toEqual([{ BearerAuth: [] }]);
-      expect(doc.paths[cfg.path].get.security).toEqual(cfg.publicList ? undefined : [{ BearerAuth: [] }]);
+      expect(doc.paths[cfg.path].get.security).toEqual(cfg.publicList ? [] : [{ BearerAuth: [] }]);
     }
     expect(doc.paths['/api/funcoes/{id}'].delete.responses).toHaveProperty('200');
     expect(doc.paths['/api/cursos/{id}'].delete.responses).toHaveProperty('204');

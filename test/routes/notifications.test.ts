@@ -12,7 +12,7 @@ import { ConfigError, getConfig } from '../../src/env';
 import { agenda, convites, funcoes, notifications, pushTokens, tiposEventos } from '../../src/db/schema';
 import { handlePushBatch } from '../../src/queue/push-consumer';
 import { NotificationSchema, PushTokenSchema } from '../../src/routes/notifications/notifications.schemas';
-import type { PushMessage } from '../../src/services/notifications';
+import type { PushMessage } from '../../src/lib/messages';
 import {
   db,
   makeAdmin,

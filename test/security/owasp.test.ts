@@ -24,7 +24,7 @@ import { createApp } from '../../src/app';
 import * as schema from '../../src/db/schema';
 import { ROLES, type Role } from '../../src/db/schema';
 import { handlePushBatch } from '../../src/queue/push-consumer';
-import type { PushMessage } from '../../src/services/notifications';
+import type { PushMessage } from '../../src/lib/messages';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, PASSWORD, uniq } from '../helpers/factories';
 import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
 import { cookies, expectError, type ApiResult } from '../helpers/request';

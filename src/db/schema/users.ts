@@ -40,3 +40,6 @@ export const users = sqliteTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/** A user as requests see it: never the password hash. */
+export type AuthUser = Omit<UserRow, 'senhaHash'>;

@@ -2,12 +2,12 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { and, asc, eq, getTableColumns, sql, count, type SQL } from 'drizzle-orm';
 import { empresas, users, type Role } from '../../db/schema';
 import type { AppEnv } from '../../env';
-import type { AuthUser } from '../../middleware/auth';
+import type { AuthUser } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { pageBounds, setTotal, type Page } from '../../lib/pagination';
 import { inBackground } from '../../lib/background';
-import { isAdmin } from '../../middleware/require-role';
+import { isAdmin } from '../../lib/permissions';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
 import {
   adminProfileStatements,
@@ -17,7 +17,7 @@ import {
   userValues,
 } from '../../services/users';
 import type * as r from './admin-users.routes';
-import type { Db } from '../../env';
+import type { Db } from '../../db/client';
 
 const { senhaHash: _h, ...userColumns } = getTableColumns(users);
 

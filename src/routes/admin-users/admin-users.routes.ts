@@ -1,18 +1,6 @@
-import { createRoute } from '@hono/zod-openapi';
-import { auth } from '../../middleware/auth';
-import { region } from '../../middleware/region';
 import { requireAdmin } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import {
-  bearer,
-  errors,
-  IdParam,
-  jsonBody,
-  jsonResponse,
-  MessageSchema,
-  protectedErrors,
-  RegionHeader,
-} from '../../lib/validation';
+import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import {
   CreatedUserResponse,
   PendingUserSchema,
@@ -20,86 +8,80 @@ import {
   UpdateRoleRequest,
   UserSchema,
 } from './admin-users.schemas';
+import { authedRoute } from '../route';
 
 const tags = ['Administration'];
-const middleware = [auth(), requireAdmin];
 
-export const list = createRoute({
+export const list = authedRoute({
   method: 'get',
   path: '/',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'Every user account',
   request: { query: PageQuery },
-  responses: { 200: listResponse(UserSchema, 'Users by name'), ...protectedErrors },
+  responses: { 200: listResponse(UserSchema, 'Users by name') },
 });
 
-export const pending = createRoute({
+export const pending = authedRoute({
   method: 'get',
   path: '/pending',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'Accounts waiting for approval (ativo=false), oldest first',
   request: { query: PageQuery },
-  responses: { 200: listResponse(PendingUserSchema, 'Pending users'), ...protectedErrors },
+  responses: { 200: listResponse(PendingUserSchema, 'Pending users') },
 });
 
-export const get = createRoute({
+export const get = authedRoute({
   method: 'get',
   path: '/{id}',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'One user',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(UserSchema, 'The user'), 404: errors[404], ...protectedErrors },
+  responses: { 200: jsonResponse(UserSchema, 'The user'), 404: errors[404] },
 });
 
-export const create = createRoute({
+export const create = authedRoute({
   method: 'post',
   path: '/',
   tags,
-  security: bearer,
-  middleware: [auth(), requireAdmin, region],
+  allow: requireAdmin,
+  regional: true,
   summary: 'Create an active account (administrator roles also get a professional profile)',
   description:
     'Only a SUPERADMIN may create a SUPERADMIN. An administrator-role user gets the unlinked professional profile with the same e-mail, or a new one in the x-regiao region.',
-  request: { headers: RegionHeader, body: jsonBody(RegisterRequest) },
-  responses: { 201: jsonResponse(CreatedUserResponse, 'Created'), 413: errors[413], ...protectedErrors },
+  request: { body: jsonBody(RegisterRequest) },
+  responses: { 201: jsonResponse(CreatedUserResponse, 'Created') },
 });
 
-export const remove = createRoute({
+export const remove = authedRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'Delete an account (its sessions end; its professional profile stays, unlinked)',
   description:
     'Nobody deletes themselves; only a SUPERADMIN deletes a SUPERADMIN; the last SUPERADMIN cannot be deleted.',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(MessageSchema, 'Deleted'), 404: errors[404], 409: errors[409], ...protectedErrors },
+  responses: { 200: jsonResponse(MessageSchema, 'Deleted'), 404: errors[404], 409: errors[409] },
 });
 
-export const approve = createRoute({
+export const approve = authedRoute({
   method: 'patch',
   path: '/{id}/approve',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'Approve a pending account (ativo=true)',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(MessageSchema, 'Approved'), 404: errors[404], ...protectedErrors },
+  responses: { 200: jsonResponse(MessageSchema, 'Approved'), 404: errors[404] },
 });
 
-export const changeRole = createRoute({
+export const changeRole = authedRoute({
   method: 'patch',
   path: '/{id}/role',
   tags,
-  security: bearer,
-  middleware,
+  allow: requireAdmin,
   summary: 'Change the role of an account',
   description:
     'Nobody changes their own role; only a SUPERADMIN promotes to or demotes from SUPERADMIN; the last SUPERADMIN keeps the role.',
@@ -108,7 +90,5 @@ export const changeRole = createRoute({
     200: jsonResponse(MessageSchema, 'Role changed'),
     404: errors[404],
     409: errors[409],
-    413: errors[413],
-    ...protectedErrors,
   },
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { pageFields } from '../../lib/pagination';
-import { hhmm, isoDate, optStr, uuid } from '../../lib/validation';
+import { hhmm, isoDate, optStr, uuid } from '../../lib/fields';
 
 const count = () => z.number().int().min(0).max(100_000).nullish();
 

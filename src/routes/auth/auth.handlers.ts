@@ -9,7 +9,8 @@ import { ApiError } from '../../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { sha256Hex } from '../../lib/tokens';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
-import { isAdmin } from '../../middleware/require-role';
+import { isAdmin } from '../../lib/permissions';
+import { foldedHandler } from '../route';
 import { profissionalColumns } from '../../services/profissionais';
 import {
   clearFailures,
@@ -23,8 +24,17 @@ import {
   revokeFamily,
   rotate,
 } from '../../services/sessions';
-import { accountQuery, assertCompany, loadAccount, toLoginResponse, userValues } from '../../services/users';
-import type * as r from './auth.routes';
+import {
+  accountQuery,
+  accountSelect,
+  assertCompany,
+  loadAccount,
+  toLoginResponse,
+  userValues,
+  type Account,
+} from '../../services/users';
+import * as r from './auth.routes';
+import { writeThenRead } from '../../db/write-read';
 
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
 
@@ -148,10 +158,12 @@ export const logout: RouteHandler<typeof r.logout, AppEnv> = async (c) => {
   return c.json({ message: 'logged out' }, 200);
 };
 
-export const getMe: RouteHandler<typeof r.getMe, AppEnv> = async (c) => {
-  // The account was loaded by the authentication query itself: one D1 round trip in all.
-  return c.json(toLoginResponse(c.var.account, { access_token: '', expires_at: '' }), 200);
-};
+export const getMe = foldedHandler(r.getMe, async (c, read) => {
+  // The account is read in the authentication query's own batch: one D1 round trip in all.
+  const [[account]] = await read((scope) => [accountSelect(c.var.db, scope)]);
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  return c.json(toLoginResponse(account as Account, { access_token: '', expires_at: '' }), 200);
+});
 
 export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
   const body = c.req.valid('json');
@@ -178,9 +190,7 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
       writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
   }
   // The account is read back in the same batch as the writes: one round trip.
-  const readBack = accountQuery(db, eq(users.id, user.id));
-  const results = await db.batch([...writes, readBack] as unknown as [typeof readBack]);
-  const [account] = results.at(-1) as Awaited<typeof readBack>;
+  const [[account]] = await writeThenRead(db, writes, [accountQuery(db, eq(users.id, user.id))]);
   if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
   if (session) setSessionCookies(c, session);
   return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);

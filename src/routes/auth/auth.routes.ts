@@ -1,6 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
-import { auth } from '../../middleware/auth';
-import { bearer, errors, jsonBody, jsonResponse, MessageSchema } from '../../lib/validation';
+import { errors, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import {
   LoginRequest,
   LoginResponse,
@@ -10,10 +8,11 @@ import {
   RegisterResponse,
   UpdateMeRequest,
 } from './auth.schemas';
+import { authedRoute, publicRoute } from '../route';
 
 const tags = ['Authentication'];
 
-export const register = createRoute({
+export const register = publicRoute({
   method: 'post',
   path: '/auth/register',
   tags,
@@ -29,7 +28,7 @@ export const register = createRoute({
   },
 });
 
-export const login = createRoute({
+export const login = publicRoute({
   method: 'post',
   path: '/auth/login',
   tags,
@@ -44,7 +43,7 @@ export const login = createRoute({
   },
 });
 
-export const refresh = createRoute({
+export const refresh = publicRoute({
   method: 'post',
   path: '/auth/refresh',
   tags,
@@ -59,7 +58,7 @@ export const refresh = createRoute({
   },
 });
 
-export const logout = createRoute({
+export const logout = publicRoute({
   method: 'post',
   path: '/auth/logout',
   tags,
@@ -68,32 +67,25 @@ export const logout = createRoute({
   responses: { 200: jsonResponse(MessageSchema, 'Logged out'), 400: errors[400], 500: errors[500] },
 });
 
-export const getMe = createRoute({
+export const getMe = authedRoute({
   method: 'get',
   path: '/api/me',
   tags,
   summary: 'The current user and linked professional profile (no new token)',
-  middleware: [auth({ allowPending: true, withAccount: true })],
-  security: bearer,
-  responses: { 200: jsonResponse(LoginResponse, 'The current account'), 401: errors[401], 500: errors[500] },
+  allowPending: true,
+  fold: true,
+  responses: { 200: jsonResponse(LoginResponse, 'The current account') },
 });
 
-export const updateMe = createRoute({
+export const updateMe = authedRoute({
   method: 'put',
   path: '/api/me',
   tags,
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
   description:
     'Changing the password revokes every refresh token of the user and starts a new session (new tokens in the answer and cookies).',
-  middleware: [auth()],
-  security: bearer,
   request: { body: jsonBody(UpdateMeRequest) },
   responses: {
     200: jsonResponse(LoginResponse, 'The updated account'),
-    400: errors[400],
-    401: errors[401],
-    403: errors[403],
-    413: errors[413],
-    500: errors[500],
   },
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ROLES } from '../../db/schema';
-import { email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/validation';
+import { email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 import { ProfissionalSelfUpdate, ProfissionalSchema } from '../profissionais/profissionais.schemas';
 
 export const RoleSchema = z.enum(ROLES).openapi('Role');
@@ -44,8 +44,6 @@ export const RegisterRequest = z
     cep: optCep(),
   })
   .openapi('registerRequest');
-
-export type RegisterInput = z.infer<typeof RegisterRequest>;
 
 export const RegisterResponse = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { pageFields } from '../../lib/pagination';
-import { money, optStr, optUf, uuid } from '../../lib/validation';
+import { money, optStr, optUf, uuid } from '../../lib/fields';
 
 const fields = {
   fot: z.number().int().positive().max(2_147_483_647).openapi({ example: 4521 }),

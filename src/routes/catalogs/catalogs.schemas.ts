@@ -1,9 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { CatalogTable } from '../../db/schema';
-import { reqStr } from '../../lib/validation';
+import { reqStr } from '../../lib/fields';
+import type { CatalogField } from '../../services/catalogs';
 
-/** The wire name of a catalog's label column. */
-export type CatalogField = 'nome' | 'ano_semestre';
+export type { CatalogField };
+
 /** DELETE answers 204 (the rule) or 200 {"message"} (DELETE /api/funcoes/{id}, per the interface). */
 export type DeleteStyle = 'no-content' | 'message';
 
@@ -50,21 +51,3 @@ export function catalogSchemas<F extends CatalogField>(cfg: CatalogConfig<F>) {
     response: z.object(catalogResponseShape(cfg.field)).openapi(cfg.schemaNames.response),
   };
 }
-
-export type CatalogRow = CatalogTable['$inferSelect'];
-
-export type CatalogResponse<F extends CatalogField> = {
-  id: string;
-  regiao: string;
-  created_at: string;
-  updated_at: string;
-} & LabelShape<F, string>;
-
-export const toCatalogResponse = <F extends CatalogField>(field: F, row: CatalogRow) =>
-  ({
-    id: row.id,
-    [field]: row.label,
-    regiao: row.regiao,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  }) as CatalogResponse<F>;

@@ -1,6 +1,8 @@
 import { anosFormaturas, cursos, empresas, funcoes, tiposServicos } from '../../db/schema';
 import { createRouter } from '../../lib/router';
-import { asRouteHandler, catalogHandlers, plainPresenter } from './catalogs.handlers';
+import { plainPresenter } from '../../services/catalogs';
+import { foldedHandler } from '../route';
+import { asRouteHandler, catalogHandlers } from './catalogs.handlers';
 import { catalogRoutes } from './catalogs.routes';
 import { catalogSchemas, type CatalogConfig, type CatalogField, type DeleteStyle } from './catalogs.schemas';
 
@@ -10,10 +12,20 @@ export function catalogRouter<F extends CatalogField, D extends DeleteStyle>(cfg
   const r = catalogRoutes(cfg, schemas);
   const h = catalogHandlers(cfg, plainPresenter(cfg.field));
   return createRouter()
-    .openapi(r.list, asRouteHandler(r.list, h.list))
+    .openapi(...catalogList(cfg, r, h))
     .openapi(r.create, asRouteHandler(r.create, h.create))
     .openapi(r.update, asRouteHandler(r.update, h.update))
     .openapi(r.remove, asRouteHandler(r.remove, h.remove));
+}
+
+/** The list route of a catalog: folded (any active user) or, for /api/funcoes, public. */
+export function catalogList<R extends Pick<ReturnType<typeof catalogRoutes>, 'list' | 'publicList'>>(
+  cfg: { publicList?: boolean } & object,
+  r: R,
+  h: Pick<ReturnType<typeof catalogHandlers>, 'list' | 'publicList'>,
+) {
+  if (cfg.publicList) return [r.publicList as unknown as R['list'], asRouteHandler(r.list, h.publicList)] as const;
+  return [r.list, foldedHandler(r.list, h.list as never)] as const;
 }
 
 // A new simple catalog is one entry here plus one `.route()` line in src/app.ts.

@@ -1,83 +1,79 @@
-import { createRoute } from '@hono/zod-openapi';
-import { auth } from '../../middleware/auth';
-import { region } from '../../middleware/region';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
-import { allowAgenda } from '../../services/agenda-policy';
+import { allowAgenda } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors, RegionHeader } from '../../lib/validation';
+import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { AgendaSchema } from '../agenda/agenda.schemas';
 import { AnswerRequest, ConviteSchema, EquipeRequest, InviteRequest, MyConvitesQuery } from './convites.schemas';
+import { authedRoute } from '../route';
 
 const tags = ['Teams and invitations'];
-const base = { ...protectedErrors, 404: errors[404] };
-const eventManagers = [auth(), allowAgenda('update'), region];
-const eventManagersRead = [auth({ fold: true }), allowAgenda('update'), region];
+const base = { 404: errors[404] };
 
-export const putEquipe = createRoute({
+export const putEquipe = authedRoute({
   method: 'put',
   path: '/{id}/equipe',
   tags,
-  security: bearer,
-  middleware: eventManagers,
+  allow: allowAgenda('update'),
+  regional: true,
   summary: 'Set the team quota per function of an event (administrators; agenda_viewer its own events)',
-  request: { headers: RegionHeader, params: IdParam, body: jsonBody(EquipeRequest) },
-  responses: { 200: jsonResponse(AgendaSchema, 'The event with its team'), 413: errors[413], ...base },
+  request: { params: IdParam, body: jsonBody(EquipeRequest) },
+  responses: { 200: jsonResponse(AgendaSchema, 'The event with its team'), ...base },
 });
 
-export const invite = createRoute({
+export const invite = authedRoute({
   method: 'post',
   path: '/{id}/convites',
   tags,
-  security: bearer,
-  middleware: eventManagers,
+  allow: allowAgenda('update'),
+  regional: true,
   summary: 'Invite a professional who holds the function (notifies them)',
   description: '400 when the professional does not hold the function; 409 CONFLICT when already invited to this event.',
-  request: { headers: RegionHeader, params: IdParam, body: jsonBody(InviteRequest) },
-  responses: { 201: jsonResponse(ConviteSchema, 'Invited'), 409: errors[409], 413: errors[413], ...base },
+  request: { params: IdParam, body: jsonBody(InviteRequest) },
+  responses: { 201: jsonResponse(ConviteSchema, 'Invited'), 409: errors[409], ...base },
 });
 
-export const listForEvent = createRoute({
+export const listForEvent = authedRoute({
   method: 'get',
   path: '/{id}/convites',
   tags,
-  security: bearer,
-  middleware: eventManagersRead,
+  allow: allowAgenda('update'),
+  fold: true,
+  regional: true,
   summary: "An event's invitations with their status",
-  request: { headers: RegionHeader, params: IdParam, query: PageQuery },
+  request: { params: IdParam, query: PageQuery },
   responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },
 });
 
-export const listMine = createRoute({
+export const listMine = authedRoute({
   method: 'get',
   path: '/',
   tags,
-  security: bearer,
-  middleware: [auth({ fold: true }), requireRole('profissional')],
+  allow: requireRole('profissional'),
+  fold: true,
   summary: "The caller's own invitations (as a professional, every region), by event date",
   request: { query: MyConvitesQuery },
   responses: { 200: listResponse(ConviteSchema, 'Invitations'), ...base },
 });
 
-export const answer = createRoute({
+export const answer = authedRoute({
   method: 'patch',
   path: '/{id}',
   tags,
-  security: bearer,
-  middleware: [auth(), requireRole('profissional')],
+  allow: requireRole('profissional'),
   summary: 'Accept or decline an invitation (the invited professional)',
   description:
     "Accepting is refused with 409 QUOTA_FULL when the function's quota is filled and 409 DOUBLE_BOOKED when already on another event that date; it is one guarded statement, so the quota holds under concurrency. Declining (also after accepting) frees the place.",
   request: { params: IdParam, body: jsonBody(AnswerRequest) },
-  responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors[409], 413: errors[413], ...base },
+  responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors[409], ...base },
 });
 
-export const cancel = createRoute({
+export const cancel = authedRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security: bearer,
-  middleware: [auth(), requireAdmin, region],
+  allow: requireAdmin,
+  regional: true,
   summary: 'Cancel an invitation (administrators); frees the place and notifies the professional',
-  request: { headers: RegionHeader, params: IdParam },
+  request: { params: IdParam },
   responses: { 204: { description: 'Cancelled' }, ...base },
 });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CONVITE_STATUS } from '../../db/schema';
 import { pageFields } from '../../lib/pagination';
-import { uuid } from '../../lib/validation';
+import { uuid } from '../../lib/fields';
 
 export const EquipeRequest = z
   .array(z.object({ funcao_id: uuid(), quantidade: z.number().int().min(0).max(1000) }))

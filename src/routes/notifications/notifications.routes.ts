@@ -1,6 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { auth } from '../../middleware/auth';
-import { bearer, errors, IdParam, jsonBody, jsonResponse, protectedErrors } from '../../lib/validation';
+import { z } from '@hono/zod-openapi';
+import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import {
   DeletePushTokenRequest,
   NotificationListQuery,
@@ -10,18 +9,16 @@ import {
   ReadAllSchema,
   UnreadCountSchema,
 } from './notifications.schemas';
+import { authedRoute } from '../route';
 
 const tags = ['Notifications'];
 // Every role, own notifications only (decisions D4, D10); pending accounts are refused by auth().
-const middleware = [auth()];
-const read = [auth({ fold: true })];
 
-export const list = createRoute({
+export const list = authedRoute({
   method: 'get',
   path: '/',
   tags,
-  security: bearer,
-  middleware: read,
+  fold: true,
   summary: "The caller's notifications, newest first",
   description:
     'Newest first (created_at, then id, descending). When more remain, the answer carries `X-Next-Cursor`: pass it as `antes` ' +
@@ -37,74 +34,62 @@ export const list = createRoute({
           .openapi({ description: 'The `antes` of the next page; absent on the last page' }),
       }),
     },
-    ...protectedErrors,
   },
 });
 
-export const unreadCount = createRoute({
+export const unreadCount = authedRoute({
   method: 'get',
   path: '/unread-count',
   tags,
-  security: bearer,
-  middleware: read,
+  fold: true,
   summary: 'How many of the caller’s notifications are unread',
-  responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}'), ...protectedErrors },
+  responses: { 200: jsonResponse(UnreadCountSchema, '{"count": N}') },
 });
 
-export const readAll = createRoute({
+export const readAll = authedRoute({
   method: 'put',
   path: '/read-all',
   tags,
-  security: bearer,
-  middleware,
   summary: 'Mark every unread notification of the caller read',
-  responses: { 200: jsonResponse(ReadAllSchema, 'How many were marked'), ...protectedErrors },
+  responses: { 200: jsonResponse(ReadAllSchema, 'How many were marked') },
 });
 
-export const addPushToken = createRoute({
+export const addPushToken = authedRoute({
   method: 'post',
   path: '/push-token',
   tags,
-  security: bearer,
-  middleware,
   summary: 'Register a device push token (Expo) for the caller',
   description: 'A token belongs to one user at a time: registering a token another user held moves it to the caller.',
   request: { body: jsonBody(PushTokenRequest) },
-  responses: { 201: jsonResponse(PushTokenSchema, 'Stored'), 413: errors[413], ...protectedErrors },
+  responses: { 201: jsonResponse(PushTokenSchema, 'Stored') },
 });
 
-export const removePushToken = createRoute({
+export const removePushToken = authedRoute({
   method: 'delete',
   path: '/push-token',
   tags,
-  security: bearer,
-  middleware,
   summary: 'Remove one of the caller’s push tokens',
   description:
     'Idempotent: 204 also when the caller holds no such token (another user’s token is never touched or confirmed).',
   request: { body: jsonBody(DeletePushTokenRequest) },
-  responses: { 204: { description: 'Removed (or not held by the caller)' }, 413: errors[413], ...protectedErrors },
+  responses: { 204: { description: 'Removed (or not held by the caller)' } },
 });
 
-export const markRead = createRoute({
+export const markRead = authedRoute({
   method: 'put',
   path: '/{id}/read',
   tags,
-  security: bearer,
-  middleware,
   summary: 'Mark one notification read',
   description: '`read_at` is set the first time only. Another user’s notification is 404.',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(NotificationSchema, 'The notification'), 404: errors[404], ...protectedErrors },
+  responses: { 200: jsonResponse(NotificationSchema, 'The notification'), 404: errors[404] },
 });
 
-export const remove = createRoute({
+export const remove = authedRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security: bearer,
-  middleware,
   summary: 'Delete one notification',
   request: { params: IdParam },
-  responses: { 204: { description: 'Deleted' }, 404: errors[404], ...protectedErrors },
+  responses: { 204: { description: 'Deleted' }, 404: errors[404] },
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { NOTIFICATION_PLATFORMS } from '../../db/schema';
-import { reqStr, UUID_RE } from '../../lib/validation';
+import { reqStr, UUID_RE } from '../../lib/fields';
 import { NOTIFICATION_TIPOS } from '../../services/notifications';
 
 export const NotificationSchema = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/validation';
+import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 
 const optBool = () => z.boolean().nullish();
 const optCount = () => z.number().int().min(0).max(1000).nullish();
@@ -78,9 +78,6 @@ export const ProfissionalSchema = z
   })
   .openapi('ProfissionalResponse');
 
-/** Fields only administrators may set: a professional's own writes drop them. */
-export const adminOnlyFields = ['qual_tec', 'educacao_simpatia', 'desempenho_evento', 'disp_horario', 'email'] as const;
-
 const writeFields = {
   ...profissionalSelfFields,
   funcao_profissional_id: uuid().nullish().openapi({ description: 'main function; always one of `funcoes`' }),
@@ -110,8 +107,6 @@ export const CreateProfissionalInput = z
   });
 
 export const UpdateProfissionalInput = z.object(writeFields).partial().openapi('UpdateProfissionalInput');
-
-export type ProfissionalInput = z.infer<typeof UpdateProfissionalInput>;
 
 export const ContagemSchema = z
   .object({ funcao_id: z.string(), funcao_nome: z.string(), total: z.number().int() })

@@ -1,5 +1,7 @@
 import { createRouter } from '../../lib/router';
 import { asRouteHandler } from '../catalogs/catalogs.handlers';
+import { catalogList } from '../catalogs';
+import { tiposEventosConfig } from './tipos-eventos.schemas';
 import * as h from './tipos-eventos.handlers';
 import * as r from './tipos-eventos.routes';
 
@@ -7,7 +9,7 @@ import * as r from './tipos-eventos.routes';
 export const tiposEventosRoutes = createRouter()
   .openapi(r.setPrice, h.setPrice)
   .openapi(r.listPrices, h.listPrices)
-  .openapi(r.list, asRouteHandler(r.list, h.list))
+  .openapi(...catalogList(tiposEventosConfig, r, h))
   .openapi(r.create, asRouteHandler(r.create, h.create))
   .openapi(r.update, asRouteHandler(r.update, h.update))
   .openapi(r.remove, asRouteHandler(r.remove, h.remove));

@@ -1,7 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearer, errors, IdParam, jsonBody, jsonResponse, RegionHeader } from '../../lib/validation';
-import { auth } from '../../middleware/auth';
-import { region } from '../../middleware/region';
+import { z } from '@hono/zod-openapi';
+import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { requireAdmin } from '../../middleware/require-role';
 import { catalogRoutes } from '../catalogs/catalogs.routes';
 import {
@@ -12,49 +10,40 @@ import {
   PriceSavedResponse,
   tiposEventosConfig,
 } from './tipos-eventos.schemas';
+import { authedRoute } from '../route';
 
 const tags = [tiposEventosConfig.tag];
 
-export const { list, create, update, remove } = catalogRoutes(tiposEventosConfig, {
+export const { list, publicList, create, update, remove } = catalogRoutes(tiposEventosConfig, {
   request: CreateEventoRequest,
   response: EventoResponse,
 });
 
-export const setPrice = createRoute({
+export const setPrice = authedRoute({
   method: 'post',
   path: '/precos',
   tags,
-  security: bearer,
-  middleware: [auth(), requireAdmin, region],
+  allow: requireAdmin,
+  regional: true,
   summary: 'Create or replace the price of an event type for a function (administrators)',
   description:
     'One price per (event type, function, region): posting again replaces valor and keeps the id. Event type and function must exist in the x-regiao region (404 otherwise).',
-  request: { headers: RegionHeader, body: jsonBody(PriceInput) },
+  request: { body: jsonBody(PriceInput) },
   responses: {
     200: jsonResponse(PriceSavedResponse, 'Saved'),
-    400: errors[400],
-    401: errors[401],
-    403: errors[403],
     404: errors[404],
-    413: errors[413],
-    500: errors[500],
   },
 });
 
-export const listPrices = createRoute({
+export const listPrices = authedRoute({
   method: 'get',
   path: '/{id}/precos',
   tags,
-  security: bearer,
-  middleware: [auth(), region],
+  regional: true,
   summary: 'The prices of one event type in the region, by function name',
-  request: { params: IdParam, headers: RegionHeader },
+  request: { params: IdParam },
   responses: {
     200: jsonResponse(z.array(PrecoResponse), 'Prices'),
-    400: errors[400],
-    401: errors[401],
-    403: errors[403],
     404: errors[404],
-    500: errors[500],
   },
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { tiposEventos } from '../../db/schema';
-import { money, uuid } from '../../lib/validation';
+import { money, uuid } from '../../lib/fields';
 import { catalogRequestSchema, catalogResponseShape, type CatalogConfig } from '../catalogs/catalogs.schemas';
 
 /** Event types are a simple catalog (same table shape, rules and routes) that also owns prices. */
@@ -54,6 +54,3 @@ export const PriceSavedResponse = z
     id: z.string().openapi({ format: 'uuid', description: 'id of the price (unchanged when replaced)' }),
   })
   .openapi('PriceSavedResponse');
-
-export type PrecoBody = z.infer<typeof PrecoResponse>;
-export type EventoBody = z.infer<typeof EventoResponse>;

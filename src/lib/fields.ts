@@ -4,8 +4,14 @@ import { isUf, normalizeCpfCnpj } from './brazil';
 import { isIsoDate, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
 
+/**
+ * Field builders: every request field of the API is one of these, so a rule (trimming, bounds,
+ * check digits) is written once. The error map below turns Zod issues into the short English
+ * phrases the router prefixes with the field name; createApp() applies it (applyFieldErrors).
+ */
+
 /** Plain English sentences for the field errors the router prefixes with the field name. */
-const errorMap: core.$ZodErrorMap = (iss) => {
+export const fieldErrorMap: core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
     case 'invalid_type':
       if (iss.input === undefined) return 'is required';
@@ -36,9 +42,13 @@ const errorMap: core.$ZodErrorMap = (iss) => {
       return undefined;
   }
 };
-z.config({ customError: errorMap, jitless: true });
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Installs the field error map (and jitless parsing: Workers forbid eval) for every schema. Called by createApp(). */
+export function applyFieldErrors() {
+  z.config({ customError: fieldErrorMap, jitless: true });
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are UUID strings (decisions D1); any case accepted, compared in lowercase. */
 export const uuid = () =>
@@ -47,8 +57,6 @@ export const uuid = () =>
     .regex(UUID_RE, 'must be a UUID')
     .transform((s) => s.toLowerCase())
     .openapi({ type: 'string', format: 'uuid', example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
-
-export const IdParam = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** A required string: trimmed, empty counts as missing, bounded. */
 export const reqStr = (max: number) => z.string().trim().min(1, 'is required').max(max);
@@ -141,62 +149,3 @@ export const isoDate = () =>
     .openapi({ type: 'string', format: 'date', example: '2026-12-05' });
 export const hhmm = () =>
   z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
-
-export const ErrorSchema = z
-  .object({
-    error: z.string().openapi({ example: 'senha: must be at least 6 characters' }),
-    code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
-  })
-  .openapi('Error');
-
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
-
-const errorContent = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ErrorSchema } },
-});
-
-/** Error responses shared by every route; spread the ones a route can produce. */
-export const errors = {
-  400: errorContent(
-    'Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)',
-  ),
-  401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
-  403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
-  404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
-  409: errorContent('Conflict (CONFLICT, IN_USE)'),
-  413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
-  429: errorContent('Too many failed attempts (RATE_LIMITED)'),
-  500: errorContent('Internal failure (INTERNAL)'),
-} as const;
-
-/** The OpenAPI security requirement of every authenticated route. */
-export const bearer = [{ BearerAuth: [] }];
-
-/** The error responses every authenticated route can give; routes add 404, 409, 413 as they apply. */
-export const protectedErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] } as const;
-
-export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
-  required: true,
-  description,
-  content: { 'application/json': { schema } },
-});
-
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-
-/** x-regiao header, documented on every regional route. */
-export const RegionHeader = z.object({
-  'x-regiao': z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: 'x-regiao', in: 'header' },
-      example: 'SP',
-      description: 'Region (SP, MG). Missing or empty: the default region.',
-    }),
-});
-
-export { UUID_RE };

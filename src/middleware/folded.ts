@@ -1,0 +1,54 @@
+import type { Context } from 'hono';
+import { fastSelect, type Item, type SelectRows } from '../db/fast-select';
+import type { Scope } from '../db/scope';
+import type { AppEnv } from '../env';
+import type { AccessClaims, UserCheck } from '../lib/tokens';
+import { admit, confirm, selectUser } from './admission';
+
+/**
+ * Folded authentication: a read's user check travels in the read's own D1 batch (one round trip
+ * instead of two). See docs/architecture.md, "Folded authentication". Routes declare it with
+ * authedRoute({ fold: true }); their handlers receive `read` (routes/route.ts), never call this directly.
+ */
+
+const subjectOf = (claims: AccessClaims): Scope => ({
+  id: claims.sub,
+  role: claims.role,
+  empresaId: claims.empresa_id ?? null,
+});
+
+/**
+ * Applies a route's role rule to the caller. Folded, the rule runs now on the token's role and
+ * again on the stored user once it is read; when the token's role fails it, the stored user is
+ * read at once and decides, exactly as without the fold.
+ */
+export async function checkUser(c: Context<AppEnv>, check: UserCheck): Promise<void> {
+  const pending = c.var.pendingAuth;
+  if (!pending) return check(c.var.user);
+  pending.checks.push(check);
+  try {
+    check({ role: pending.claims.role, ativo: true });
+  } catch {
+    await confirm(c, pending);
+  }
+}
+
+/**
+ * The handler's selects, built for the caller's scope, in one D1 batch (see db/fast-select.ts).
+ * Folded, the user row is the batch's first statement and the scope is the token's: the rows are
+ * returned only when that user is admitted and still has the token's role and company; when not
+ * (the token predates a change), the selects run again for the stored user.
+ */
+export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
+  c: Context<AppEnv>,
+  build: (scope: Scope) => T,
+): Promise<SelectRows<T>> {
+  const { db } = c.var;
+  const pending = c.var.pendingAuth;
+  if (!pending) return fastSelect(db, build(c.var.user));
+  const guess = subjectOf(pending.claims);
+  const [[user], ...rows] = await fastSelect(db, [selectUser(db, guess.id), ...build(guess)]);
+  const admitted = admit(c, user, pending.allowPending, pending.checks);
+  if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
+  return fastSelect(db, build(admitted));
+}

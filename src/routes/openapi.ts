@@ -1,0 +1,67 @@
+import { z } from '@hono/zod-openapi';
+import { uuid } from '../lib/fields';
+
+/**
+ * The OpenAPI pieces every route group shares: the error body, the documented error responses,
+ * the bearer requirement, body/response wrappers and the common parameters. Routes are declared
+ * through routes/route.ts, which spreads these for them.
+ */
+
+export const IdParam = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'senha: must be at least 6 characters' }),
+    code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
+  })
+  .openapi('Error');
+
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
+
+const errorContent = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+});
+
+/** Error responses shared by every route; spread the ones a route can produce. */
+export const errors = {
+  400: errorContent(
+    'Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)',
+  ),
+  401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
+  403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
+  404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
+  409: errorContent('Conflict (CONFLICT, IN_USE)'),
+  413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
+  429: errorContent('Too many failed attempts (RATE_LIMITED)'),
+  500: errorContent('Internal failure (INTERNAL)'),
+} as const;
+
+/** The OpenAPI security requirement of every authenticated route. */
+export const bearer = [{ BearerAuth: [] }];
+
+/** The error responses every authenticated route can give; routes add 404, 409, 413 as they apply. */
+export const protectedErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 500: errors[500] } as const;
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** x-regiao header, documented on every regional route. */
+export const RegionHeader = z.object({
+  'x-regiao': z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'x-regiao', in: 'header' },
+      example: 'SP',
+      description: 'Region (SP, MG). Missing or empty: the default region.',
+    }),
+});

@@ -1,0 +1,117 @@
+import { createRoute, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Item, SelectRows } from '../db/fast-select';
+import type { Scope } from '../db/scope';
+import type { AppEnv } from '../env';
+import { auth } from '../middleware/auth';
+import { inBackground } from '../lib/background';
+import { authorizedBatch } from '../middleware/folded';
+import { region } from '../middleware/region';
+import { enqueuePush, type Push } from '../services/notifications';
+import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
+
+/**
+ * How every route is declared: `authedRoute()` for the authenticated ones, `publicRoute()` for the
+ * rest. A route says who may call it (`allow`), whether it is regional and whether its read is
+ * folded; the helper adds the middleware in the one right order (who you are, whether you may,
+ * which region: docs/decisions.md#d4, #d5), the bearer requirement, the x-regiao header and the
+ * error responses every authenticated route can give. Handlers are declared with `handler()` or,
+ * for folded routes, `foldedHandler()`, so a route and its handler cannot disagree on the fold.
+ */
+
+type Mw = MiddlewareHandler<AppEnv>;
+// Mapped types lose the implicit index signature of the literal they came from; RouteConfig wants it.
+// biome-ignore lint/suspicious/noExplicitAny: the extension fields of OpenAPI are untyped
+type Extensions = { [key: `x-${string}`]: any };
+
+declare const foldedBrand: unique symbol;
+/** Type-only mark of a route declared with `fold: true`. */
+export interface Folded {
+  readonly [foldedBrand]: true;
+}
+
+interface Access {
+  /** The role rule (requireRole(...), requireAdmin, allowAgenda(action)); none: any active user. */
+  allow?: Mw;
+  /** Reads and documents x-regiao (c.var.regiao). */
+  regional?: boolean;
+  /** A pending account may call it (its own account and profile: docs/decisions.md#d4). */
+  allowPending?: boolean;
+  /** A read whose user row travels in the handler's batch: its handler is a foldedHandler(). */
+  fold?: boolean;
+}
+
+type Def = Omit<RouteConfig, 'security' | 'middleware'> & Access;
+
+type RequestOf<D> = (D extends { request: infer Rq } ? Rq : {}) &
+  (D extends { regional: true } ? { headers: typeof RegionHeader } : {});
+type BodyErrors<D> = D extends { request: { body: object } } ? { 413: (typeof errors)[413] } : {};
+
+export type AuthedRoute<D extends Def> = Omit<D, keyof Access | 'request' | 'responses'> & {
+  security: typeof bearer;
+  middleware: Mw[];
+  request: RequestOf<D>;
+  responses: D['responses'] & typeof protectedErrors & BodyErrors<D>;
+  getRoutingPath(): string;
+} & Extensions &
+  (D extends { fold: true } ? Folded : {});
+
+export function authedRoute<const D extends Def>(def: D): AuthedRoute<D> {
+  const { allow, regional, allowPending, fold, request, responses, ...rest } = def;
+  const middleware: Mw[] = [auth({ allowPending, fold }), ...(allow ? [allow] : []), ...(regional ? [region] : [])];
+  return createRoute({
+    ...rest,
+    security: bearer,
+    middleware,
+    request: { ...request, ...(regional ? { headers: RegionHeader } : {}) },
+    responses: { ...responses, ...protectedErrors, ...(request?.body ? { 413: errors[413] } : {}) },
+  }) as unknown as AuthedRoute<D>;
+}
+
+type PublicDef = Omit<RouteConfig, 'security'> & { regional?: boolean };
+type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middleware'> & {
+  security: [];
+  request: RequestOf<D>;
+  middleware: Mw[];
+  getRoutingPath(): string;
+} & Extensions;
+
+/** A route anyone may call (login, register, the public function list): documented as such. */
+export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
+  const { regional, request, middleware, ...rest } = def;
+  const mws = [...((middleware as Mw[] | undefined) ?? []), ...(regional ? [region] : [])];
+  return createRoute({
+    ...rest,
+    security: [],
+    middleware: mws,
+    request: { ...request, ...(regional ? { headers: RegionHeader } : {}) },
+  }) as unknown as PublicRoute<D>;
+}
+
+/** The handler of a route that is not folded: it reads c.var.user. */
+export const handler = <R extends RouteConfig>(
+  _route: R & (R extends Folded ? 'a folded route takes a foldedHandler()' : unknown),
+  fn: RouteHandler<R, AppEnv>,
+) => fn;
+
+/** Runs selects built for the caller's scope, with the user check in the same D1 batch. */
+export type Read = <T extends readonly [Item, ...Item[]]>(build: (scope: Scope) => T) => Promise<SelectRows<T>>;
+
+/**
+ * The handler of a folded route: it gets its data only through `read`, which also reads and
+ * admits the caller (c.var.user is not set before it).
+ */
+export const foldedHandler =
+  <R extends RouteConfig & Folded>(
+    _route: R,
+    fn: (c: Parameters<RouteHandler<R, AppEnv>>[0], read: Read) => ReturnType<RouteHandler<R, AppEnv>>,
+  ): RouteHandler<R, AppEnv> =>
+  (c) =>
+    fn(c, (build) => authorizedBatch(c, build));
+
+/** Push messages of a request go to the push queue in the background (never delaying the answer). */
+export const pushOf =
+  // biome-ignore lint/suspicious/noExplicitAny: any route's context
+    (c: Context<AppEnv, any, any>): Push =>
+    (messages) =>
+      enqueuePush(c.env.PUSH_QUEUE, inBackground(c), messages);
