@@ -15,7 +15,7 @@ export interface Bindings {
   REFRESH_TOKEN_TTL_SECONDS?: string;
   COOKIE_SECURE?: string;
   COOKIE_SAMESITE?: string;
-  /** Push delivery (decisions D10): the queue the requests enqueue on, and the Expo-format endpoint. */
+  /** Push delivery (docs/decisions.md#d10): the queue the requests enqueue on, and the Expo-format endpoint. */
   PUSH_QUEUE?: Queue<PushMessage>;
   PUSH_ENDPOINT?: string;
 }

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** Every machine-readable error code (decisions D2) and the HTTP status it maps to. */
+/** Every machine-readable error code (docs/decisions.md#d2) and the HTTP status it maps to. */
 export const codeToStatus = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,

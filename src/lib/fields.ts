@@ -50,7 +50,7 @@ export function applyFieldErrors() {
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Ids are UUID strings (decisions D1); any case accepted, compared in lowercase. */
+/** Ids are UUID strings (docs/decisions.md#d1); any case accepted, compared in lowercase. */
 export const uuid = () =>
   z
     .string()

@@ -1,5 +1,5 @@
 /**
- * PBKDF2-SHA256 through WebCrypto (decisions D3). Shared by the worker and scripts/admin-create.ts,
+ * PBKDF2-SHA256 through WebCrypto (docs/decisions.md#d3). Shared by the worker and scripts/admin-create.ts,
  * so both produce the same self-describing string: pbkdf2-sha256$<iterations>$<salt>$<hash>.
  */
 export const PBKDF2_ITERATIONS = 100_000; // the Workers maximum; production rejects more

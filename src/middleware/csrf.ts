@@ -6,7 +6,7 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * A state-changing request authenticated by a cookie must come from an allowed Origin
- * (decisions D12): cookies travel with cross-site requests, Authorization headers do not.
+ * (docs/decisions.md#d12): cookies travel with cross-site requests, Authorization headers do not.
  */
 export function assertCookieRequestOrigin(c: Context<AppEnv>) {
   if (SAFE.has(c.req.method)) return;

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 
-/** x-regiao (decisions D5): missing or empty is the default region; any case; unknown is 400. */
+/** x-regiao (docs/decisions.md#d5): missing or empty is the default region; any case; unknown is 400. */
 export const region = createMiddleware<AppEnv>(async (c, next) => {
   const { REGIOES, REGIAO_PADRAO } = c.var.config;
   const regiao = (c.req.header('x-regiao') ?? '').trim().toUpperCase() || REGIAO_PADRAO;

@@ -86,7 +86,7 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
 }
 
 /**
- * The queue consumer (decisions D10): one query for the batch's push tokens, Expo push messages in
+ * The queue consumer (docs/decisions.md#d10): one query for the batch's push tokens, Expo push messages in
  * chunks of 100 to PUSH_ENDPOINT, retry with backoff on a network failure, 5xx or 429, and tokens the
  * provider reports as DeviceNotRegistered deleted. Without PUSH_ENDPOINT it acknowledges silently
  * (in-app notifications only). Delivery is at least once: a retried message goes to all its tokens.

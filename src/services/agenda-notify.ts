@@ -16,7 +16,7 @@ const dataBr = (d: string | null) =>
   d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d.split('-').reverse().join('/') : (d ?? '');
 
 /**
- * Who an agenda event concerns (decisions D10), as ONE scalar SQL expression (a JSON object), so the
+ * Who an agenda event concerns (docs/decisions.md#d10), as ONE scalar SQL expression (a JSON object), so the
  * lookup can ride along a query the write makes anyway: the event's creator, the active EVENT_OWNERs
  * of its FOT's company (the old and the new one when the write changes the FOT), its team (accepted
  * and still open invitations), never the caller. It must run BEFORE the write: a delete takes the

@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { notifications } from '../db/schema';
 import type { Db } from '../db/client';
 
-/** What happens that users are told about (decisions D10, D11). */
+/** What happens that users are told about (docs/decisions.md#d10, #d11). */
 export const NOTIFICATION_TIPOS = [
   'conta_aprovada',
   'papel_alterado',

@@ -13,7 +13,7 @@ export interface Ref {
 }
 
 /**
- * Checks in ONE query that every referenced id exists in the caller's region (decisions D5: a
+ * Checks in ONE query that every referenced id exists in the caller's region (docs/decisions.md#d5: a
  * record only references entries of its own region). 404 NOT_FOUND names the first missing field.
  * `extra`, a scalar SQL expression, is computed in the same query and returned (so a lookup the
  * write needs anyway, such as the recipients of its notifications, costs no round trip of its own).

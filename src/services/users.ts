@@ -75,7 +75,7 @@ export function toLoginResponse(
   };
 }
 
-/** EVENT_OWNER users belong to a company (decisions D4); others may name one too. */
+/** EVENT_OWNER users belong to a company (docs/decisions.md#d4); others may name one too. */
 export async function assertCompany(db: Db, role: Role, empresaId: string | null | undefined) {
   if (!empresaId) {
     if (role === 'EVENT_OWNER') throw new ApiError('VALIDATION_FAILED', 'empresa_id: is required for role EVENT_OWNER');

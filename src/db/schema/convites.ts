@@ -8,7 +8,7 @@ import { users } from './users';
 export const CONVITE_STATUS = ['pendente', 'aceito', 'recusado'] as const;
 export type ConviteStatus = (typeof CONVITE_STATUS)[number];
 
-/** Team quota of an agenda event per function (decisions D11). */
+/** Team quota of an agenda event per function (docs/decisions.md#d11). */
 export const agendaEquipe = sqliteTable(
   'agenda_equipe',
   {

@@ -5,7 +5,7 @@ import { users } from './users';
 
 export const NOTIFICATION_PLATFORMS = ['android', 'ios', 'web'] as const;
 
-/** In-app notifications (decisions D10); they go with their user. */
+/** In-app notifications (docs/decisions.md#d10); they go with their user. */
 export const notifications = sqliteTable(
   'notifications',
   {

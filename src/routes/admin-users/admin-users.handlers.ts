@@ -27,7 +27,7 @@ const selectUsers = (db: Db) =>
     .from(users)
     .leftJoin(empresas, eq(empresas.id, users.empresaId));
 
-/** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (decisions D4). */
+/** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (docs/decisions.md#d4). */
 function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
   if (caller.role === 'SUPERADMIN') return;
   if (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN') {
@@ -111,7 +111,7 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
 export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
   const { db, user } = c.var;
   const { id } = c.req.valid('param');
-  // Activating a SUPERADMIN account is touching a SUPERADMIN (decisions D4): checked in the statements.
+  // Activating a SUPERADMIN account is touching a SUPERADMIN (docs/decisions.md#d4): checked in the statements.
   const mayTouch = user.role === 'SUPERADMIN' ? sql`1` : sql`${users.role} <> 'SUPERADMIN'`;
   // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
   const notes = prepareNotifications(

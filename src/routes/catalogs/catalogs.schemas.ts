@@ -22,7 +22,7 @@ export interface CatalogConfig<F extends CatalogField = CatalogField, D extends 
   /** Singular noun for summaries and messages ("curso"). */
   noun: string;
   deleteStyle: D;
-  /** GET list needs no token (still region-filtered): only /api/funcoes (decisions D4). */
+  /** GET list needs no token (still region-filtered): only /api/funcoes (docs/decisions.md#d4). */
   publicList?: boolean;
 }
 

@@ -12,7 +12,7 @@ import {
 import { authedRoute } from '../route';
 
 const tags = ['Notifications'];
-// Every role, own notifications only (decisions D4, D10); pending accounts are refused by auth().
+// Every role, own notifications only (docs/decisions.md#d4, #d10); pending accounts are refused by auth().
 
 export const list = authedRoute({
   method: 'get',

@@ -52,7 +52,7 @@ export const create = authedRoute({
   method: 'post',
   path: '/',
   tags,
-  // A pending `profissional` may create its own profile once, right after registering (decisions D4).
+  // A pending `profissional` may create its own profile once, right after registering (docs/decisions.md#d4).
   allow: requireRole(...ADMIN_ROLES, 'profissional'),
   allowPending: true,
   regional: true,
