@@ -135,21 +135,23 @@ export function createApp() {
     },
   });
   app.get('/docs', (c) =>
-    c.html(html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <title>Event Operations API</title>
-          <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css" />
-        </head>
-        <body>
-          <div id="swagger-ui"></div>
-          <script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-          <script>
-            window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });
-          </script>
-        </body>
-      </html>`),
+    c.html(
+      html`<!doctype html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8" />
+            <title>Event Operations API</title>
+            <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css" />
+          </head>
+          <body>
+            <div id="swagger-ui"></div>
+            <script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
+            <script>
+              window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });
+            </script>
+          </body>
+        </html>`,
+    ),
   );
 
   return routes;

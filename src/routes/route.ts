@@ -21,7 +21,7 @@ import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
 
 type Mw = MiddlewareHandler<AppEnv>;
 // Mapped types lose the implicit index signature of the literal they came from; RouteConfig wants it.
-// biome-ignore lint/suspicious/noExplicitAny: the extension fields of OpenAPI are untyped
+// The extension fields of OpenAPI are untyped.
 type Extensions = { [key: `x-${string}`]: any };
 
 declare const foldedBrand: unique symbol;
@@ -111,7 +111,7 @@ export const foldedHandler =
 
 /** Push messages of a request go to the push queue in the background (never delaying the answer). */
 export const pushOf =
-  // biome-ignore lint/suspicious/noExplicitAny: any route's context
-    (c: Context<AppEnv, any, any>): Push =>
+  // Any route's context.
+  (c: Context<AppEnv, any, any>): Push =>
     (messages) =>
       enqueuePush(c.env.PUSH_QUEUE, inBackground(c), messages);

@@ -80,7 +80,11 @@ describe('fastSelect equals db.batch()', () => {
   });
 
   it('refuses a selection whose column names repeat instead of overwriting one with the other', async () => {
-    const q = db.select({ a: users.id, b: funcoes.id }).from(users).innerJoin(funcoes, sql`1`).limit(1);
+    const q = db
+      .select({ a: users.id, b: funcoes.id })
+      .from(users)
+      .innerJoin(funcoes, sql`1`)
+      .limit(1);
     await makeCatalog(funcoes, 'SP');
     await expect(fastSelect(db, [q])).rejects.toThrow(/alias them/);
   });

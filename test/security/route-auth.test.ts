@@ -10,7 +10,9 @@ describe.each(protectedRoutes)('$method $path', (route) => {
   });
 
   it('answers 401 for a token signed with another secret', async () => {
-    const forged = await (await import('../../src/lib/tokens')).signAccessToken(
+    const forged = await (
+      await import('../../src/lib/tokens')
+    ).signAccessToken(
       { id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null },
       'another-secret-another-secret-123456',
       900,
