@@ -2,9 +2,11 @@ import { env, SELF } from 'cloudflare:test';
 import { hc } from 'hono/client';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createApp, type AppType } from '../../src/app';
+import { configSchema } from '../../src/env';
 import { PBKDF2_ITERATIONS } from '../../src/lib/password';
 import { makeUser } from '../helpers/factories';
 import { api, BASE, expectError } from '../helpers/request';
+import { TEST_VARS } from '../setup/vars';
 
 describe('app skeleton', () => {
   it('GET /health answers ok after a D1 round trip', async () => {
@@ -69,6 +71,12 @@ describe('app skeleton', () => {
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('{"error":"internal error","code":"INTERNAL"}');
     log.mockRestore();
+  });
+
+  it("runs with the pool's own value for every configuration var, never a developer's .dev.vars", () => {
+    // `npm run dev` writes .dev.vars (COOKIE_SECURE=false, a random JWT_SECRET) and the pool would read it.
+    expect(Object.keys(TEST_VARS).sort()).toEqual(Object.keys(configSchema.shape).sort());
+    for (const [name, value] of Object.entries(TEST_VARS)) expect(env[name as keyof typeof env], name).toBe(value);
   });
 
   it('keeps PBKDF2 at or below the Workers maximum of 100,000 iterations', () => {
