@@ -1,6 +1,10 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
-import { TEST_VARS } from './test/setup/vars';
+import { copyDocsAssets } from './scripts/docs-assets.ts';
+import { TEST_VARS } from './test/setup/vars.ts';
+
+// wrangler.toml's [assets] directory must exist before the pool reads it (and /docs tests fetch its files).
+copyDocsAssets();
 
 export default defineConfig({
   plugins: [
