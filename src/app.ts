@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { createDb } from './db/client';
 import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
+import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './lib/router';
 import { docsPage, health, healthRoute, index } from './meta';
@@ -137,4 +138,5 @@ export function createApp() {
   return routes;
 }
 
-export type AppType = ReturnType<typeof createApp>;
+/** For `hc<AppType>(url)` (hono/client): see examples/client.ts and the README. */
+export type AppType = ClientApp<ReturnType<typeof createApp>>;

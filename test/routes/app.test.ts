@@ -5,7 +5,8 @@ import { createApp, type AppType } from '../../src/app';
 import { DOCS_CSP } from '../../src/meta';
 import { configSchema } from '../../src/env';
 import { PBKDF2_ITERATIONS } from '../../src/lib/password';
-import { makeUser } from '../helpers/factories';
+import { firstCalls } from '../../examples/client';
+import { makeAdmin, makeUser } from '../helpers/factories';
 import { api, BASE, expectError } from '../helpers/request';
 import { TEST_VARS } from '../setup/vars';
 
@@ -243,5 +244,30 @@ describe('typed client', () => {
       >();
       expect(body.user.id).toBe(u.id);
     }
+  });
+
+  it('examples/client.ts runs as documented: no header or query needed, x-regiao and numbers where given', async () => {
+    const admin = await makeAdmin();
+    const r = await firstCalls(BASE, admin.email, admin.password, (input, init) => SELF.fetch(input, init));
+    expect(r.role).toBe('SUPERADMIN');
+    expect(r.cursosSP).toBe(200);
+    expect(r.mgPage.map((c) => c.id)).toContain(r.curso.id);
+    expect(r.mgTotal).toBeGreaterThanOrEqual(1);
+    expect(r.renamed?.nome).toBe(`${r.curso.nome} (noturno)`);
+    // The curso went to MG, not the default region.
+    const sp = (await api('GET', '/api/cursos', { token: admin.token })).body as { id: string }[];
+    expect(sp.map((c) => c.id)).not.toContain(r.curso.id);
+  });
+
+  it('types x-regiao and list queries as optional, and limit/offset as number | string', () => {
+    const client = hc<AppType>(BASE);
+    type ListArgs = Parameters<typeof client.api.cursos.$get>[0];
+    expectTypeOf<undefined>().toExtend<ListArgs>(); // the argument itself is optional
+    expectTypeOf<NonNullable<ListArgs>['header']>().toEqualTypeOf<{ 'x-regiao'?: string | undefined } | undefined>();
+    expectTypeOf<NonNullable<NonNullable<ListArgs>['query']>['limit']>().toEqualTypeOf<number | string | undefined>();
+    expectTypeOf<NonNullable<NonNullable<ListArgs>['query']>['offset']>().toEqualTypeOf<number | string | undefined>();
+    // A route with a body still requires it.
+    type CreateArgs = Parameters<typeof client.api.cursos.$post>[0];
+    expectTypeOf<CreateArgs['json']>().toEqualTypeOf<{ nome: string }>();
   });
 });
