@@ -10,7 +10,7 @@ import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './lib/router';
-import { docsPage, health, healthRoute, index } from './meta';
+import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';

@@ -1,12 +1,13 @@
 /** The routes about the API itself: GET / (where to start), GET /health and the /docs page. */
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv } from './env';
-import { errors, jsonResponse } from './lib/validation';
+import type { AppEnv } from '../env';
+import { errors, jsonResponse } from './openapi';
+import { publicRoute } from './route';
 
 export const HealthSchema = z.object({ status: z.literal('ok') }).openapi('Health');
 
-export const healthRoute = createRoute({
+export const healthRoute = publicRoute({
   method: 'get',
   path: '/health',
   tags: ['Health'],
