@@ -1,16 +1,18 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { copyDocsAssets } from './scripts/docs-assets.ts';
+import { TEST_VARS } from './test/setup/vars.ts';
+
+// wrangler.toml's [assets] directory must exist before the pool reads it (and /docs tests fetch its files).
+copyDocsAssets();
 
 export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        bindings: {
-          TEST_MIGRATIONS: await readD1Migrations('drizzle'),
-          JWT_SECRET: 'test-secret-for-vitest-only-0123456789abcdef',
-          CORS_ORIGINS: 'https://app.example.com',
-        },
+        // Explicit bindings override wrangler.toml's [vars] and a developer's .dev.vars alike.
+        bindings: { TEST_MIGRATIONS: await readD1Migrations('drizzle'), ...TEST_VARS },
       },
     })),
   ],

@@ -1,15 +1,16 @@
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { html } from 'hono/html';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Context } from 'hono';
 import { createDb } from './db/client';
 import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
+import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './lib/router';
+import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
@@ -105,10 +106,8 @@ export function createApp() {
     description: 'The access token, as `Bearer <token>` or the bare token. The `access_token` cookie is accepted too.',
   });
 
-  app.get('/health', async (c) => {
-    await c.env.DB.prepare('select 1').first();
-    return c.json({ status: 'ok' });
-  });
+  app.get('/', index);
+  app.openapi(healthRoute, health);
 
   const routes = app
     .route('/', authRoutes)
@@ -134,27 +133,10 @@ export function createApp() {
       description: 'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`.',
     },
   });
-  app.get('/docs', (c) =>
-    c.html(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <title>Event Operations API</title>
-            <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css" />
-          </head>
-          <body>
-            <div id="swagger-ui"></div>
-            <script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-            <script>
-              window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' });
-            </script>
-          </body>
-        </html>`,
-    ),
-  );
+  app.get('/docs', docsPage);
 
   return routes;
 }
 
-export type AppType = ReturnType<typeof createApp>;
+/** For `hc<AppType>(url)` (hono/client): see examples/client.ts and the README. */
+export type AppType = ClientApp<ReturnType<typeof createApp>>;

@@ -45,7 +45,7 @@ const pushEndpoint = z
     return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
   }, 'must be an https URL (http only for localhost)');
 
-const configSchema = z.object({
+export const configSchema = z.object({
   JWT_SECRET: z
     .string({ error: 'JWT_SECRET is not set (wrangler secret put JWT_SECRET, or .dev.vars locally)' })
     .min(32, 'JWT_SECRET must be at least 32 characters'),

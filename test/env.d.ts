@@ -6,6 +6,8 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       JWT_SECRET: string;
+      /** wrangler.toml [assets]: the static files (the /docs page's Swagger UI). */
+      ASSETS: Fetcher;
     }
   }
 }

@@ -6,8 +6,9 @@ export const MAX_PAGE = 500;
 
 /** Optional `limit` and `offset` of every list route (spread into the route's query schema). */
 export const pageFields = {
+  // <number | string>: the typed client (hc) may pass numbers; the query string is coerced here.
   limit: z.coerce
-    .number()
+    .number<number | string>()
     .int()
     .min(1)
     .max(MAX_PAGE)
@@ -21,7 +22,7 @@ export const pageFields = {
       description: `page size, 1 to ${MAX_PAGE}; without it the whole list`,
     }),
   offset: z.coerce
-    .number()
+    .number<number | string>()
     .int()
     .min(0)
     .max(1_000_000)

@@ -2,9 +2,13 @@ import { env, SELF } from 'cloudflare:test';
 import { hc } from 'hono/client';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createApp, type AppType } from '../../src/app';
+import { DOCS_CSP } from '../../src/routes/meta';
+import { configSchema } from '../../src/env';
 import { PBKDF2_ITERATIONS } from '../../src/lib/password';
-import { makeUser } from '../helpers/factories';
+import { firstCalls } from '../../examples/client';
+import { makeAdmin, makeUser } from '../helpers/factories';
 import { api, BASE, expectError } from '../helpers/request';
+import { TEST_VARS } from '../setup/vars';
 
 describe('app skeleton', () => {
   it('GET /health answers ok after a D1 round trip', async () => {
@@ -12,6 +16,19 @@ describe('app skeleton', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('GET / points to the docs, the OpenAPI document and /health', async () => {
+    const res = await api('GET', '/');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      name: 'Event Operations API',
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/health',
+    });
+    for (const path of [res.body.docs, res.body.openapi, res.body.health])
+      expect((await api('GET', path)).status, path).toBe(200);
   });
 
   it('answers unknown routes and wrong methods with 404 JSON', async () => {
@@ -71,6 +88,12 @@ describe('app skeleton', () => {
     log.mockRestore();
   });
 
+  it("runs with the pool's own value for every configuration var, never a developer's .dev.vars", () => {
+    // `npm run dev` writes .dev.vars (COOKIE_SECURE=false, a random JWT_SECRET) and the pool would read it.
+    expect(Object.keys(TEST_VARS).sort()).toEqual(Object.keys(configSchema.shape).sort());
+    for (const [name, value] of Object.entries(TEST_VARS)) expect(env[name as keyof typeof env], name).toBe(value);
+  });
+
   it('keeps PBKDF2 at or below the Workers maximum of 100,000 iterations', () => {
     expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(100_000);
   });
@@ -114,7 +137,7 @@ describe('GET /openapi.json and /docs', () => {
   });
 
   it('lists exactly the routes the app serves, and the app serves every route it lists', async () => {
-    const undocumented = new Set(['GET /health', 'GET /openapi.json', 'GET /docs']);
+    const undocumented = new Set(['GET /', 'GET /openapi.json', 'GET /docs']);
     const served = new Set(
       createApp()
         .routes.filter((r) => r.method !== 'ALL')
@@ -132,9 +155,10 @@ describe('GET /openapi.json and /docs', () => {
     expect(documented.size).toBeGreaterThanOrEqual(50);
   });
 
-  it('declares BearerAuth on every route but login, register, refresh, logout and GET /api/funcoes', async () => {
+  it('declares BearerAuth on every route but /health, login, register, refresh, logout and GET /api/funcoes', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     const open = new Set([
+      'GET /health',
       'POST /auth/login',
       'POST /auth/register',
       'POST /auth/refresh',
@@ -150,11 +174,57 @@ describe('GET /openapi.json and /docs', () => {
     }
   });
 
-  it('GET /docs renders an HTML page for the document', async () => {
+  it('documents GET /health with its response schema', async () => {
+    const doc = (await api('GET', '/openapi.json')).body;
+    const op = doc.paths['/health']?.get;
+    expect(op.security).toEqual([]); // public, documented as such
+    expect(op.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Health');
+    expect(doc.components.schemas.Health).toMatchObject({
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      required: ['status'],
+    });
+    expect(op.responses['500'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+  });
+
+  it('GET /docs is an HTML page that loads only same-origin files, under a CSP that says so', async () => {
     const res = await SELF.fetch(`${BASE}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(await res.text()).toContain('/openapi.json');
+    const csp = res.headers.get('content-security-policy');
+    expect(csp).toBe(DOCS_CSP);
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'"])
+      expect(csp).toContain(directive);
+    const html = await res.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script: CSP forbids it
+    const refs = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.sort()).toEqual([
+      '/docs/init.js',
+      '/docs/vendor/favicon-32x32.png',
+      '/docs/vendor/swagger-ui-bundle.js',
+      '/docs/vendor/swagger-ui.css',
+    ]);
+  });
+
+  it('has the files /docs loads in the static assets, copied from the pinned swagger-ui-dist', async () => {
+    // SELF reaches the Worker only; in production and `wrangler dev` the asset router answers these
+    // paths before the Worker (checked end to end in Chromium by `npm run check:docs`).
+    const pinned = (await import('../../package.json')).devDependencies['swagger-ui-dist'];
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const init = await env.ASSETS.fetch(`${BASE}/docs/init.js`);
+    expect(init.status).toBe(200);
+    expect(await init.text()).toContain("url: '/openapi.json'");
+    const bundle = await env.ASSETS.fetch(`${BASE}/docs/vendor/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect(bundle.headers.get('x-content-type-options')).toBe('nosniff');
+    const js = await bundle.text();
+    expect(js).toContain('SwaggerUIBundle');
+    expect(js).toContain(`"${pinned}"`); // the bundle names its version: the copy is the pinned one
+    const css = await env.ASSETS.fetch(`${BASE}/docs/vendor/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toContain('text/css');
+    await css.body?.cancel();
   });
 });
 
@@ -174,5 +244,32 @@ describe('typed client', () => {
       >();
       expect(body.user.id).toBe(u.id);
     }
+  });
+
+  it('examples/client.ts runs as documented: no header or query needed, x-regiao and numbers where given', async () => {
+    const admin = await makeAdmin();
+    const r = await firstCalls(BASE, admin.email, admin.password, (input, init) => SELF.fetch(input, init));
+    expect(r.role).toBe('SUPERADMIN');
+    expect(r.cursosSP).toBe(200);
+    // Since the restructure the catalog lists' answer is typed JSONValue[] by hc (the other routes keep
+    // their schema types): read the ids without relying on it.
+    expect((r.mgPage as { id: string }[]).map((c) => c.id)).toContain(r.curso.id);
+    expect(r.mgTotal).toBeGreaterThanOrEqual(1);
+    expect(r.renamed?.nome).toBe(`${r.curso.nome} (noturno)`);
+    // The curso went to MG, not the default region.
+    const sp = (await api('GET', '/api/cursos', { token: admin.token })).body as { id: string }[];
+    expect(sp.map((c) => c.id)).not.toContain(r.curso.id);
+  });
+
+  it('types x-regiao and list queries as optional, and limit/offset as number | string', () => {
+    const client = hc<AppType>(BASE);
+    type ListArgs = Parameters<typeof client.api.cursos.$get>[0];
+    expectTypeOf<undefined>().toExtend<ListArgs>(); // the argument itself is optional
+    expectTypeOf<NonNullable<ListArgs>['header']>().toEqualTypeOf<{ 'x-regiao'?: string | undefined } | undefined>();
+    expectTypeOf<NonNullable<NonNullable<ListArgs>['query']>['limit']>().toEqualTypeOf<number | string | undefined>();
+    expectTypeOf<NonNullable<NonNullable<ListArgs>['query']>['offset']>().toEqualTypeOf<number | string | undefined>();
+    // A route with a body still requires it.
+    type CreateArgs = Parameters<typeof client.api.cursos.$post>[0];
+    expectTypeOf<CreateArgs['json']>().toEqualTypeOf<{ nome: string }>();
   });
 });

@@ -784,6 +784,7 @@ describe('API5 broken function-level authorization', () => {
       .sort();
     expect(open).toEqual([
       'GET /api/funcoes',
+      'GET /health',
       'POST /auth/login',
       'POST /auth/logout',
       'POST /auth/refresh',

@@ -1,0 +1,17 @@
+/**
+ * Every configuration var the tests run with, given to the pool as explicit bindings (vitest.config.ts).
+ * The pool reads wrangler.toml and also the developer's `.dev.vars` (written by `npm run dev`, with
+ * COOKIE_SECURE=false); explicit bindings win over both, so the tests never depend on either.
+ * PUSH_ENDPOINT '' means "not set" (in-app notifications only).
+ */
+export const TEST_VARS = {
+  JWT_SECRET: 'test-secret-for-vitest-only-0123456789abcdef',
+  REGIOES: 'SP,MG',
+  REGIAO_PADRAO: 'SP',
+  CORS_ORIGINS: 'https://app.example.com',
+  ACCESS_TOKEN_TTL_SECONDS: '900',
+  REFRESH_TOKEN_TTL_SECONDS: '2592000',
+  COOKIE_SECURE: 'true',
+  COOKIE_SAMESITE: 'Lax',
+  PUSH_ENDPOINT: '',
+} as const;
