@@ -38,7 +38,8 @@ export async function firstCalls(baseUrl: string, email: string, senha: string, 
     role: user.role,
     cursosSP: cursosSP.status,
     curso,
-    mgPage: await page.json(),
+    // List bodies are typed too: each entry has the catalog's fields.
+    mgNames: (await page.json()).map((c) => c.nome),
     mgTotal: Number(page.headers.get('X-Total-Count')),
     renamed: renamed.status === 200 ? await renamed.json() : undefined,
   };

@@ -1,6 +1,8 @@
 import { anosFormaturas, cursos, empresas, funcoes, tiposServicos } from '../../db/schema';
 import { createRouter } from '../../lib/router';
 import { plainPresenter } from '../../services/catalogs';
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
 import { foldedHandler } from '../route';
 import { asRouteHandler, catalogHandlers } from './catalogs.handlers';
 import { catalogRoutes } from './catalogs.routes';
@@ -23,9 +25,9 @@ export function catalogList<R extends Pick<ReturnType<typeof catalogRoutes>, 'li
   cfg: { publicList?: boolean } & object,
   r: R,
   h: Pick<ReturnType<typeof catalogHandlers>, 'list' | 'publicList'>,
-) {
-  if (cfg.publicList) return [r.publicList as unknown as R['list'], asRouteHandler(r.list, h.publicList)] as const;
-  return [r.list, foldedHandler(r.list, h.list as never)] as const;
+): readonly [R['list'], RouteHandler<R['list'], AppEnv>] {
+  if (cfg.publicList) return [r.publicList as unknown as R['list'], asRouteHandler<R['list']>(r.list, h.publicList)];
+  return [r.list, foldedHandler(r.list, h.list as never) as unknown as RouteHandler<R['list'], AppEnv>];
 }
 
 // A new simple catalog is one entry here plus one `.route()` line in src/app.ts.
