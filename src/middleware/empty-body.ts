@@ -6,8 +6,8 @@ import type { AppEnv } from '../env';
  * after it (what many HTTP clients send for a call without arguments) would otherwise be parsed as
  * JSON and refused with 400 INVALID_JSON, although the body of that route is optional. Such a
  * request continues without its Content-Type: an optional body is then absent, and a required one
- * is still refused (400 INVALID_JSON, "must be JSON"). Only bodies that declare no length, or a
- * length of 0, are read here; any other body is left to the route.
+ * is still refused (400 VALIDATION_FAILED naming its first missing field). Only bodies that declare
+ * no length, or a length of 0, are read here; any other body is left to the route.
  */
 export const emptyBodyIsNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const length = c.req.header('content-length');

@@ -51,7 +51,8 @@ const userFields = {
 export const RegisterRequest = z
   .object({
     ...userFields,
-    role: RoleSchema.openapi({
+    // A schema of its own (not RoleSchema.openapi(...), which would change the shared Role component).
+    role: z.enum(ROLES).openapi({
       enum: SELF_REGISTER_ROLES,
       description: 'administrator roles are refused (400 ROLE_NOT_ALLOWED)',
     }),
