@@ -10,6 +10,7 @@ import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './lib/router';
+import { emptyBodyIsNoBody } from './middleware/empty-body';
 import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
@@ -30,6 +31,7 @@ import {
   tiposServicosConfig,
   tiposServicosRoutes,
 } from './routes/catalogs';
+import { openApiDocument } from './routes/document';
 import { tiposEventosRoutes } from './routes/tipos-eventos';
 import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
 
@@ -84,6 +86,7 @@ export function createApp() {
       onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
     }),
   );
+  app.use(emptyBodyIsNoBody);
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status, err.headers);
@@ -125,13 +128,14 @@ export function createApp() {
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes);
 
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Event Operations API',
-      version: '1.0',
-      description: 'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`.',
-    },
+  // Built once per origin and region list (the document names the deployment's servers and regions).
+  const documents = new Map<string, ReturnType<typeof openApiDocument>>();
+  app.get('/openapi.json', (c) => {
+    const opts = { origin: new URL(c.req.url).origin, regioes: c.var.config.REGIOES };
+    const key = JSON.stringify(opts);
+    let doc = documents.get(key);
+    if (!doc) documents.set(key, (doc = openApiDocument(app, opts)));
+    return c.json(doc);
   });
   app.get('/docs', docsPage);
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type * as core from 'zod/v4/core';
-import { isUf, normalizeCpfCnpj } from './brazil';
+import { isUf, normalizeCpfCnpj, UFS } from './brazil';
 import { isIsoDate, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
 
@@ -8,6 +8,11 @@ import { hasAtMost2Decimals } from './money';
  * Field builders: every request field of the API is one of these, so a rule (trimming, bounds,
  * check digits) is written once. The error map below turns Zod issues into the short English
  * phrases the router prefixes with the field name; createApp() applies it (applyFieldErrors).
+ *
+ * Their `.openapi()` metadata never states `type`: the generator infers it, and only an inferred
+ * type becomes `["string", "null"]` when a schema adds `.nullish()` (a stated `type` wins over the
+ * wrapper, and a client generated from the document could then never clear the field). What the
+ * refinements check and the generator cannot see (patterns, multipleOf) is stated instead.
  */
 
 /** Plain English sentences for the field errors the router prefixes with the field name. */
@@ -49,6 +54,7 @@ export function applyFieldErrors() {
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** Ids are UUID strings (docs/decisions.md#d1); any case accepted, compared in lowercase. */
 export const uuid = () =>
@@ -56,7 +62,8 @@ export const uuid = () =>
     .string()
     .regex(UUID_RE, 'must be a UUID')
     .transform((s) => s.toLowerCase())
-    .openapi({ type: 'string', format: 'uuid', example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
+    // The regex's `i` flag cannot travel in a JSON Schema pattern: state the pattern with both cases.
+    .openapi({ format: 'uuid', pattern: UUID_PATTERN, example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
 
 /** A required string: trimmed, empty counts as missing, bounded. */
 export const reqStr = (max: number) => z.string().trim().min(1, 'is required').max(max);
@@ -78,13 +85,17 @@ export const email = () =>
     .min(1, 'is required')
     .max(254)
     .pipe(z.email('must be a valid e-mail address'))
-    .openapi({ type: 'string', format: 'email', example: 'maria@example.com' });
+    .openapi({ format: 'email', example: 'maria@example.com' });
 
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
-export const senha = () =>
-  z.string().min(6).max(128).openapi({ type: 'string', minLength: 6, maxLength: 128, example: 'segredo123' });
+export const senha = () => z.string().min(6).max(128).openapi({ minLength: 6, maxLength: 128, example: 'segredo123' });
 
 const UF_MESSAGE = 'must be a Brazilian state code (UF), e.g. SP';
+
+/** Any case of a UF code, as a JSON Schema pattern (which has no case-insensitive flag): `[Ss][Pp]`. */
+const anyCase = (code: string) => [...code].map((ch) => `[${ch}${ch.toLowerCase()}]`).join('');
+const UF_ANY_CASE = `(?:${UFS.map(anyCase).join('|')})`;
+const ufDoc = { description: 'one of the 27 UF codes, any case; stored uppercase', example: 'SP' };
 
 export const uf = () =>
   z
@@ -92,7 +103,7 @@ export const uf = () =>
     .trim()
     .refine(isUf, UF_MESSAGE)
     .transform((s) => s.toUpperCase())
-    .openapi({ type: 'string', example: 'SP' });
+    .openapi({ ...ufDoc, pattern: `^\\s*${UF_ANY_CASE}\\s*$` });
 
 /** Optional UF: empty or null clears it. */
 export const optUf = () =>
@@ -102,7 +113,7 @@ export const optUf = () =>
     .refine((v) => v === '' || isUf(v), UF_MESSAGE)
     .transform((v) => (v === '' ? null : v.toUpperCase()))
     .nullish()
-    .openapi({ type: ['string', 'null'], example: 'SP' });
+    .openapi({ ...ufDoc, pattern: `^\\s*${UF_ANY_CASE}?\\s*$` });
 
 /** Optional CPF or CNPJ (check digits verified), punctuation allowed, stored as digits; empty clears it. */
 export const optCpfCnpj = () =>
@@ -119,7 +130,7 @@ export const optCpfCnpj = () =>
       return digits;
     })
     .nullish()
-    .openapi({ type: ['string', 'null'], example: '529.982.247-25' });
+    .openapi({ example: '529.982.247-25' });
 
 /** Optional CEP (00000-000), stored as 8 digits; empty clears it. */
 export const optCep = () =>
@@ -129,7 +140,7 @@ export const optCep = () =>
     .refine((v) => v === '' || /^\d{5}-?\d{3}$/.test(v), 'must be a CEP (00000-000)')
     .transform((v) => (v === '' ? null : v.replace('-', '')))
     .nullish()
-    .openapi({ type: ['string', 'null'], example: '30140-071' });
+    .openapi({ pattern: '^\\s*(?:\\d{5}-?\\d{3})?\\s*$', example: '30140-071' });
 
 /** BRL: >= 0, at most 2 decimals. */
 export const money = () =>
@@ -139,13 +150,17 @@ export const money = () =>
     .max(1_000_000_000)
     .refine(hasAtMost2Decimals, 'must have at most 2 decimal places')
     // The refine hides min/max from the generator: state them, so clients see the bounds.
-    .openapi({ type: 'number', minimum: 0, maximum: 1_000_000_000, example: 350.5 });
+    .openapi({ minimum: 0, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
+
+/** The wire forms of dates and times (the refinements also check the calendar). */
+export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+export const TIME_PATTERN = '^(?:[01]\\d|2[0-3]):[0-5]\\d$';
 
 export const isoDate = () =>
   z
     .string()
     .trim()
     .refine(isIsoDate, 'must be a date YYYY-MM-DD')
-    .openapi({ type: 'string', format: 'date', example: '2026-12-05' });
+    .openapi({ format: 'date', pattern: DATE_PATTERN, example: '2026-12-05' });
 export const hhmm = () =>
-  z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ type: 'string', example: '19:30' });
+  z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ pattern: TIME_PATTERN, example: '19:30' });

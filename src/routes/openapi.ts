@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { uuid } from '../lib/fields';
+import { UFS } from '../lib/brazil';
+import { codeToStatus, type ErrorCode } from '../lib/errors';
+import { DATE_PATTERN, TIME_PATTERN, uuid } from '../lib/fields';
 
 /**
  * The OpenAPI pieces every route group shares: the error body, the documented error responses,
@@ -12,7 +14,9 @@ export const IdParam = z.object({ id: uuid().openapi({ param: { name: 'id', in: 
 export const ErrorSchema = z
   .object({
     error: z.string().openapi({ example: 'senha: must be at least 6 characters' }),
-    code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
+    code: z
+      .enum(Object.keys(codeToStatus) as [ErrorCode, ...ErrorCode[]])
+      .openapi({ description: 'machine-readable; the list can grow', example: 'VALIDATION_FAILED' }),
   })
   .openapi('Error');
 
@@ -33,7 +37,12 @@ export const errors = {
   404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
   409: errorContent('Conflict (CONFLICT, IN_USE)'),
   413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
-  429: errorContent('Too many failed attempts (RATE_LIMITED)'),
+  429: {
+    ...errorContent('Too many failed attempts (RATE_LIMITED)'),
+    headers: {
+      'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+    },
+  },
   500: errorContent('Internal failure (INTERNAL)'),
 } as const;
 
@@ -54,7 +63,10 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
   content: { 'application/json': { schema } },
 });
 
-/** x-regiao header, documented on every regional route. */
+/** A region; its enum is the deployment's REGIOES, filled in by routes/document.ts. */
+export const RegiaoSchema = z.string().openapi('Regiao', { example: 'SP' });
+
+/** x-regiao header, documented on every regional route (document.ts adds the pattern of REGIOES). */
 export const RegionHeader = z.object({
   'x-regiao': z
     .string()
@@ -62,6 +74,25 @@ export const RegionHeader = z.object({
     .openapi({
       param: { name: 'x-regiao', in: 'header' },
       example: 'SP',
-      description: 'Region (SP, MG). Missing or empty: the default region.',
+      description: 'Region, any case. Missing or empty: the default region (REGIAO_PADRAO).',
     }),
 });
+
+/**
+ * Response fields with the format the server always writes (ids, timestamps, dates, times, UF codes):
+ * a client generated from the document gets the right types and a validator can hold us to them.
+ */
+export const out = {
+  id: () => z.string().openapi({ format: 'uuid' }),
+  timestamp: () => z.string().openapi({ format: 'date-time', example: '2026-11-23T19:47:27.000Z' }),
+  date: () => z.string().openapi({ format: 'date', pattern: DATE_PATTERN, example: '2026-12-05' }),
+  time: () => z.string().openapi({ pattern: TIME_PATTERN, example: '19:30' }),
+  /** A UF code (uppercase) or null; typed as a string, so mappers need not narrow it. */
+  ufOrNull: () =>
+    z
+      .string()
+      .nullable()
+      .openapi({ enum: [...UFS, null], description: 'UF code, uppercase' }),
+  /** A region of the deployment: the document lists the configured REGIOES (routes/document.ts). */
+  regiao: () => RegiaoSchema,
+};

@@ -45,7 +45,14 @@ type Def = Omit<RouteConfig, 'security' | 'middleware'> & Access;
 
 type RequestOf<D> = (D extends { request: infer Rq } ? Rq : {}) &
   (D extends { regional: true } ? { headers: typeof RegionHeader } : {});
-type BodyErrors<D> = D extends { request: { body: object } } ? { 413: (typeof errors)[413] } : {};
+/**
+ * 413: the body limit (app.ts) reads the body of any request that has one, before routing, so every
+ * operation a client can send a body to can answer it: every method but GET and HEAD, documented
+ * body or not (a DELETE with a 1 MiB body is 413 too).
+ */
+type BodyErrors<D> = D extends { method: 'get' | 'head' } ? {} : { 413: (typeof errors)[413] };
+const bodyErrors = (method: string): { 413?: (typeof errors)[413] } =>
+  method === 'get' || method === 'head' ? {} : { 413: errors[413] };
 
 export type AuthedRoute<D extends Def> = Omit<D, keyof Access | 'request' | 'responses'> & {
   security: typeof bearer;
@@ -64,27 +71,34 @@ export function authedRoute<const D extends Def>(def: D): AuthedRoute<D> {
     security: bearer,
     middleware,
     request: { ...request, ...(regional ? { headers: RegionHeader } : {}) },
-    responses: { ...responses, ...protectedErrors, ...(request?.body ? { 413: errors[413] } : {}) },
+    responses: { ...responses, ...protectedErrors, ...bodyErrors(rest.method) },
   }) as unknown as AuthedRoute<D>;
 }
 
 type PublicDef = Omit<RouteConfig, 'security'> & { regional?: boolean };
-type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middleware'> & {
+/** What any public route can answer besides its own responses: a malformed request, a failure. */
+const publicErrors = { 400: errors[400], 500: errors[500] } as const;
+type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middleware' | 'responses'> & {
   security: [];
   request: RequestOf<D>;
   middleware: Mw[];
+  responses: D['responses'] & typeof publicErrors & BodyErrors<D>;
   getRoutingPath(): string;
 } & Extensions;
 
-/** A route anyone may call (login, register, the public function list): documented as such. */
+/**
+ * A route anyone may call (login, register, the public function list): documented with `security: []`,
+ * the 400/500 every route can give and the 413 of a body.
+ */
 export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
-  const { regional, request, middleware, ...rest } = def;
+  const { regional, request, middleware, responses, ...rest } = def;
   const mws = [...((middleware as Mw[] | undefined) ?? []), ...(regional ? [region] : [])];
   return createRoute({
     ...rest,
     security: [],
     middleware: mws,
     request: { ...request, ...(regional ? { headers: RegionHeader } : {}) },
+    responses: { ...responses, ...publicErrors, ...bodyErrors(rest.method) },
   }) as unknown as PublicRoute<D>;
 }
 

@@ -13,6 +13,9 @@ let seq = 0;
 export const uniq = (prefix = 'x') =>
   `${prefix}-${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
+/** A short unique label (ano_semestre allows only 20 characters): "Item 1k3f9a2x". */
+export const label = (prefix = 'Item') => `${prefix} ${(seq++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
 export const PASSWORD = 'senha-segura-1';
 let passwordHash: Promise<string> | undefined;
 const hashed = () => (passwordHash ??= hashPassword(PASSWORD));

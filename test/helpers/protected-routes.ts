@@ -1,7 +1,7 @@
 import { ROLES, type Role } from '../../src/db/schema';
 
 const ADMINS: Role[] = ['SUPERADMIN', 'BUSINESS_OWNER'];
-const ID = '00000000-0000-4000-8000-000000000000';
+import { UNKNOWN_ID as ID } from './request';
 
 export interface ProtectedRoute {
   method: string;
@@ -125,4 +125,4 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
 ];
 
-export { ADMINS, ID as UNKNOWN_ID };
+export { ADMINS };

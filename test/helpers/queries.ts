@@ -1,6 +1,3 @@
-import { env } from 'cloudflare:test';
-import { createApp } from '../../src/app';
-
 export interface QueryCount {
   /** Calls that reach D1: each run/all/first/raw of a statement and each batch. */
   roundTrips: number;
@@ -8,7 +5,7 @@ export interface QueryCount {
   statements: number;
 }
 
-/** Wraps the D1 binding so a test can count what one request costs. */
+/** Wraps the D1 binding so a test can count what one request costs (api(..., { countQueries: true })). */
 export function countingD1(d1: D1Database) {
   const count: QueryCount = { roundTrips: 0, statements: 0 };
   const targets = new WeakMap<object, D1PreparedStatement>();
@@ -54,17 +51,3 @@ export function countingD1(d1: D1Database) {
   });
   return { db, count };
 }
-
-/** One request through the app with a counting D1; answers the status and the counts. */
-export async function countQueries(path: string, init: RequestInit = {}) {
-  const { db, count } = countingD1(env.DB);
-  const res = await createApp().request(path, init, { ...env, DB: db });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read the JSON freely
-  const body: any = await res.json().catch(() => null);
-  return { status: res.status, body, ...count };
-}
-
-export const authHeaders = (token: string, extra: Record<string, string> = {}) => ({
-  authorization: `Bearer ${token}`,
-  ...extra,
-});

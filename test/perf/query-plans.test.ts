@@ -8,8 +8,8 @@ import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agend
 import { selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
 import { db } from '../helpers/factories';
+import { UNKNOWN_ID as ID } from '../helpers/request';
 
-const ID = '00000000-0000-4000-8000-000000000000';
 const viewer = { id: ID, role: 'agenda_viewer', empresaId: null } as never;
 
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {

@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { agenda, tiposEventos } from '../../src/db/schema';
 import { AgendaSchema } from '../../src/routes/agenda/agenda.schemas';
 import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser } from '../helpers/factories';
-import { authHeaders, countQueries } from '../helpers/queries';
-import { api, expectError } from '../helpers/request';
+import { api, authHeaders, expectError } from '../helpers/request';
 
 async function makeEvento(regiao: string, userId: string | null, over: Partial<typeof agenda.$inferInsert> = {}) {
   const fot = over.fotId ? undefined : await makeFot(regiao);
@@ -238,7 +237,7 @@ describe('GET /api/agenda filters and order', () => {
     const tipo = await makeCatalog(tiposEventos, 'MG');
     await makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id });
     const headers = authHeaders(admin.token, { 'x-regiao': 'MG' });
-    const one = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
+    const one = await api('GET', `/api/agenda?fot_id=${fot.id}`, { headers, countQueries: true });
     expect(one.body).toHaveLength(1);
     for (let i = 0; i < 199; i += 10) {
       await db.insert(agenda).values(
@@ -251,7 +250,7 @@ describe('GET /api/agenda filters and order', () => {
         })).slice(0, Math.min(10, 199 - i)),
       );
     }
-    const many = await countQueries(`/api/agenda?fot_id=${fot.id}`, { headers });
+    const many = await api('GET', `/api/agenda?fot_id=${fot.id}`, { headers, countQueries: true });
     expect(many.body).toHaveLength(200);
     expect(many.roundTrips).toBe(one.roundTrips);
     expect(many.roundTrips).toBe(1); // the user row, events, teams and total in one batch

@@ -390,6 +390,53 @@ describe('POST /auth/logout', () => {
   });
 });
 
+describe('an empty optional body is no body', () => {
+  const json = { 'content-type': 'application/json' };
+
+  it('POST /auth/logout with Content-Type: application/json and an empty body answers 200 and clears the cookies', async () => {
+    const u = await makeUser();
+    const { body } = await login(u.email);
+    const res = await api('POST', '/auth/logout', {
+      rawBody: '',
+      headers: { ...json, cookie: `refresh_token=${body.refresh_token}`, origin: 'https://app.example.com' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(cookies(res.headers).refresh_token?.attrs).toContain('max-age=0');
+    // The cookie's token was revoked: the empty body did not hide it.
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+  });
+
+  it('POST /auth/logout with Content-Type and Content-Length: 0 answers 200', async () => {
+    const res = await api('POST', '/auth/logout', { rawBody: '', headers: { ...json, 'content-length': '0' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
+  it('cookie POST /auth/refresh with Content-Type: application/json and an empty body rotates the session', async () => {
+    const u = await makeUser();
+    const { body } = await login(u.email);
+    const res = await api('POST', '/auth/refresh', {
+      rawBody: '',
+      headers: { ...json, cookie: `refresh_token=${body.refresh_token}`, origin: 'https://app.example.com' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.refresh_token).not.toBe(body.refresh_token);
+  });
+
+  it('a route whose body is required still refuses an empty one, naming the first missing field', async () => {
+    const res = await api('POST', '/auth/login', { rawBody: '', headers: json });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toBe('email: is required');
+  });
+
+  it('a body that is only spaces is still malformed JSON', async () => {
+    expectError(await api('POST', '/auth/logout', { rawBody: '  ', headers: json }), 400, 'INVALID_JSON');
+  });
+});
+
 describe('GET and PUT /api/me', () => {
   it('GET answers loginResponse without a new token', async () => {
     const empresa = await makeEmpresa();

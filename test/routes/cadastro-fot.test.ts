@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { cadastroFot } from '../../src/db/schema';
 import { FotSchema } from '../../src/routes/cadastro-fot/cadastro-fot.schemas';
 import { db, makeAdmin, makeFot, makeFotRefs, makeUser, nextFot } from '../helpers/factories';
-import { authHeaders, countQueries } from '../helpers/queries';
 import { api, expectError } from '../helpers/request';
 
 async function fotBody(regiao = 'SP', over: Record<string, unknown> = {}) {
@@ -160,8 +159,10 @@ describe('GET /api/cadastro-fot', () => {
       cursoId: refs.curso.id,
       anoFormaturaId: refs.ano.id,
     });
-    const one = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
-      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    const one = await api('GET', `/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
+      token: admin.token,
+      regiao: 'MG',
+      countQueries: true,
     });
     expect(one.body).toHaveLength(1);
     // D1 binds at most 100 parameters per statement: insert in chunks.
@@ -176,8 +177,10 @@ describe('GET /api/cadastro-fot', () => {
         })),
       );
     }
-    const hundred = await countQueries(`/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
-      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    const hundred = await api('GET', `/api/cadastro-fot?empresa_id=${refs.empresa.id}`, {
+      token: admin.token,
+      regiao: 'MG',
+      countQueries: true,
     });
     expect(hundred.body).toHaveLength(100);
     expect(hundred.roundTrips).toBe(one.roundTrips);

@@ -14,6 +14,7 @@ import { catalogSchemas, type CatalogConfig } from '../../src/routes/catalogs/ca
 import { EventoResponse, tiposEventosConfig } from '../../src/routes/tipos-eventos/tipos-eventos.schemas';
 import {
   db,
+  label,
   makeAdmin,
   makeCatalog,
   makeFot,
@@ -22,11 +23,7 @@ import {
   makeUser,
   type TestUser,
 } from '../helpers/factories';
-import { api, expectError } from '../helpers/request';
-
-let seq = 0;
-/** A short label no other test uses (ano_semestre allows only 20 characters). */
-const label = (prefix = 'Item') => `${prefix} ${(seq++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+import { api, expectError, UNKNOWN_ID } from '../helpers/request';
 
 interface CatalogCase {
   cfg: CatalogConfig;
@@ -75,8 +72,6 @@ const cases: CatalogCase[] = [
   // Event types go through the same suite; their prices are tested in tipos-eventos.test.ts.
   { cfg: tiposEventosConfig, response: EventoResponse, deleteStatus: 204 },
 ];
-
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [] }) => {
   const { path, field, maxLength, table } = cfg;

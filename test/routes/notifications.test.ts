@@ -25,11 +25,9 @@ import {
   uniq,
   type TestUser,
 } from '../helpers/factories';
-import { authHeaders, countQueries } from '../helpers/queries';
-import { api, expectError } from '../helpers/request';
+import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const N = '/api/v1/notifications';
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /** The caller's notifications through the API (one page of up to 200). */
 async function inbox(user: TestUser) {
@@ -127,7 +125,7 @@ describe('GET /api/v1/notifications', () => {
     ['antes=garbage!', 'antes'],
     [`antes=${btoa('not|a-cursor')}`, 'antes'],
     [`antes=${btoa(`2026-01-01T00:00:00.000Z|not-a-uuid`)}`, 'antes'],
-    [`antes=${btoa(`2026-13-45|${UNKNOWN}`)}`, 'antes'],
+    [`antes=${btoa(`2026-13-45|${UNKNOWN_ID}`)}`, 'antes'],
     ['antes=2026-01-01', 'antes'],
     ['nao_lidas=yes', 'nao_lidas'],
   ])('answers 400 VALIDATION_FAILED for %s', async (query, field) => {
@@ -177,7 +175,7 @@ describe('unread count and marking read', () => {
     const me = await makeUser();
     const theirs = await makeNotification((await makeUser()).id);
     expectError(await api('PUT', `${N}/${theirs.id}/read`, { token: me.token }), 404, 'NOT_FOUND');
-    expectError(await api('PUT', `${N}/${UNKNOWN}/read`, { token: me.token }), 404, 'NOT_FOUND');
+    expectError(await api('PUT', `${N}/${UNKNOWN_ID}/read`, { token: me.token }), 404, 'NOT_FOUND');
     expectError(await api('PUT', `${N}/123/read`, { token: me.token }), 400, 'INVALID_ID');
     const [row] = await db.select().from(notifications).where(eq(notifications.id, theirs.id));
     expect(row!.lida).toBe(false);
@@ -208,8 +206,8 @@ describe('authentication', () => {
     ['GET', N],
     ['GET', `${N}/unread-count`],
     ['PUT', `${N}/read-all`],
-    ['PUT', `${N}/${UNKNOWN}/read`],
-    ['DELETE', `${N}/${UNKNOWN}`],
+    ['PUT', `${N}/${UNKNOWN_ID}/read`],
+    ['DELETE', `${N}/${UNKNOWN_ID}`],
     ['POST', `${N}/push-token`, { token: 't', plataforma: 'ios' }],
     ['DELETE', `${N}/push-token`, { token: 't' }],
   ];
@@ -245,10 +243,10 @@ describe('push tokens', () => {
     const after = await makeUser();
     const token = `ExponentPushToken[${uniq()}]`;
     await api('POST', `${N}/push-token`, { token: before.token, body: { token, plataforma: 'android' } });
-    const counted = await countQueries(`${N}/push-token`, {
-      method: 'POST',
-      headers: authHeaders(after.token, { 'content-type': 'application/json' }),
-      body: JSON.stringify({ token, plataforma: 'web' }),
+    const counted = await api('POST', `${N}/push-token`, {
+      token: after.token,
+      body: { token, plataforma: 'web' },
+      countQueries: true,
     });
     expect(counted.status).toBe(201);
     expect(counted.roundTrips).toBe(2); // auth's user lookup + the upsert
@@ -298,8 +296,8 @@ describe('producers: account approved and role changed', () => {
     expect(list.map((n) => n.tipo)).toEqual(['conta_aprovada']);
     expect(list[0]!.titulo).toBe('Conta aprovada');
     expect(await tipos(admin)).toEqual([]);
-    expectError(await api('PATCH', `/api/admin/users/${UNKNOWN}/approve`, { token: admin.token }), 404, 'NOT_FOUND');
-    expect(await db.select().from(notifications).where(eq(notifications.userId, UNKNOWN))).toEqual([]);
+    expectError(await api('PATCH', `/api/admin/users/${UNKNOWN_ID}/approve`, { token: admin.token }), 404, 'NOT_FOUND');
+    expect(await db.select().from(notifications).where(eq(notifications.userId, UNKNOWN_ID))).toEqual([]);
   });
 
   it('the approval enqueues one push message for the notification, after the write', async () => {
@@ -489,11 +487,7 @@ describe('producers: agenda events', () => {
     const many = [...s.owners];
     for (let i = 0; i < 10; i++) many.push(await makeUser({ role: 'EVENT_OWNER', empresaId: s.fot.empresaId }));
     const create = (fotId: string) =>
-      countQueries('/api/agenda', {
-        method: 'POST',
-        headers: authHeaders(s.admin.token, { 'content-type': 'application/json' }),
-        body: JSON.stringify({ ...body(s), fot_id: fotId }),
-      });
+      api('POST', '/api/agenda', { token: s.admin.token, body: { ...body(s), fot_id: fotId }, countQueries: true });
     const none = await create((await makeFot('SP')).id); // a company without EVENT_OWNERs
     const twelve = await create(s.fot.id);
     expect([none.status, twelve.status]).toEqual([201, 201]);

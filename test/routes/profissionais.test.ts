@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { funcoes, profissionais, profissionalFuncoes, refreshTokens, users } from '../../src/db/schema';
 import { ProfissionalSchema } from '../../src/routes/profissionais/profissionais.schemas';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, uniq } from '../helpers/factories';
-import { authHeaders, countQueries } from '../helpers/queries';
-import { api, expectError } from '../helpers/request';
+import { api, authHeaders, expectError } from '../helpers/request';
 
 const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao);
 const BANK = ['banco', 'agencia', 'conta_pix', 'cpf_cnpj_titular', 'tipo_cartao'];
@@ -214,9 +213,9 @@ describe('GET /api/profissionais', () => {
     const f = await makeFuncao(regiao);
     await makeProfissional(regiao, {}, [f.id]);
     const headers = authHeaders(admin.token, { 'x-regiao': regiao });
-    const before = await countQueries('/api/profissionais', { headers });
+    const before = await api('GET', '/api/profissionais', { headers, countQueries: true });
     for (let i = 0; i < 100; i++) await makeProfissional(regiao, {}, [f.id]);
-    const after = await countQueries('/api/profissionais', { headers });
+    const after = await api('GET', '/api/profissionais', { headers, countQueries: true });
     expect(after.body.length).toBeGreaterThanOrEqual(101);
     expect(after.roundTrips).toBe(before.roundTrips);
     expect(after.roundTrips).toBe(1); // the user row and the list in one batch
@@ -229,8 +228,10 @@ describe('GET /api/profissionais/contagem', () => {
     const [a, b, empty] = [await makeFuncao('MG'), await makeFuncao('MG'), await makeFuncao('MG')];
     await makeProfissional('MG', {}, [a.id, b.id]);
     await makeProfissional('MG', {}, [a.id]);
-    const res = await countQueries('/api/profissionais/contagem', {
-      headers: authHeaders(admin.token, { 'x-regiao': 'MG' }),
+    const res = await api('GET', '/api/profissionais/contagem', {
+      token: admin.token,
+      regiao: 'MG',
+      countQueries: true,
     });
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.body.map((r: { funcao_id: string; total: number }) => [r.funcao_id, r]));

@@ -1,17 +1,10 @@
-import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { z } from '@hono/zod-openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
 import * as schema from '../../src/db/schema';
 import { EventoResponse, PrecoResponse } from '../../src/routes/tipos-eventos/tipos-eventos.schemas';
-import { db, makeAdmin, makeCatalog, makePreco, makeUser, type TestUser } from '../helpers/factories';
-import { authHeaders, countingD1 } from '../helpers/queries';
-import { api, expectError } from '../helpers/request';
-
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-let seq = 0;
-const label = (prefix: string) => `${prefix} ${(seq++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+import { db, label, makeAdmin, makeCatalog, makePreco, makeUser, type TestUser } from '../helpers/factories';
+import { api, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const makeTipo = (regiao = 'SP', nome = label('Evento')) => makeCatalog(schema.tiposEventos, regiao, nome);
 const makeFuncao = (regiao = 'SP', nome = label('Funcao')) => makeCatalog(schema.funcoes, regiao, nome);
@@ -254,19 +247,17 @@ describe('deleting', () => {
 });
 
 describe('GET /api/tipos-eventos query count', () => {
-  const app = createApp();
-  // Regions of their own, so each list holds exactly the event types made here.
-  const countEnv = { ...env, REGIOES: 'SP,MG,C1,C50' };
-
   async function measure(regiao: string) {
-    const { db: counted, count } = countingD1(env.DB);
-    const res = await app.request(
-      '/api/tipos-eventos',
-      { headers: authHeaders(reader.token, { 'x-regiao': regiao }) },
-      { ...countEnv, DB: counted },
-    );
+    const res = await api('GET', '/api/tipos-eventos', {
+      token: reader.token,
+      regiao,
+      // Regions of their own, so each list holds exactly the event types made here.
+      bindings: { REGIOES: 'SP,MG,C1,C50' },
+      countQueries: true,
+    });
     expect(res.status).toBe(200);
-    return { body: z.array(EventoResponse).parse(await res.json()), count };
+    const count = { roundTrips: res.roundTrips!, statements: res.statements! };
+    return { body: z.array(EventoResponse).parse(res.body), count };
   }
 
   async function seed(regiao: string, tipos: number) {

@@ -6,8 +6,7 @@ import { createApp } from '../../src/app';
 import { users } from '../../src/db/schema';
 import { auth } from '../../src/middleware/auth';
 import { db, makeAdmin, makeEmpresa, makeFot, makeUser, tokenFor } from '../helpers/factories';
-import { authHeaders, countQueries } from '../helpers/queries';
-import { api, expectError } from '../helpers/request';
+import { api, authHeaders, expectError } from '../helpers/request';
 
 /**
  * Folded authentication (auth({ fold: true }) on the hot reads): the user row is read in the
@@ -26,7 +25,10 @@ async function twoCompanies() {
 }
 
 async function fotIds(token: string) {
-  const res = await countQueries('/api/cadastro-fot', { headers: authHeaders(token, { 'x-regiao': 'MG' }) });
+  const res = await api('GET', '/api/cadastro-fot', {
+    headers: authHeaders(token, { 'x-regiao': 'MG' }),
+    countQueries: true,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { ids: new Set((res.body as { id: string }[]).map((r) => r.id)), roundTrips: res.roundTrips };
 }

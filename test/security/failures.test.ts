@@ -24,7 +24,8 @@ import {
   uniq,
   type TestUser,
 } from '../helpers/factories';
-import { call, insertAgenda, insertConvite, insertNotification } from './world';
+import { api } from '../helpers/request';
+import { insertAgenda, insertConvite, insertNotification } from './world';
 
 const INTERNAL = '{"error":"internal error","code":"INTERNAL"}';
 
@@ -75,7 +76,7 @@ async function failEveryStatement(
   let length = 1;
   for (let n = 0; n < length; n++) {
     const failing = failingD1(env.DB, { batch: isTarget, statement: n });
-    const res = await call(w.method, w.path, {
+    const res = await api(w.method, w.path, {
       token: w.token,
       body: w.body,
       headers: w.headers,
@@ -135,7 +136,7 @@ describe('team registration: POST /api/profissionais with email + senha', () => 
       [email, senha, 'Banco Secreto'],
     );
     expect(n).toBeGreaterThanOrEqual(3);
-    const ok = await call(write.method, write.path, write);
+    const ok = await api(write.method, write.path, write);
     expect(ok.status).toBe(201);
     const after = await snapshot();
     expect(after.users).toHaveLength(1);
@@ -150,7 +151,7 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
     const funcao = await makeCatalog(schema.funcoes, 'SP');
     const u = await makeUser({ role: 'profissional' });
     const prof = await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
-    const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
+    const login = await api('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
     expect(login.status).toBe(200);
     await insertNotification(u.id);
     await db
@@ -176,7 +177,7 @@ describe('professional delete: DELETE /api/profissionais/{id}', () => {
     const before = await snapshot();
     expect(Object.values(before).every((list) => list.length === 1)).toBe(true);
     await failEveryStatement(write, has('delete from "users"'), snapshot, [u.email]);
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect({ ...after, event: undefined }).toEqual({
       user: [],
@@ -211,7 +212,7 @@ describe('profile update: PUT /api/profissionais/{id} with funcoes_ids', () => {
     };
     const n = await failEveryStatement(write, has('update "profissionais"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect(after.profile[0]).toMatchObject({ nome: 'Depois', qualTec: 4 });
     // The main function (f1, not changed) always stays among the functions held.
@@ -253,7 +254,7 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
       body: { status: 'aceito' },
     };
     await failEveryStatement(write, has('update "convites"'), snapshot);
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect(after.convite[0]?.status).toBe('aceito');
     expect(after.notes.map((n) => n.userId).sort()).toEqual([admin.id, creator.id].sort());
@@ -273,7 +274,7 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
       body: { profissional_id: prof.id, funcao_id: funcao.id },
     };
     await failEveryStatement(write, has('insert into "convites"'), snapshot);
-    expect((await call(write.method, write.path, write)).status).toBe(201);
+    expect((await api(write.method, write.path, write)).status).toBe(201);
     const after = await snapshot();
     expect([after.convites.length, after.notes.length]).toEqual([1, 1]);
   });
@@ -288,7 +289,7 @@ describe('invitation answer: PATCH /api/convites/{id}', () => {
     });
     const write: Write = { method: 'DELETE', path: `/api/convites/${convite.id}`, token: admin.token };
     await failEveryStatement(write, has('delete from "convites"'), snapshot);
-    expect((await call(write.method, write.path, write)).status).toBe(204);
+    expect((await api(write.method, write.path, write)).status).toBe(204);
     const after = await snapshot();
     expect([after.convite.length, after.notes.length]).toEqual([0, 1]);
   });
@@ -312,7 +313,7 @@ describe('user creation with a profile: POST /api/admin/users with an administra
     };
     const n = await failEveryStatement(write, has('insert into "users"'), snapshot, [email, senha]);
     expect(n).toBe(3);
-    const ok = await call(write.method, write.path, write);
+    const ok = await api(write.method, write.path, write);
     expect(ok.status).toBe(201);
     const after = await snapshot();
     expect(after.users).toMatchObject([{ role: 'BUSINESS_OWNER', ativo: true }]);
@@ -328,7 +329,7 @@ describe('user creation with a profile: POST /api/admin/users with an administra
     const admin = await makeAdmin();
     const email = `${uniq('res')}@example.com`;
     const failing = failingD1(env.DB, { single: (sql) => sql.startsWith('insert into "users"') });
-    const res = await call('POST', '/api/admin/users', {
+    const res = await api('POST', '/api/admin/users', {
       token: admin.token,
       body: { email, senha: 'outra-senha-1', nome: 'Pesquisa', role: 'RESEARCHER' },
       bindings: { DB: failing.db },
@@ -364,7 +365,7 @@ describe('agenda writes with notifications', () => {
     };
     const n = await failEveryStatement(write, has('insert into "agenda"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
-    expect((await call(write.method, write.path, write)).status).toBe(201);
+    expect((await api(write.method, write.path, write)).status).toBe(201);
     const after = await snapshot();
     expect([after.events.length, after.notes.length]).toEqual([1, 1]);
   });
@@ -383,10 +384,10 @@ describe('agenda writes with notifications', () => {
       body: { horario: '21:30', local_evento: 'Mudou' },
     };
     await failEveryStatement(put, has('update "agenda"'), snapshot);
-    expect((await call(put.method, put.path, put)).status).toBe(200);
+    expect((await api(put.method, put.path, put)).status).toBe(200);
     const del: Write = { method: 'DELETE', path: `/api/agenda/${event.id}`, token: admin.token };
     await failEveryStatement(del, has('delete from "agenda"'), snapshot);
-    expect((await call(del.method, del.path, del)).status).toBe(204);
+    expect((await api(del.method, del.path, del)).status).toBe(204);
     const after = await snapshot();
     expect(after.event).toEqual([]);
     expect(after.notes.map((x) => x.tipo).sort()).toEqual(['agenda_alterada', 'agenda_excluida']);
@@ -411,7 +412,7 @@ describe('agenda writes with notifications', () => {
     };
     const n = await failEveryStatement(write, has('delete from "agenda_equipe"'), snapshot);
     expect(n).toBeGreaterThanOrEqual(3);
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     expect(await snapshot()).toHaveLength(25);
   });
 });
@@ -429,13 +430,13 @@ describe('accounts', () => {
       body: { email, senha: 'minha-senha-9', nome: 'Nova Pessoa', role: 'RESEARCHER' },
     };
     await failEveryStatement(write, has('insert into "users"'), snapshot, [email, 'minha-senha-9']);
-    expect((await call(write.method, write.path, write)).status).toBe(201);
+    expect((await api(write.method, write.path, write)).status).toBe(201);
     expect((await snapshot()).users).toHaveLength(1);
   });
 
   it('PUT /api/me changing the password: new hash, old sessions revoked and a new one, together or not at all', async () => {
     const u: TestUser = await makeUser({ role: 'RESEARCHER' });
-    const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
+    const login = await api('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
     expect(login.status).toBe(200);
     const snapshot = async () => ({
       user: await rows(db.select().from(schema.users).where(eq(schema.users.id, u.id))),
@@ -449,24 +450,24 @@ describe('accounts', () => {
     };
     await failEveryStatement(write, has('update "users"'), snapshot, [PASSWORD, 'nova-senha-segura', u.email]);
     // The old session still works after the failures.
-    expect((await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(
+    expect((await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(
       200,
     );
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     const after = await snapshot();
     expect(after.sessions.filter((s) => s.revokedAt === null)).toHaveLength(1);
   });
 
   it('POST /auth/refresh: the new token and the spending of the old one together or not at all', async () => {
     const u = await makeUser();
-    const login = await call('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
+    const login = await api('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD }, headers: ip() });
     const snapshot = () => rows(db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.userId, u.id)));
     const write: Write = { method: 'POST', path: '/auth/refresh', body: { refresh_token: login.body.refresh_token } };
     const n = await failEveryStatement(write, has('insert into "refresh_tokens"'), snapshot, [
       login.body.refresh_token,
     ]);
     expect(n).toBe(2);
-    expect((await call(write.method, write.path, write)).status).toBe(200);
+    expect((await api(write.method, write.path, write)).status).toBe(200);
     expect((await snapshot()).filter((t) => t.revokedAt === null)).toHaveLength(1);
   });
 
@@ -484,7 +485,7 @@ describe('accounts', () => {
     });
     const approve: Write = { method: 'PATCH', path: `/api/admin/users/${pending.id}/approve`, token: admin.token };
     await failEveryStatement(approve, has('update "users"'), snapshot);
-    expect((await call(approve.method, approve.path, approve)).status).toBe(200);
+    expect((await api(approve.method, approve.path, approve)).status).toBe(200);
     const role: Write = {
       method: 'PATCH',
       path: `/api/admin/users/${pending.id}/role`,
@@ -492,7 +493,7 @@ describe('accounts', () => {
       body: { role: 'agenda_viewer' },
     };
     await failEveryStatement(role, has('update "users"'), snapshot);
-    expect((await call(role.method, role.path, role)).status).toBe(200);
+    expect((await api(role.method, role.path, role)).status).toBe(200);
     const after = await snapshot();
     expect(after.user).toEqual([{ ativo: true, role: 'agenda_viewer' }]);
     expect(after.notes.map((n) => n.tipo).sort()).toEqual(['conta_aprovada', 'papel_alterado']);

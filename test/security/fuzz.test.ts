@@ -25,7 +25,7 @@ import { ROLES } from '../../src/db/schema';
 import { codeToStatus } from '../../src/lib/errors';
 import { signAccessToken } from '../../src/lib/tokens';
 import { env } from 'cloudflare:test';
-import { UNKNOWN_ID } from '../helpers/protected-routes';
+import { send, UNKNOWN_ID } from '../helpers/request';
 import {
   callerFor,
   makeWorld,
@@ -34,7 +34,6 @@ import {
   operations,
   opKey,
   realIdFor,
-  send,
   typeOf,
   validBody,
   type Operation,

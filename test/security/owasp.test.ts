@@ -26,10 +26,9 @@ import { ROLES, type Role } from '../../src/db/schema';
 import { handlePushBatch } from '../../src/queue/push-consumer';
 import type { PushMessage } from '../../src/lib/messages';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, PASSWORD, uniq } from '../helpers/factories';
-import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
-import { cookies, expectError, type ApiResult } from '../helpers/request';
+import { protectedRoutes } from '../helpers/protected-routes';
+import { api, cookies, expectError, send, UNKNOWN_ID, type ApiResult } from '../helpers/request';
 import {
-  call,
   callerFor,
   insertConvite,
   insertNotification,
@@ -39,7 +38,6 @@ import {
   operations,
   opKey,
   realIdFor,
-  send,
   typeOf,
   validBody,
   type JsonSchema,
@@ -75,26 +73,26 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
   it("another user's notifications: not listed, not counted, 404 to read or delete", async () => {
     const [a, b] = await Promise.all([makeUser(), makeUser()]);
     const note = await insertNotification(a.id);
-    expectError(await call('PUT', `/api/v1/notifications/${note.id}/read`, { token: b.token }), 404, 'NOT_FOUND');
-    expectError(await call('DELETE', `/api/v1/notifications/${note.id}`, { token: b.token }), 404, 'NOT_FOUND');
-    const list = await call('GET', '/api/v1/notifications', { token: b.token });
+    expectError(await api('PUT', `/api/v1/notifications/${note.id}/read`, { token: b.token }), 404, 'NOT_FOUND');
+    expectError(await api('DELETE', `/api/v1/notifications/${note.id}`, { token: b.token }), 404, 'NOT_FOUND');
+    const list = await api('GET', '/api/v1/notifications', { token: b.token });
     expect(list.body.map((n: { id: string }) => n.id)).not.toContain(note.id);
-    expect((await call('GET', '/api/v1/notifications/unread-count', { token: b.token })).body).toEqual({ count: 0 });
+    expect((await api('GET', '/api/v1/notifications/unread-count', { token: b.token })).body).toEqual({ count: 0 });
     const [row] = await db.select().from(schema.notifications).where(eq(schema.notifications.id, note.id));
     expect(row).toMatchObject({ lida: false, readAt: null });
     // Read-all of b leaves a's unread.
-    await call('PUT', '/api/v1/notifications/read-all', { token: b.token });
-    expect((await call('GET', '/api/v1/notifications/unread-count', { token: a.token })).body).toEqual({ count: 1 });
+    await api('PUT', '/api/v1/notifications/read-all', { token: b.token });
+    expect((await api('GET', '/api/v1/notifications/unread-count', { token: a.token })).body).toEqual({ count: 1 });
   });
 
   it("another user's push token cannot be removed by DELETE push-token", async () => {
     const [a, b] = await Promise.all([makeUser(), makeUser()]);
     const token = `ExponentPushToken[${uniq()}]`;
     expect(
-      (await call('POST', '/api/v1/notifications/push-token', { token: a.token, body: { token, plataforma: 'ios' } }))
+      (await api('POST', '/api/v1/notifications/push-token', { token: a.token, body: { token, plataforma: 'ios' } }))
         .status,
     ).toBe(201);
-    expect((await call('DELETE', '/api/v1/notifications/push-token', { token: b.token, body: { token } })).status).toBe(
+    expect((await api('DELETE', '/api/v1/notifications/push-token', { token: b.token, body: { token } })).status).toBe(
       204,
     );
     expect(
@@ -118,8 +116,8 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
       ['POST', `/api/agenda/${id}/convites`, { profissional_id: w.sp.profissional.id, funcao_id: w.sp.funcao.id }],
     ];
     for (const [method, path, body] of tries)
-      expectError(await call(method, path, { token: other.token, body }), 404, 'NOT_FOUND');
-    const list = await call('GET', '/api/agenda', { token: other.token });
+      expectError(await api(method, path, { token: other.token, body }), 404, 'NOT_FOUND');
+    const list = await api('GET', '/api/agenda', { token: other.token });
     expect(list.body.map((e: { id: string }) => e.id)).not.toContain(id);
     const [after] = await db.select().from(schema.agenda).where(eq(schema.agenda.id, id));
     expect(after).toEqual(before);
@@ -131,9 +129,9 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
     const own = await makeProfissional('SP', { usuarioId: u.id });
     const theirs = w.sp.profissional.id;
     const [before] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, theirs));
-    expectError(await call('GET', `/api/profissionais/${theirs}`, { token: u.token }), 404, 'NOT_FOUND');
+    expectError(await api('GET', `/api/profissionais/${theirs}`, { token: u.token }), 404, 'NOT_FOUND');
     expectError(
-      await call('PUT', `/api/profissionais/${theirs}`, {
+      await api('PUT', `/api/profissionais/${theirs}`, {
         token: u.token,
         body: { conta_pix: 'minha-chave', nome: 'Trocado' },
       }),
@@ -141,13 +139,13 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
       'NOT_FOUND',
     );
     expectError(
-      await call('PATCH', `/api/convites/${w.sp.convite.id}`, { token: u.token, body: { status: 'aceito' } }),
+      await api('PATCH', `/api/convites/${w.sp.convite.id}`, { token: u.token, body: { status: 'aceito' } }),
       404,
       'NOT_FOUND',
     );
-    const list = await call('GET', '/api/profissionais', { token: u.token });
+    const list = await api('GET', '/api/profissionais', { token: u.token });
     expect(list.body.map((p: { id: string }) => p.id)).toEqual([own.id]);
-    expect((await call('GET', '/api/convites', { token: u.token })).body).toEqual([]);
+    expect((await api('GET', '/api/convites', { token: u.token })).body).toEqual([]);
     const [after] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, theirs));
     expect(after).toEqual(before);
     const [convite] = await db.select().from(schema.convites).where(eq(schema.convites.id, w.sp.convite.id));
@@ -156,9 +154,9 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
 
   it("an EVENT_OWNER does not see another company's FOT records and events", async () => {
     const eo = w.users.EVENT_OWNER; // its company is not the company of w.sp.fot
-    expectError(await call('GET', `/api/cadastro-fot/${w.sp.fot.id}`, { token: eo.token }), 404, 'NOT_FOUND');
-    expectError(await call('GET', `/api/agenda/${w.sp.agenda.id}`, { token: eo.token }), 404, 'NOT_FOUND');
-    expect((await call('GET', '/api/cadastro-fot', { token: eo.token })).body).toEqual([]);
+    expectError(await api('GET', `/api/cadastro-fot/${w.sp.fot.id}`, { token: eo.token }), 404, 'NOT_FOUND');
+    expectError(await api('GET', `/api/agenda/${w.sp.agenda.id}`, { token: eo.token }), 404, 'NOT_FOUND');
+    expect((await api('GET', '/api/cadastro-fot', { token: eo.token })).body).toEqual([]);
   });
 
   it('an id of the other region is 404 on EVERY regional route with an id, and the row stays as it was', async () => {
@@ -174,7 +172,7 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
         continue;
       }
       const caller = callerFor(op, w);
-      const res = await call(op.method, fill(op.path, id), {
+      const res = await api(op.method, fill(op.path, id), {
         token: caller.token,
         regiao: 'SP',
         body: validBody(opKey(op), w, w.sp),
@@ -215,12 +213,12 @@ describe('API2 broken authentication: a token is only as good as the account beh
   async function loggedIn(role: Role) {
     const admin = await makeAdmin();
     const email = `${uniq('sess')}@example.com`;
-    const created = await call('POST', '/api/admin/users', {
+    const created = await api('POST', '/api/admin/users', {
       token: admin.token,
       body: { email, senha: 'segredo123', nome: 'Sessao', role },
     });
     expect(created.status).toBe(201);
-    const login = await call('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
+    const login = await api('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
     expect(login.status).toBe(200);
     return {
       admin,
@@ -232,17 +230,17 @@ describe('API2 broken authentication: a token is only as good as the account beh
 
   it('the tokens of a user deleted through DELETE /api/admin/users are refused on every protected route and at refresh', async () => {
     const s = await loggedIn('RESEARCHER');
-    expect((await call('GET', '/api/me', { token: s.access })).status).toBe(200);
-    expect((await call('DELETE', `/api/admin/users/${s.id}`, { token: s.admin.token })).status).toBe(200);
+    expect((await api('GET', '/api/me', { token: s.access })).status).toBe(200);
+    expect((await api('DELETE', `/api/admin/users/${s.id}`, { token: s.admin.token })).status).toBe(200);
     const problems: string[] = [];
     for (const r of protectedRoutes) {
-      const res = await call(r.method, r.path, { token: s.access, body: r.body });
+      const res = await api(r.method, r.path, { token: s.access, body: r.body });
       if (res.status !== 401 || res.body?.code !== 'UNAUTHENTICATED')
         problems.push(`${r.method} ${r.path}: ${res.status}`);
     }
     expect(problems).toEqual([]);
     expectError(
-      await call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } }),
+      await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh } }),
       401,
       'INVALID_REFRESH_TOKEN',
     );
@@ -251,18 +249,18 @@ describe('API2 broken authentication: a token is only as good as the account beh
   it('the token of a professional whose profile (and so login) was deleted is refused', async () => {
     const admin = await makeAdmin();
     const email = `${uniq('equipe')}@example.com`;
-    const created = await call('POST', '/api/profissionais', {
+    const created = await api('POST', '/api/profissionais', {
       token: admin.token,
       body: { nome: 'Equipe', email, senha: 'segredo123' },
     });
     expect(created.status).toBe(201);
-    const login = await call('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
+    const login = await api('POST', '/auth/login', { body: { email, senha: 'segredo123' }, headers: ipHeader() });
     expect(login.status).toBe(200);
-    expect((await call('DELETE', `/api/profissionais/${created.body.id}`, { token: admin.token })).status).toBe(200);
-    expectError(await call('GET', '/api/me', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
-    expectError(await call('GET', '/api/convites', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
+    expect((await api('DELETE', `/api/profissionais/${created.body.id}`, { token: admin.token })).status).toBe(200);
+    expectError(await api('GET', '/api/me', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
+    expectError(await api('GET', '/api/convites', { token: login.body.access_token }), 401, 'UNAUTHENTICATED');
     expectError(
-      await call('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
+      await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
       401,
       'INVALID_REFRESH_TOKEN',
     );
@@ -270,9 +268,9 @@ describe('API2 broken authentication: a token is only as good as the account beh
 
   it('a BUSINESS_OWNER demoted through the API loses every administrator route at once, though its token still claims the role', async () => {
     const s = await loggedIn('BUSINESS_OWNER');
-    expect((await call('GET', '/api/admin/users', { token: s.access })).status).toBe(200);
+    expect((await api('GET', '/api/admin/users', { token: s.access })).status).toBe(200);
     expect(
-      (await call('PATCH', `/api/admin/users/${s.id}/role`, { token: s.admin.token, body: { role: 'RESEARCHER' } }))
+      (await api('PATCH', `/api/admin/users/${s.id}/role`, { token: s.admin.token, body: { role: 'RESEARCHER' } }))
         .status,
     ).toBe(200);
     const claims = JSON.parse(atob(s.access.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
@@ -281,13 +279,13 @@ describe('API2 broken authentication: a token is only as good as the account beh
     expect(adminOnly.length).toBeGreaterThan(20);
     const problems: string[] = [];
     for (const r of adminOnly) {
-      const res = await call(r.method, r.path, { token: s.access, body: r.body });
+      const res = await api(r.method, r.path, { token: s.access, body: r.body });
       if (res.status !== 403 || res.body?.code !== 'FORBIDDEN')
         problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
     }
     expect(problems).toEqual([]);
     // Its refresh token mints tokens of the stored role only.
-    const refreshed = await call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } });
+    const refreshed = await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh } });
     expect(refreshed.status).toBe(200);
     expect(JSON.parse(atob(refreshed.body.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).role).toBe(
       'RESEARCHER',
@@ -295,7 +293,7 @@ describe('API2 broken authentication: a token is only as good as the account beh
   });
 
   it("a pending user's token works for GET /api/me and its own profile only: every other protected route is 403 ACCOUNT_PENDING", async () => {
-    const reg = await call('POST', '/auth/register', {
+    const reg = await api('POST', '/auth/register', {
       body: { email: `${uniq('pend')}@example.com`, senha: 'segredo123', nome: 'Pendente', role: 'profissional' },
     });
     expect(reg.status).toBe(201);
@@ -303,13 +301,13 @@ describe('API2 broken authentication: a token is only as good as the account beh
     const open = new Set(['GET /api/me', 'POST /api/profissionais']);
     const problems: string[] = [];
     for (const r of protectedRoutes.filter((r) => !open.has(`${r.method} ${r.path}`))) {
-      const res = await call(r.method, r.path, { token, body: r.body });
+      const res = await api(r.method, r.path, { token, body: r.body });
       if (res.status !== 403 || res.body?.code !== 'ACCOUNT_PENDING')
         problems.push(`${r.method} ${r.path}: ${res.status} ${res.body?.code}`);
     }
     expect(problems).toEqual([]);
-    expect((await call('GET', '/api/me', { token })).status).toBe(200);
-    expect((await call('POST', '/api/profissionais', { token, body: { nome: 'Meu perfil' } })).status).toBe(201);
+    expect((await api('GET', '/api/me', { token })).status).toBe(200);
+    expect((await api('POST', '/api/profissionais', { token, body: { nome: 'Meu perfil' } })).status).toBe(201);
   });
 });
 
@@ -418,7 +416,7 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
       const caller = callerFor(op, w);
       const id = realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID;
       const body = withInjection(op, validBody(opKey(op), w), victim.id);
-      const res = await call(op.method, fill(op.path, id), { token: caller.token, body, headers: ipHeader() });
+      const res = await api(op.method, fill(op.path, id), { token: caller.token, body, headers: ipHeader() });
       if (res.status === 400 || res.status >= 500)
         problems.push(`${opKey(op)}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
       if (res.status < 300 && res.body && typeof res.body === 'object') created.push({ op: opKey(op), body: res.body });
@@ -448,17 +446,17 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     const inj = injection(victim.id);
     // PUT /api/me by a RESEARCHER.
     const r = await makeUser({ role: 'RESEARCHER' });
-    expect((await call('PUT', '/api/me', { token: r.token, body: { ...inj, nome: 'Ainda Pesquisador' } })).status).toBe(
+    expect((await api('PUT', '/api/me', { token: r.token, body: { ...inj, nome: 'Ainda Pesquisador' } })).status).toBe(
       200,
     );
     const [me] = await db.select().from(schema.users).where(eq(schema.users.id, r.id));
     expect(me).toMatchObject({ role: 'RESEARCHER', ativo: true, nome: 'Ainda Pesquisador' });
     expect(me!.senhaHash).not.toBe(INJECTED_HASH);
     // A pending professional creating its own profile: linked to itself, in the header's region, no ratings.
-    const reg = await call('POST', '/auth/register', {
+    const reg = await api('POST', '/auth/register', {
       body: { email: `${uniq('own')}@example.com`, senha: 'segredo123', nome: 'Novo', role: 'profissional' },
     });
-    const own = await call('POST', '/api/profissionais', {
+    const own = await api('POST', '/api/profissionais', {
       token: reg.body.access_token,
       body: { ...inj, nome: 'Meu perfil', qual_tec: 5, desempenho_evento: 5 },
     });
@@ -476,7 +474,7 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     const token = `ExponentPushToken[${uniq()}]`;
     expect(
       (
-        await call('POST', '/api/v1/notifications/push-token', {
+        await api('POST', '/api/v1/notifications/push-token', {
           token: r.token,
           body: { ...inj, token, plataforma: 'web' },
         })
@@ -485,7 +483,7 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     expect((await db.select().from(schema.pushTokens).where(eq(schema.pushTokens.token, token)))[0]?.userId).toBe(r.id);
     // A professional answering its invitation cannot move it to another event, professional or function.
     const u = w.users.profissional;
-    const answer = await call('PATCH', `/api/convites/${w.sp.convite.id}`, {
+    const answer = await api('PATCH', `/api/convites/${w.sp.convite.id}`, {
       token: u.token,
       body: {
         status: 'recusado',
@@ -532,7 +530,7 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     for (const op of gets) {
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       for (const [who, token] of outsiders) {
-        const res = await call('GET', path, { token });
+        const res = await api('GET', path, { token });
         const text = JSON.stringify(res.body);
         for (const s of secrets) if (text.includes(s)) leaks.push(`${who}: GET ${path} shows ${s}`);
       }
@@ -540,9 +538,9 @@ describe('API3 broken object-property authorization: mass assignment is ignored,
     expect(leaks).toEqual([]);
     // Positive controls: the administrator and the professional itself do see them.
     expect(
-      JSON.stringify((await call('GET', `/api/profissionais/${w.sp.profissional.id}`, { token: w.admin.token })).body),
+      JSON.stringify((await api('GET', `/api/profissionais/${w.sp.profissional.id}`, { token: w.admin.token })).body),
     ).toContain('pix@example.com');
-    expect(JSON.stringify((await call('GET', '/api/me', { token: w.users.profissional.token })).body)).toContain(
+    expect(JSON.stringify((await api('GET', '/api/me', { token: w.users.profissional.token })).body)).toContain(
       'pix@example.com',
     );
   });
@@ -559,7 +557,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
     const problems: string[] = [];
     for (const op of bodyOps) {
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
-      const res = await call(op.method, path, { rawBody: big, headers: { 'content-type': 'application/json' } });
+      const res = await api(op.method, path, { rawBody: big, headers: { 'content-type': 'application/json' } });
       if (res.status !== 413 || res.body?.code !== 'PAYLOAD_TOO_LARGE') problems.push(`${opKey(op)}: ${res.status}`);
     }
     expect(problems).toEqual([]);
@@ -586,7 +584,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
     expect(res.status).toBe(413);
     const exact = `{"nome":"${'a'.repeat(64 * 1024 - 11)}"}`;
     expect(exact.length).toBe(64 * 1024);
-    const atLimit = await call('POST', '/api/cursos', {
+    const atLimit = await api('POST', '/api/cursos', {
       token: w.admin.token,
       rawBody: exact,
       headers: { 'content-type': 'application/json' },
@@ -624,7 +622,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       for (const f of stringFields(op.body)) {
         const n = f.schema.maxLength !== undefined ? f.schema.maxLength + 1 : 10_000;
         const value = f.schema.format === 'email' ? `${'a'.repeat(n - 12)}@example.com` : 'a'.repeat(n);
-        const res = await call(op.method, path, {
+        const res = await api(op.method, path, {
           token: caller.token,
           body: setPath(validBody(opKey(op), w), f.path, value),
           headers: ipHeader(),
@@ -668,7 +666,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
           itemType === 'object' ? { funcao_id: crypto.randomUUID(), quantidade: 1 } : crypto.randomUUID(),
         );
         const body = a.path ? setPath(validBody(opKey(op), w), a.path, items) : items;
-        const res = await call(op.method, path, { token: caller.token, body });
+        const res = await api(op.method, path, { token: caller.token, body });
         checked++;
         if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
           problems.push(`${opKey(op)} ${a.path || '(body)'}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -693,7 +691,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         const items =
           typeOf(a.schema.items) === 'object' ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 })) : ids;
         const body = a.path ? { ...(validBody(opKey(op), w) as object), [a.path]: items } : items;
-        const res = await call(op.method, path, { token: caller.token, body });
+        const res = await api(op.method, path, { token: caller.token, body });
         checked++;
         if (res.status >= 300)
           problems.push(
@@ -728,7 +726,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         const body = Array.isArray(base)
           ? [{ ...base[0], [name.slice(2)]: Math.floor(s.maximum) + 1 }]
           : { ...(base as object), [name]: Math.floor(s.maximum) + 1 };
-        const res = await call(op.method, path, { token: caller.token, body });
+        const res = await api(op.method, path, { token: caller.token, body });
         checked++;
         if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
           problems.push(`${opKey(op)} ${name}=${Math.floor(s.maximum) + 1}: ${res.status}`);
@@ -751,11 +749,11 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       const caller = callerFor(op, w);
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       for (const value of [limit.maximum + 1, 1e9]) {
-        const res = await call('GET', `${path}?limit=${value}`, { token: caller.token });
+        const res = await api('GET', `${path}?limit=${value}`, { token: caller.token });
         if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
           problems.push(`${opKey(op)} limit=${value}: ${res.status}`);
       }
-      const ok = await call('GET', `${path}?limit=${limit.maximum}`, { token: caller.token });
+      const ok = await api('GET', `${path}?limit=${limit.maximum}`, { token: caller.token });
       if (ok.status !== 200) problems.push(`${opKey(op)} limit=${limit.maximum}: ${ok.status}`);
     }
     expect(problems).toEqual([]);
@@ -799,33 +797,33 @@ describe('API6 unrestricted access to sensitive business flows', () => {
   // concurrency, one account per e-mail: concurrency.test.ts.
 
   it('a pending user cannot approve itself, not even after being given an administrator role', async () => {
-    const reg = await call('POST', '/auth/register', {
+    const reg = await api('POST', '/auth/register', {
       body: { email: `${uniq('self')}@example.com`, senha: 'segredo123', nome: 'Apressado', role: 'profissional' },
     });
     const { id, access_token: token } = reg.body;
-    expectError(await call('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
+    expectError(await api('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
     // An administrator sets the role before approving: the account is still pending.
     const admin = await makeAdmin();
     expect(
-      (await call('PATCH', `/api/admin/users/${id}/role`, { token: admin.token, body: { role: 'BUSINESS_OWNER' } }))
+      (await api('PATCH', `/api/admin/users/${id}/role`, { token: admin.token, body: { role: 'BUSINESS_OWNER' } }))
         .status,
     ).toBe(200);
-    expectError(await call('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
+    expectError(await api('PATCH', `/api/admin/users/${id}/approve`, { token }), 403, 'ACCOUNT_PENDING');
     expectError(
-      await call('PATCH', `/api/admin/users/${id}/role`, { token, body: { role: 'SUPERADMIN' } }),
+      await api('PATCH', `/api/admin/users/${id}/role`, { token, body: { role: 'SUPERADMIN' } }),
       403,
       'ACCOUNT_PENDING',
     );
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, id));
     expect(row).toMatchObject({ ativo: false, role: 'BUSINESS_OWNER' });
-    expect((await call('GET', '/api/me', { token })).status).toBe(200);
+    expect((await api('GET', '/api/me', { token })).status).toBe(200);
   });
 
   it('a pending account with an administrator role cannot use the administrator side of POST /api/profissionais (team registration)', async () => {
     const pending = await makeUser({ role: 'BUSINESS_OWNER', ativo: false });
     const email = `${uniq('intruso')}@example.com`;
     expectError(
-      await call('POST', '/api/profissionais', {
+      await api('POST', '/api/profissionais', {
         token: pending.token,
         body: { nome: 'Intruso', email, senha: 'segredo123' },
       }),
@@ -841,10 +839,10 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     const bo = await makeUser({ role: 'BUSINESS_OWNER' });
     const pending = await makeUser({ role: 'RESEARCHER', ativo: false });
     expect(
-      (await call('PATCH', `/api/admin/users/${pending.id}/role`, { token: sa.token, body: { role: 'SUPERADMIN' } }))
+      (await api('PATCH', `/api/admin/users/${pending.id}/role`, { token: sa.token, body: { role: 'SUPERADMIN' } }))
         .status,
     ).toBe(200);
-    expectError(await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: bo.token }), 403, 'FORBIDDEN');
+    expectError(await api('PATCH', `/api/admin/users/${pending.id}/approve`, { token: bo.token }), 403, 'FORBIDDEN');
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, pending.id));
     expect(row).toMatchObject({ ativo: false, role: 'SUPERADMIN' });
     const approvals = await db
@@ -852,8 +850,8 @@ describe('API6 unrestricted access to sensitive business flows', () => {
       .from(schema.notifications)
       .where(and(eq(schema.notifications.userId, pending.id), eq(schema.notifications.tipo, 'conta_aprovada')));
     expect(approvals).toEqual([]);
-    expectError(await call('PATCH', `/api/admin/users/${UNKNOWN_ID}/approve`, { token: bo.token }), 404, 'NOT_FOUND');
-    expect((await call('PATCH', `/api/admin/users/${pending.id}/approve`, { token: sa.token })).status).toBe(200);
+    expectError(await api('PATCH', `/api/admin/users/${UNKNOWN_ID}/approve`, { token: bo.token }), 404, 'NOT_FOUND');
+    expect((await api('PATCH', `/api/admin/users/${pending.id}/approve`, { token: sa.token })).status).toBe(200);
   });
 
   it('nobody promotes themselves, and only a SUPERADMIN makes a SUPERADMIN', async () => {
@@ -861,10 +859,10 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     for (const role of ROLES.filter((r) => r !== 'SUPERADMIN')) {
       const u = await makeUser({ role });
       for (const target of ['SUPERADMIN', 'BUSINESS_OWNER'] as const) {
-        const res = await call('PATCH', `/api/admin/users/${u.id}/role`, { token: u.token, body: { role: target } });
+        const res = await api('PATCH', `/api/admin/users/${u.id}/role`, { token: u.token, body: { role: target } });
         if (res.status !== 403 || res.body?.code !== 'FORBIDDEN') problems.push(`${role} → ${target}: ${res.status}`);
       }
-      await call('PUT', '/api/me', { token: u.token, body: { role: 'SUPERADMIN', ativo: true } });
+      await api('PUT', '/api/me', { token: u.token, body: { role: 'SUPERADMIN', ativo: true } });
       const [row] = await db.select({ role: schema.users.role }).from(schema.users).where(eq(schema.users.id, u.id));
       if (row?.role !== role) problems.push(`${role} became ${row?.role}`);
     }
@@ -872,17 +870,17 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     const bo = await makeUser({ role: 'BUSINESS_OWNER' });
     const colleague = await makeUser({ role: 'RESEARCHER' });
     expectError(
-      await call('PATCH', `/api/admin/users/${colleague.id}/role`, { token: bo.token, body: { role: 'SUPERADMIN' } }),
+      await api('PATCH', `/api/admin/users/${colleague.id}/role`, { token: bo.token, body: { role: 'SUPERADMIN' } }),
       403,
       'FORBIDDEN',
     );
-    const create = await call('POST', '/api/admin/users', {
+    const create = await api('POST', '/api/admin/users', {
       token: bo.token,
       body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'Novo SA', role: 'SUPERADMIN' },
     });
     expectError(create, 403, 'FORBIDDEN');
     expectError(
-      await call('POST', '/auth/register', {
+      await api('POST', '/auth/register', {
         body: { email: `${uniq('sa')}@example.com`, senha: 'segredo123', nome: 'SA', role: 'SUPERADMIN' },
       }),
       400,
@@ -1002,7 +1000,7 @@ describe('API8 security misconfiguration', () => {
   it('every kind of error answer carries the security headers and the D2 JSON shape', async () => {
     const locked = await makeUser();
     for (let i = 0; i < 5; i++)
-      await call('POST', '/auth/login', {
+      await api('POST', '/auth/login', {
         body: { email: locked.email, senha: 'wrong-password' },
         headers: ipHeader(),
       });

@@ -3,8 +3,6 @@
  * a twin of each regional row in MG, and a user of every role. Rows go straight into D1 through
  * the factories (fast); the tests then act through HTTP.
  */
-import { createExecutionContext, env } from 'cloudflare:test';
-import { createApp } from '../../src/app';
 import * as schema from '../../src/db/schema';
 import type { Role } from '../../src/db/schema';
 import {
@@ -18,8 +16,8 @@ import {
   uniq,
   type TestUser,
 } from '../helpers/factories';
-import { protectedRoutes, UNKNOWN_ID } from '../helpers/protected-routes';
-import { BASE, type ApiOptions, type ApiResult } from '../helpers/request';
+import { protectedRoutes } from '../helpers/protected-routes';
+import { send, UNKNOWN_ID } from '../helpers/request';
 
 export interface RegionRows {
   regiao: string;
@@ -204,51 +202,6 @@ export interface ApiDoc {
     >
   >;
   components: { schemas: Record<string, JsonSchema> };
-}
-
-/**
- * The app in this isolate, with the real bindings (the test D1, the queue). These suites send thousands
- * of requests: through SELF.fetch each request costs more than the one before it (measured: 100 calls
- * of GET /health take 1 s, the next 100 take 3 s, then 7 s), while the same app called here stays flat.
- * It is the same app the worker's fetch handler serves (src/index.ts: createApp().fetch).
- */
-const app = createApp();
-
-/** One request through the app: a Response. `bindings` overrides env entries (a failing DB, a var). */
-export function send(method: string, path: string, init: RequestInit = {}, bindings?: Partial<Cloudflare.Env>) {
-  return app.request(
-    `${BASE}${path}`,
-    { ...init, method },
-    bindings ? { ...env, ...bindings } : env,
-    createExecutionContext(),
-  );
-}
-
-/** Like helpers/request.ts `api()`, through `send()`: JSON in and out, never throws on a bad body. */
-export async function call<T = any>(
-  method: string,
-  path: string,
-  opts: ApiOptions & { bindings?: Partial<Cloudflare.Env> } = {},
-): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.regiao !== undefined) headers['x-regiao'] = opts.regiao;
-  let body: BodyInit | undefined = opts.rawBody;
-  if (opts.body !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    body = JSON.stringify(opts.body);
-  }
-  const res = await send(method, path, { headers, body }, opts.bindings);
-  const text = await res.text();
-  let parsed: unknown = text;
-  if (text && res.headers.get('content-type')?.includes('json')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-  }
-  return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
 export async function openApi(): Promise<ApiDoc> {

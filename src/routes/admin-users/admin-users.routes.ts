@@ -3,8 +3,8 @@ import { listResponse, PageQuery } from '../../lib/pagination';
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import {
   CreatedUserResponse,
+  CreateUserRequest,
   PendingUserSchema,
-  RegisterRequest,
   UpdateRoleRequest,
   UserSchema,
 } from './admin-users.schemas';
@@ -51,7 +51,7 @@ export const create = authedRoute({
   summary: 'Create an active account (administrator roles also get a professional profile)',
   description:
     'Only a SUPERADMIN may create a SUPERADMIN. An administrator-role user gets the unlinked professional profile with the same e-mail, or a new one in the x-regiao region.',
-  request: { body: jsonBody(RegisterRequest) },
+  request: { body: jsonBody(CreateUserRequest) },
   responses: { 201: jsonResponse(CreatedUserResponse, 'Created') },
 });
 

@@ -3,6 +3,8 @@ import { RoleSchema } from '../auth/auth.schemas';
 
 export const UpdateRoleRequest = z.object({ role: RoleSchema }).openapi('updateRoleRequest');
 
-export const CreatedUserResponse = z.object({ id: z.string(), message: z.string() }).openapi('createdUserResponse');
+export const CreatedUserResponse = z
+  .object({ id: z.string().openapi({ format: 'uuid' }), message: z.string() })
+  .openapi('createdUserResponse');
 
-export { PendingUserSchema, RegisterRequest, UserSchema } from '../auth/auth.schemas';
+export { CreateUserRequest, PendingUserSchema, UserSchema } from '../auth/auth.schemas';

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
 import { hhmm, isoDate, optStr, uuid } from '../../lib/fields';
 
@@ -40,7 +41,7 @@ export type AgendaInput = z.infer<typeof UpdateAgendaRequest>;
 
 export const EquipeItemSchema = z
   .object({
-    funcao_id: z.string(),
+    funcao_id: out.id(),
     funcao_nome: z.string(),
     quantidade: z.number().int(),
     aceitos: z.number().int(),
@@ -54,13 +55,13 @@ const s = () => z.string().nullable();
 
 export const AgendaSchema = z
   .object({
-    id: z.string(),
-    user_id: s(),
-    regiao: z.string(),
-    fot_id: z.string(),
-    tipo_evento_id: z.string(),
-    data_evento: z.string(),
-    horario: s(),
+    id: out.id(),
+    user_id: out.id().nullable(),
+    regiao: out.regiao(),
+    fot_id: out.id(),
+    tipo_evento_id: out.id(),
+    data_evento: out.date(),
+    horario: out.time().nullable(),
     local_evento: s(),
     endereco: s(),
     observacoes_evento: s(),
@@ -80,19 +81,19 @@ export const AgendaSchema = z
     foto_faltante: n(),
     cine_faltante: n(),
     recep_faltante: n(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
     fot: z.object({
-      id: z.string(),
+      id: out.id(),
       fot: z.number().int(),
       instituicao: s(),
       cidade: s(),
-      estado: s(),
+      estado: out.ufOrNull(),
       empresa_nome: z.string(),
       curso_nome: z.string(),
       ano_formatura_label: z.string(),
     }),
-    tipo_evento: z.object({ id: z.string(), nome: z.string() }),
+    tipo_evento: z.object({ id: out.id(), nome: z.string() }),
     equipe: z.array(EquipeItemSchema).openapi({
       description:
         'team quota per function with accepted, pending and missing counts; once set, *_faltante and status_profissionais follow from it',

@@ -22,9 +22,6 @@ export const register = publicRoute({
   request: { body: jsonBody(RegisterRequest) },
   responses: {
     201: jsonResponse(RegisterResponse, 'Registered (pending); cookies access_token and refresh_token are set'),
-    400: errors[400],
-    413: errors[413],
-    500: errors[500],
   },
 });
 
@@ -36,10 +33,8 @@ export const login = publicRoute({
   request: { body: jsonBody(LoginRequest) },
   responses: {
     200: jsonResponse(LoginResponse, 'Logged in; cookies access_token and refresh_token are set'),
-    400: errors[400],
     401: errors[401],
     429: errors[429],
-    500: errors[500],
   },
 });
 
@@ -51,10 +46,8 @@ export const refresh = publicRoute({
   request: { body: { required: false, content: { 'application/json': { schema: RefreshRequest } } } },
   responses: {
     200: jsonResponse(RefreshResponse, 'New access and refresh tokens; cookies are set'),
-    400: errors[400],
     401: errors[401],
     403: errors[403],
-    500: errors[500],
   },
 });
 
@@ -64,7 +57,8 @@ export const logout = publicRoute({
   tags,
   summary: 'Revoke the refresh token (body or cookie) and clear both cookies',
   request: { body: { required: false, content: { 'application/json': { schema: RefreshRequest } } } },
-  responses: { 200: jsonResponse(MessageSchema, 'Logged out'), 400: errors[400], 500: errors[500] },
+  // 403: a cookie-authenticated logout from a foreign Origin (decisions D12).
+  responses: { 200: jsonResponse(MessageSchema, 'Logged out'), 403: errors[403] },
 });
 
 export const getMe = authedRoute({

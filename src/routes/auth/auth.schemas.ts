@@ -1,55 +1,72 @@
 import { z } from '@hono/zod-openapi';
-import { ROLES } from '../../db/schema';
+import { ADMIN_ROLES, ROLES, type Role } from '../../db/schema';
 import { email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
+import { out } from '../openapi';
 import { ProfissionalSelfUpdate, ProfissionalSchema } from '../profissionais/profissionais.schemas';
 
 export const RoleSchema = z.enum(ROLES).openapi('Role');
 
 export const UserSchema = z
   .object({
-    id: z.string(),
+    id: out.id(),
     name: z.string(),
-    email: z.string(),
+    email: z.string().openapi({ format: 'email' }),
     phone: z.string().nullable(),
     role: RoleSchema,
     ativo: z.boolean().openapi({ description: 'false = pending approval' }),
-    company_id: z.string().nullable(),
+    company_id: out.id().nullable(),
     company_name: z.string().nullable(),
     cpf_cnpj: z.string().nullable(),
     professional_type: z.string().nullable(),
     endereco: z.string().nullable(),
     cidade: z.string().nullable(),
-    uf: z.string().nullable(),
+    uf: out.ufOrNull(),
     cep: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
   })
   .openapi('userResponse');
 
 export const PendingUserSchema = UserSchema.extend({ tipo_profissional: z.string().nullable() }).openapi('PendingUser');
 
+/** The roles a client may register with: administrator roles are 400 ROLE_NOT_ALLOWED. */
+export const SELF_REGISTER_ROLES = ROLES.filter((r) => !(ADMIN_ROLES as readonly Role[]).includes(r));
+
+const userFields = {
+  email: email(),
+  senha: senha(),
+  nome: reqStr(120),
+  role: RoleSchema,
+  telefone: optStr(30),
+  empresa_id: uuid().nullish().openapi({ description: 'required for role EVENT_OWNER' }),
+  cpf_cnpj: optCpfCnpj(),
+  professional_type: optStr(50),
+  endereco: optStr(200),
+  cidade: optStr(100),
+  uf: optUf(),
+  cep: optCep(),
+};
+
+/** POST /auth/register: the role is one of SELF_REGISTER_ROLES (the others are refused by the handler). */
 export const RegisterRequest = z
   .object({
-    email: email(),
-    senha: senha(),
-    nome: reqStr(120),
-    role: RoleSchema,
-    telefone: optStr(30),
-    empresa_id: uuid().nullish().openapi({ description: 'required for role EVENT_OWNER' }),
-    cpf_cnpj: optCpfCnpj(),
-    professional_type: optStr(50),
-    endereco: optStr(200),
-    cidade: optStr(100),
-    uf: optUf(),
-    cep: optCep(),
+    ...userFields,
+    // A schema of its own (not RoleSchema.openapi(...), which would change the shared Role component).
+    role: z.enum(ROLES).openapi({
+      enum: SELF_REGISTER_ROLES,
+      description: 'administrator roles are refused (400 ROLE_NOT_ALLOWED)',
+    }),
   })
   .openapi('registerRequest');
 
+/** POST /api/admin/users: any role (only a SUPERADMIN may create a SUPERADMIN). */
+export const CreateUserRequest = z.object(userFields).openapi('createUserRequest');
+
 export const RegisterResponse = z
   .object({
-    id: z.string(),
+    id: out.id(),
     access_token: z.string(),
-    expires_at: z.string(),
+    expires_at: out.timestamp(),
     refresh_token: z.string(),
     message: z.string(),
   })
@@ -75,7 +92,7 @@ export const RefreshRequest = z
   .openapi('refreshRequest', { description: 'The refresh token, or none to use the refresh_token cookie' });
 
 export const RefreshResponse = z
-  .object({ access_token: z.string(), expires_at: z.string(), refresh_token: z.string() })
+  .object({ access_token: z.string(), expires_at: out.timestamp(), refresh_token: z.string() })
   .openapi('refreshResponse');
 
 export const UpdateMeRequest = z

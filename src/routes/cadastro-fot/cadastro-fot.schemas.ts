@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
 import { money, optStr, optUf, uuid } from '../../lib/fields';
 
@@ -28,23 +29,23 @@ export type FotInput = z.infer<typeof UpdateFotRequest>;
 
 export const FotSchema = z
   .object({
-    id: z.string(),
+    id: out.id(),
     fot: z.number().int(),
-    regiao: z.string(),
-    empresa_id: z.string(),
+    regiao: out.regiao(),
+    empresa_id: out.id(),
     empresa_nome: z.string(),
-    curso_id: z.string(),
+    curso_id: out.id(),
     curso_nome: z.string(),
-    ano_formatura_id: z.string(),
+    ano_formatura_id: out.id(),
     ano_formatura_label: z.string(),
     instituicao: z.string().nullable(),
     cidade: z.string().nullable(),
-    estado: z.string().nullable(),
+    estado: out.ufOrNull(),
     observacoes: z.string().nullable(),
-    gastos_captacao: z.number().nullable(),
+    gastos_captacao: z.number().openapi({ multipleOf: 0.01 }).nullable(),
     pre_venda: z.boolean(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
   })
   .openapi('CadastroFotResponse');
 

@@ -36,7 +36,6 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
   const publicList = publicRoute({
     ...listDef,
     description: 'Public: no token needed; still filtered by x-regiao.',
-    responses: { ...listDef.responses, 400: errors[400], 500: errors[500] },
   });
 
   const create = authedRoute({

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import type { CatalogTable } from '../../db/schema';
 import { reqStr } from '../../lib/fields';
 import type { CatalogField } from '../../services/catalogs';
@@ -38,11 +39,11 @@ export const catalogRequestSchema = <F extends CatalogField>(
 
 /** Response fields every catalog entry has; event types extend it with `precos`. */
 export const catalogResponseShape = <F extends CatalogField>(field: F) => ({
-  id: z.string().openapi({ format: 'uuid' }),
+  id: out.id(),
   ...labelShape(field, z.string()),
-  regiao: z.string().openapi({ example: 'SP' }),
-  created_at: z.string().openapi({ format: 'date-time' }),
-  updated_at: z.string().openapi({ format: 'date-time' }),
+  regiao: out.regiao(),
+  created_at: out.timestamp(),
+  updated_at: out.timestamp(),
 });
 
 export function catalogSchemas<F extends CatalogField>(cfg: CatalogConfig<F>) {

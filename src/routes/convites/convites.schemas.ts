@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { CONVITE_STATUS } from '../../db/schema';
 import { pageFields } from '../../lib/pagination';
 import { uuid } from '../../lib/fields';
@@ -17,21 +18,21 @@ export const AnswerRequest = z.object({ status: z.enum(['aceito', 'recusado']) }
 
 export const ConviteSchema = z
   .object({
-    id: z.string(),
-    agenda_id: z.string(),
-    profissional_id: z.string(),
+    id: out.id(),
+    agenda_id: out.id(),
+    profissional_id: out.id(),
     profissional_nome: z.string(),
-    funcao_id: z.string(),
+    funcao_id: out.id(),
     funcao_nome: z.string(),
     status: z.enum(CONVITE_STATUS),
-    convidado_por: z.string().nullable(),
-    respondido_em: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    convidado_por: out.id().nullable(),
+    respondido_em: out.timestamp().nullable(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
     evento: z.object({
-      regiao: z.string(),
-      data_evento: z.string(),
-      horario: z.string().nullable(),
+      regiao: out.regiao(),
+      data_evento: out.date(),
+      horario: out.time().nullable(),
       local_evento: z.string().nullable(),
       tipo_evento_nome: z.string(),
     }),

@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { NOTIFICATION_PLATFORMS } from '../../db/schema';
 import { reqStr, UUID_RE } from '../../lib/fields';
 import { NOTIFICATION_TIPOS } from '../../services/notifications';
 
 export const NotificationSchema = z
   .object({
-    id: z.string(),
+    id: out.id(),
     tipo: z.enum(NOTIFICATION_TIPOS),
     titulo: z.string(),
     mensagem: z.string(),
@@ -13,9 +14,9 @@ export const NotificationSchema = z
       .record(z.string(), z.unknown())
       .openapi({ example: { agenda_id: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' } }),
     lida: z.boolean(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    read_at: z.string().nullable(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+    read_at: out.timestamp().nullable(),
   })
   .openapi('Notification');
 
@@ -108,10 +109,10 @@ export const DeletePushTokenRequest = z.object({ token: reqStr(255) }).openapi('
 
 export const PushTokenSchema = z
   .object({
-    id: z.string(),
+    id: out.id(),
     token: z.string(),
     plataforma: z.enum(NOTIFICATION_PLATFORMS),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
   })
   .openapi('PushToken');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 
 const optBool = () => z.boolean().nullish();
@@ -36,23 +37,23 @@ export const profissionalSelfFields = {
 
 export const ProfissionalSelfUpdate = z.object(profissionalSelfFields).partial().openapi('ProfissionalSelfUpdate');
 
-export const FuncaoRef = z.object({ id: z.string(), nome: z.string() }).openapi('FuncaoRef');
+export const FuncaoRef = z.object({ id: out.id(), nome: z.string() }).openapi('FuncaoRef');
 
 const nullableStr = () => z.string().nullable();
 export const ProfissionalSchema = z
   .object({
-    id: z.string(),
-    usuario_id: z.string().nullable(),
-    regiao: z.string(),
+    id: out.id(),
+    usuario_id: out.id().nullable(),
+    regiao: out.regiao(),
     email: nullableStr(),
     nome: z.string(),
-    funcao_profissional_id: nullableStr(),
+    funcao_profissional_id: out.id().nullable(),
     funcao_profissional: nullableStr().openapi({ description: 'name of the main function' }),
     funcoes: z.array(FuncaoRef).optional(),
     whatsapp: nullableStr(),
     endereco: nullableStr(),
     cidade: nullableStr(),
-    uf: nullableStr(),
+    uf: out.ufOrNull(),
     banco: nullableStr()
       .optional()
       .openapi({ description: 'shown to administrators and the professional itself only' }),
@@ -73,8 +74,8 @@ export const ProfissionalSchema = z
     disp_horario: z.number().int().nullable(),
     media: z.number().nullable().openapi({ description: 'mean of the non-null ratings, 2 decimals' }),
     avatar_url: nullableStr(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
   })
   .openapi('ProfissionalResponse');
 
@@ -109,5 +110,5 @@ export const CreateProfissionalInput = z
 export const UpdateProfissionalInput = z.object(writeFields).partial().openapi('UpdateProfissionalInput');
 
 export const ContagemSchema = z
-  .object({ funcao_id: z.string(), funcao_nome: z.string(), total: z.number().int() })
+  .object({ funcao_id: out.id(), funcao_nome: z.string(), total: z.number().int() })
   .openapi('ContagemPorFuncao');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
 import { tiposEventos } from '../../db/schema';
 import { money, uuid } from '../../lib/fields';
 import { catalogRequestSchema, catalogResponseShape, type CatalogConfig } from '../catalogs/catalogs.schemas';
@@ -26,8 +27,8 @@ export const PrecoResponse = z
     tipo_evento_id: z.string().openapi({ format: 'uuid' }),
     funcao_profissional_id: z.string().openapi({ format: 'uuid' }),
     funcao_nome: z.string(),
-    valor: z.number().openapi({ description: 'BRL, at most 2 decimals', example: 350.5 }),
-    regiao: z.string().openapi({ example: 'SP' }),
+    valor: z.number().openapi({ description: 'BRL, at most 2 decimals', multipleOf: 0.01, example: 350.5 }),
+    regiao: out.regiao(),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })

@@ -1,0 +1,93 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+
+/**
+ * The OpenAPI document as a contract: what the generator cannot know (servers, tags with their
+ * descriptions, contact, license, the deployment's regions) and an `operationId` for every operation,
+ * derived from its method and full path, so it is stable and unique (a route group mounts its routes
+ * at relative paths, so route.ts cannot know the full path). Served at /openapi.json and dumped by
+ * `npm run lint:openapi`.
+ */
+
+/** Every tag an operation may carry, with its description (a tag missing here fails the document). */
+export const TAGS: Record<string, string> = {
+  Authentication: 'Registration, login, token refresh and logout; the current account (/api/me).',
+  Administration: 'User accounts: approval, roles, creation and deletion (SUPERADMIN, BUSINESS_OWNER).',
+  'Graduation years': 'Catalog of graduation years/semesters, per region.',
+  Courses: 'Catalog of courses, per region.',
+  Companies: 'Catalog of companies (clients), per region.',
+  'Professional functions': 'Catalog of the functions a professional performs (photographer, ...), per region.',
+  'Service types': 'Catalog of service types, per region.',
+  'Event types and prices': 'Catalog of event types and the price of each function in them, per region.',
+  'FOT records': 'Graduation classes (FOT records), per region.',
+  Professionals: 'Freelance professionals, their functions, bank data and ratings, per region.',
+  Agenda: 'Events of the graduation classes, per region.',
+  'Teams and invitations': 'Team quota of an event and the invitations of professionals to it.',
+  Notifications: "The caller's in-app notifications and push tokens.",
+  Health: 'Whether the Worker and its database answer.',
+};
+
+export interface DocumentOptions {
+  /** The origin the document is served from (the `servers` entry). */
+  origin: string;
+  /** The deployment's regions (REGIOES), uppercase. */
+  regioes: string[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+/** `GET /api/admin/users/{id}/role` → `getAdminUsersByIdRole` (a leading `api` and `v1` dropped). */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .filter((seg, i, all) => !(i === 0 && seg === 'api') && !(seg === 'v1' && all[i - 1] === 'api'))
+    .map((seg) => (seg.startsWith('{') ? `by-${seg.slice(1, -1)}` : seg))
+    .flatMap((seg) => seg.split(/[-_]/))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  return method.toLowerCase() + words.join('');
+}
+
+const anyCase = (s: string) =>
+  [...s].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch));
+
+// biome-ignore lint/suspicious/noExplicitAny: any app's environment
+export function openApiDocument(app: OpenAPIHono<any, any, any>, opts: DocumentOptions) {
+  const doc = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Event Operations API',
+      version: '1.0',
+      description:
+        'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`. ' +
+        'Generate clients from this document (see the README: openapi-typescript + openapi-fetch).',
+      contact: { name: 'Event Operations API maintainers' },
+      // OpenAPI 3.1's SPDX `identifier` (the generator's types know only 3.0's `url`).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as { name: string },
+    },
+    servers: [{ url: opts.origin, description: 'this deployment' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+  });
+
+  const regions = opts.regioes.map((r) => anyCase(r).join('')).join('|');
+  const schemas = doc.components?.schemas ?? {};
+  if (schemas.Regiao) schemas.Regiao = { ...schemas.Regiao, enum: opts.regioes };
+
+  const seen = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item?.[method];
+      if (!op) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      op.operationId ??= operationIdOf(method, path);
+      const other = seen.get(op.operationId);
+      if (other) throw new Error(`operationId ${op.operationId} of ${where} is also that of ${other}`);
+      seen.set(op.operationId, where);
+      for (const tag of op.tags ?? []) if (!TAGS[tag]) throw new Error(`tag "${tag}" of ${where} has no description`);
+      for (const param of op.parameters ?? []) {
+        if ('in' in param && param.in === 'header' && param.name === 'x-regiao' && param.schema)
+          param.schema = { ...param.schema, pattern: `^\\s*(?:${regions})?\\s*$` };
+      }
+    }
+  }
+  return doc;
+}
