@@ -9,7 +9,7 @@ import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
-import { createRouter } from './lib/router';
+import { createRouter } from './routes/router';
 import { emptyBodyIsNoBody } from './middleware/empty-body';
 import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../router';
 import * as h from './cadastro-fot.handlers';
 import * as r from './cadastro-fot.routes';
 

@@ -1,5 +1,5 @@
 import { anosFormaturas, cursos, empresas, funcoes, tiposServicos } from '../../db/schema';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../router';
 import { plainPresenter } from '../../services/catalogs';
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../router';
 import * as h from './convites.handlers';
 import * as r from './convites.routes';
 

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../router';
 import { asRouteHandler } from '../catalogs/catalogs.handlers';
 import { catalogList } from '../catalogs';
 import { tiposEventosConfig } from './tipos-eventos.schemas';

@@ -1,7 +1,7 @@
 import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import type { AppEnv } from '../env';
-import { errorBody } from './errors';
+import { errorBody } from '../lib/errors';
 
 /** "senha: must be at least 6 characters": the first issue, naming its field. */
 export function describeZodError(error: ZodError): string {
