@@ -6,7 +6,7 @@
  * absent, then runs `wrangler dev --port 8787` in the foreground.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
@@ -24,6 +24,8 @@ import {
 } from './lib.ts';
 
 const DEV_VARS = path.join(ROOT, '.dev.vars');
+/** Local frontends (Vite, Next): wrangler.toml ships no CORS origins, so local development gets them here. */
+const DEV_CORS_ORIGINS = 'http://localhost:5173,http://localhost:3000';
 
 /** --persist-to is ours too (migrations and the admin go where wrangler dev will look); the rest goes to wrangler dev. */
 function parse(argv: string[]) {
@@ -51,10 +53,23 @@ function ensureDevVars() {
     '# `npm run dev` creates this SUPERADMIN in the local database when it does not exist.',
     'ADMIN_EMAIL=admin@example.com',
     `ADMIN_PASSWORD=${randomPassword(16)}`,
+    '# Browser origins allowed with credentials (production sets its own; wrangler.toml ships none).',
+    `CORS_ORIGINS=${DEV_CORS_ORIGINS}`,
     '',
   ].join('\n');
   writeFileSync(DEV_VARS, text, { flag: 'wx', mode: 0o600 });
   console.log(`Wrote ${DEV_VARS} with a random JWT_SECRET, COOKIE_SECURE=false and a random admin password.`);
+}
+
+/** A .dev.vars written before wrangler.toml stopped shipping localhost origins gets them once. */
+function ensureDevCorsOrigins(vars: Record<string, string>) {
+  if (vars.CORS_ORIGINS !== undefined) return;
+  appendFileSync(
+    DEV_VARS,
+    `\n# Added by npm run dev: wrangler.toml ships no CORS origins.\nCORS_ORIGINS=${DEV_CORS_ORIGINS}\n`,
+  );
+  vars.CORS_ORIGINS = DEV_CORS_ORIGINS;
+  console.log(`Added CORS_ORIGINS=${DEV_CORS_ORIGINS} to ${DEV_VARS}.`);
 }
 
 /** wrangler's own launcher, run with this node: it passes SIGINT/SIGTERM on and shuts workerd down. */
@@ -70,6 +85,7 @@ async function main() {
   const { persistTo, wranglerArgs } = parse(process.argv.slice(2));
   ensureDevVars();
   const vars = readDevVars(DEV_VARS);
+  ensureDevCorsOrigins(vars);
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
 

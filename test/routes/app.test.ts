@@ -9,6 +9,15 @@ import { firstCalls } from '../../examples/client';
 import { makeAdmin, makeUser } from '../helpers/factories';
 import { api, BASE, expectError } from '../helpers/request';
 import { TEST_VARS } from '../setup/vars';
+import wranglerToml from '../../wrangler.toml?raw';
+
+/** The `[vars]` of wrangler.toml (what production runs with until an operator sets more). */
+function wranglerVars(): Record<string, string> {
+  const section = /^\[vars\]\s*$([\s\S]*?)(?=^\[)/m.exec(wranglerToml)?.[1] ?? '';
+  const vars: Record<string, string> = {};
+  for (const m of section.matchAll(/^([A-Z_]+)\s*=\s*"([^"]*)"/gm)) vars[m[1]!] = m[2]!;
+  return vars;
+}
 
 describe('app skeleton', () => {
   it('GET /health answers ok after a D1 round trip', async () => {
@@ -60,6 +69,19 @@ describe('app skeleton', () => {
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
     });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows no browser origin with the vars wrangler.toml ships (production has none until CORS_ORIGINS is set)', async () => {
+    expect(wranglerVars()).not.toHaveProperty('CORS_ORIGINS');
+    const shipped = { ...env, CORS_ORIGINS: undefined, ...wranglerVars() };
+    for (const origin of ['http://localhost:5173', 'http://localhost:3000', 'https://app.example.com']) {
+      const res = await createApp().request(
+        '/api/me',
+        { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } },
+        shipped,
+      );
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
   });
 
   it('answers 500 INTERNAL and logs one clear line when JWT_SECRET is missing', async () => {
