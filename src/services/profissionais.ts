@@ -179,6 +179,12 @@ export interface ProfissionalInput {
 
 /** Fields only administrators may set: a professional's own writes drop them. */
 export const adminOnlyFields = ['qual_tec', 'educacao_simpatia', 'desempenho_evento', 'disp_horario', 'email'] as const;
+/**
+ * On an update a professional also keeps its functions: they decide which events it can be invited to,
+ * so only administrators change them (as PUT /api/me, whose schema has no function fields). Its own
+ * profile's creation may still declare them: that profile is invisible until an administrator approves it.
+ */
+export const adminOnlyUpdateFields = [...adminOnlyFields, 'funcoes_ids', 'funcao_profissional_id'] as const;
 
 /** Administrators see the region; a professional only the profile linked to itself (docs/decisions.md#d4). */
 export function visible(scope: SqlScope, regiao: string | Placeholder): SQL {
@@ -189,10 +195,14 @@ export function visible(scope: SqlScope, regiao: string | Placeholder): SQL {
 const notFound = () => new ApiError('NOT_FOUND', 'professional not found');
 
 /** A professional's own writes keep ratings and e-mail as they are. */
-function allowedInput<T extends ProfissionalInput>(user: AuthUser, body: T): T {
+function allowedInput<T extends ProfissionalInput>(
+  user: AuthUser,
+  body: T,
+  adminOnly: readonly string[] = adminOnlyFields,
+): T {
   if (isAdmin(user.role)) return body;
   const copy = { ...body };
-  for (const f of adminOnlyFields) delete copy[f];
+  for (const f of adminOnly) delete copy[f];
   return copy;
 }
 
@@ -335,7 +345,7 @@ export async function createProfissional(
 }
 
 export async function updateProfissional(db: Db, user: AuthUser, regiao: string, id: string, input: ProfissionalInput) {
-  const body = allowedInput(user, input);
+  const body = allowedInput(user, input, adminOnlyUpdateFields);
   const where = and(eq(profissionais.id, id), visible(user, regiao))!;
   const { toCheck } = resolveFuncoes(body, null);
   const [[current], found] = await db.batch([

@@ -316,6 +316,21 @@ describe('GET/PUT /api/profissionais/{id}', () => {
     });
   });
 
+  it('a professional cannot change its own functions (funcoes_ids, funcao_profissional_id): only administrators do', async () => {
+    const [held, wanted] = [await makeFuncao(), await makeFuncao()];
+    const u = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', { usuarioId: u.id, email: u.email }, [held.id]);
+    const res = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { whatsapp: '11 2', funcao_profissional_id: wanted.id, funcoes_ids: [wanted.id, held.id] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ whatsapp: '11 2', funcao_profissional_id: held.id });
+    expect(res.body.funcoes).toEqual([{ id: held.id, nome: held.label }]);
+    const stored = await db.select().from(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, p.id));
+    expect(stored.map((r) => r.funcaoId)).toEqual([held.id]);
+  });
+
   it('PUT validates like POST', async () => {
     const admin = await makeAdmin();
     const p = await makeProfissional('SP');
