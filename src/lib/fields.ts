@@ -3,6 +3,7 @@ import type * as core from 'zod/v4/core';
 import { isUf, normalizeCpfCnpj, UFS } from './brazil';
 import { isIsoDate, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
+import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
 
 /**
  * Field builders: every request field of the API is one of these, so a rule (trimming, bounds,
@@ -65,14 +66,19 @@ export const uuid = () =>
     // The regex's `i` flag cannot travel in a JSON Schema pattern: state the pattern with both cases.
     .openapi({ format: 'uuid', pattern: UUID_PATTERN, example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
 
+/**
+ * Every text field: NFC, without zero-width spaces (cleanText), trimmed; control and
+ * bidirectional-override characters refused (lib/text.ts). Still a ZodString, so bounds and the
+ * OpenAPI document are as before.
+ */
+const text = () => z.string().overwrite(cleanText).trim().refine(hasNoForbiddenChars, FORBIDDEN_TEXT_MESSAGE);
+
 /** A required string: trimmed, empty counts as missing, bounded. */
-export const reqStr = (max: number) => z.string().trim().min(1, 'is required').max(max);
+export const reqStr = (max: number) => text().min(1, 'is required').max(max);
 
 /** An optional string: trimmed; empty or null clears it (stored as null). */
 export const optStr = (max: number) =>
-  z
-    .string()
-    .trim()
+  text()
     .max(max)
     .nullish()
     .transform((s) => (s === '' ? null : s));

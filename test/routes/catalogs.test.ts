@@ -153,6 +153,38 @@ describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [
       expectError(await create(` EDUCAÇÃO ${suffix.toUpperCase()} `, 'MG'), 409, 'CONFLICT');
     });
 
+    it('counts names that differ only by zero-width characters, stray combining marks or compatibility forms as the same (409)', async () => {
+      const name = label('Uni');
+      expect((await create(name, 'MG')).status).toBe(201);
+      const [first, ...rest] = [...name];
+      for (const lookAlike of [
+        `${first}\u200b${rest.join('')}`, // zero-width space
+        `${first}\u2060${rest.join('\u200d')}`, // word joiner, zero-width joiners
+        `\ufeff${name}`, // byte-order mark
+        `${name}\u0336`, // combining long stroke overlay: composes with nothing
+        `\uff35${name.slice(1)}`, // fullwidth U
+      ])
+        expectError(await create(lookAlike, 'MG'), 409, 'CONFLICT');
+    });
+
+    it('stores names NFC-normalised and without zero-width spaces', async () => {
+      const suffix = label('').trim();
+      const res = await create(`Educac\u0327a\u0303o\u200b ${suffix}`, 'MG');
+      expect(res.status).toBe(201);
+      expect(res.body[field]).toBe(`Educação ${suffix}`);
+    });
+
+    it.each([
+      ['NUL', '\u0000'],
+      ['BEL', '\u0007'],
+      ['a right-to-left override', '\u202e'],
+      ['a left-to-right isolate', '\u2066'],
+    ])(`answers 400 VALIDATION_FAILED naming ${field} when it contains %s`, async (_what, ch) => {
+      const res = await create(`Nome${ch}${label('')}`);
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error).toMatch(new RegExp(`^${field}: .*control`));
+    });
+
     it('allows the same name in the other region', async () => {
       const name = label();
       expect((await create(name, 'SP')).status).toBe(201);

@@ -641,6 +641,37 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
     expect(checked).toBeGreaterThan(100);
   });
 
+  it('EVERY free-text string field of every body refuses NUL, BEL and bidirectional overrides with 400 naming it', async () => {
+    const asTyped = new Set(['senha', 'nova_senha', 'senha_atual', 'refresh_token']); // secrets are taken as typed
+    const problems: string[] = [];
+    let checked = 0;
+    for (const op of bodyOps) {
+      const caller = callerFor(op, w);
+      const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
+      for (const f of stringFields(op.body)) {
+        if (asTyped.has(f.path) || f.schema.format || f.schema.enum) continue;
+        for (const ch of ['\u0000', '\u0007', '\u202e']) {
+          const res = await call(op.method, path, {
+            token: caller.token,
+            body: setPath(validBody(opKey(op), w), f.path, `ab${ch}cd`),
+            headers: ipHeader(),
+          });
+          checked++;
+          if (
+            res.status !== 400 ||
+            res.body?.code !== 'VALIDATION_FAILED' ||
+            !String(res.body?.error).startsWith(`${f.path}:`)
+          )
+            problems.push(
+              `${opKey(op)} ${f.path} U+${ch.codePointAt(0)!.toString(16)}: ${res.status} ${JSON.stringify(res.body).slice(0, 100)}`,
+            );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+
   /** The array fields of a route's body schema (or the body itself when it is an array). */
   const bodyArrays = (op: (typeof bodyOps)[number]): { path: string; schema: JsonSchema }[] => {
     const root = nonNull(op.body)!;
