@@ -6,9 +6,6 @@ import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_MAX_FAILURES = 5;
-
 async function mintTokens(config: Config, user: TokenSubject) {
   const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
   const refreshToken = newRefreshToken();
@@ -34,60 +31,138 @@ export async function newSession(db: Db, config: Config, user: TokenSubject) {
   return { ...t, insert };
 }
 
-export const failureKeys = (email: string, ip: string) => [`email:${email}`, `ip:${ip}`];
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/**
+ * Attempt limits per 15-minute window (security review 6; policy in SECURITY.md). Wrong passwords
+ * count per (e-mail, client) pair, so guessing from one client locks that client out and not the
+ * owner elsewhere; a much higher ceiling per e-mail stops guessing spread over many clients (it
+ * takes 10 clients to reach it); a ceiling per client across e-mails stops password spraying.
+ * "Client" is the `cf-connecting-ip` header.
+ */
+export const LOGIN_MAX_PER_CLIENT = 5;
+export const LOGIN_MAX_PER_EMAIL = 50;
+export const LOGIN_MAX_PER_IP = 20;
+/** Sign-ups per client and window, successful or not (security review 8). */
+export const REGISTER_MAX_PER_CLIENT = 10;
 
-/** 429 with Retry-After when the e-mail or the IP has 5 failures in the last 15 minutes. */
-export async function assertLoginAllowed(db: Db, keys: string[]) {
+/** One counter of the login_failures table and its limit in the window. */
+export interface LimitKey {
+  key: string;
+  max: number;
+}
+
+/** The counters of a password check for `email` from client `ip` (login and PUT /api/me alike). */
+export const failureKeys = (email: string, ip: string): LimitKey[] => [
+  { key: `pair:${email}|${ip}`, max: LOGIN_MAX_PER_CLIENT },
+  { key: `email:${email}`, max: LOGIN_MAX_PER_EMAIL },
+  { key: `ip:${ip}`, max: LOGIN_MAX_PER_IP },
+];
+
+export const registerKeys = (ip: string): LimitKey[] => [{ key: `register:${ip}`, max: REGISTER_MAX_PER_CLIENT }];
+
+/** The client a limit counts: Cloudflare's edge sets cf-connecting-ip (see SECURITY.md). */
+export const clientOf = (header: string | undefined) => header?.trim() || 'unknown';
+
+/** 429 with Retry-After when a counter has reached its limit in the window. */
+export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = 'failed logins') {
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
   const rows = await db
     .select({ key: loginFailures.key, n: sql<number>`count(*)`, oldest: sql<string>`min(${loginFailures.createdAt})` })
     .from(loginFailures)
-    .where(and(inArray(loginFailures.key, keys), gt(loginFailures.createdAt, since)))
+    .where(
+      and(
+        inArray(
+          loginFailures.key,
+          keys.map((k) => k.key),
+        ),
+        gt(loginFailures.createdAt, since),
+      ),
+    )
     .groupBy(loginFailures.key);
-  const blocked = rows.filter((r) => r.n >= LOGIN_MAX_FAILURES);
+  const blocked = rows.filter((r) => r.n >= (keys.find((k) => k.key === r.key)?.max ?? Infinity));
   if (blocked.length === 0) return;
   const retryAt = Math.max(...blocked.map((r) => Date.parse(r.oldest) + LOGIN_WINDOW_MS));
   const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
-  throw new ApiError('RATE_LIMITED', `too many failed logins: try again in ${retryAfter} seconds`, {
+  throw new ApiError('RATE_LIMITED', `too many ${what}: try again in ${retryAfter} seconds`, {
     headers: { 'Retry-After': String(retryAfter) },
   });
 }
 
 /** An attempt in flight is stored under its key with this prefix until the password is checked. */
 const IN_FLIGHT = 'try:';
+/**
+ * An attempt in flight counts this long: a password check takes well under a second, so an older one
+ * belongs to a request that died (a 500 between reservation and verdict) and must not hold the limit.
+ */
+const IN_FLIGHT_MS = 60 * 1000;
 
 /**
- * Takes one attempt per key BEFORE the password is checked, each insert guarded inside the statement
- * by the failures and attempts in flight of the window: of many concurrent attempts at most 5 per
- * e-mail and per IP are ever evaluated (a check followed by a later write let a burst of parallel
- * guesses through). `failLoginAttempt` then turns the rows into failures, `releaseLoginAttempt` drops them.
+ * The guarded inserts that take one attempt per key, to run in a batch (alone, or first in the
+ * batch of the request's first read: PUT /api/me). Each insert is guarded inside the statement by
+ * the key's recorded failures and attempts in flight of the window. `inFlight: false` records the
+ * attempt at once (sign-ups count whatever their outcome).
  */
-export async function reserveLoginAttempt(db: Db, keys: string[]): Promise<string[]> {
+export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: boolean } = {}) {
+  const prefix = opts.inFlight === false ? '' : IN_FLIGHT;
   const now = new Date().toISOString();
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
-  const rows = keys.map((key) => ({
-    id: crypto.randomUUID(),
-    key: `${IN_FLIGHT}${key}`,
-    createdAt: now,
+  const flightSince = new Date(Date.now() - IN_FLIGHT_MS).toISOString();
+  const rows = keys.map(({ key, max }) => ({
+    row: { id: crypto.randomUUID(), key: `${prefix}${key}`, createdAt: now },
     counted: key,
+    max,
   }));
-  const inserts = rows.map(({ counted, ...r }) =>
+  const inserts = rows.map(({ row, counted, max }) =>
     insertWhere(
       db,
       loginFailures,
-      r,
-      sql`(select count(*) from ${loginFailures} where ${loginFailures.key} in (${counted}, ${r.key}) and ${loginFailures.createdAt} > ${since}) < ${LOGIN_MAX_FAILURES}`,
+      row,
+      sql`(select count(*) from ${loginFailures} where (${loginFailures.key} = ${counted} and ${loginFailures.createdAt} > ${since}) or (${loginFailures.key} = ${`${IN_FLIGHT}${counted}`} and ${loginFailures.createdAt} > ${flightSince})) < ${max}`,
     ),
   );
-  const results = await db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
-  const taken = rows.filter((_, i) => results[i]!.meta.changes === 1).map((r) => r.id);
-  if (taken.length === rows.length) return taken;
+  return {
+    ids: rows.map((r) => r.row.id),
+    inserts: inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]],
+  };
+}
+
+/**
+ * After the batch of attemptStatements: the ids taken, or (when a key refused) the rows taken are
+ * given back and 429 is thrown, with Retry-After from the recorded attempts, else 1 second (only
+ * attempts in flight refused it).
+ */
+export async function settleAttempt(
+  db: Db,
+  keys: LimitKey[],
+  ids: string[],
+  results: readonly unknown[],
+  what = 'failed logins',
+): Promise<string[]> {
+  const taken = ids.filter((_, i) => (results[i] as { meta: { changes: number } }).meta.changes === 1);
+  if (taken.length === ids.length) return taken;
   if (taken.length > 0) await db.delete(loginFailures).where(inArray(loginFailures.id, taken));
-  // Refused by recorded failures: Retry-After from them; else only by attempts in flight: retry at once.
-  await assertLoginAllowed(db, keys);
-  throw new ApiError('RATE_LIMITED', 'too many login attempts at once: try again in a second', {
+  await assertLoginAllowed(db, keys, what);
+  throw new ApiError('RATE_LIMITED', 'too many attempts at once: try again in a second', {
     headers: { 'Retry-After': '1' },
   });
+}
+
+/**
+ * Takes one attempt per key BEFORE the password is checked, each insert guarded inside the statement
+ * by the failures and attempts in flight of the window: of many concurrent attempts at most the
+ * key's limit are ever evaluated (a check followed by a later write let a burst of parallel
+ * guesses through). `failLoginAttempt` then turns the rows into failures, `releaseLoginAttempt` drops them.
+ */
+export async function reserveLoginAttempt(db: Db, keys: LimitKey[]): Promise<string[]> {
+  const { ids, inserts } = attemptStatements(db, keys);
+  return settleAttempt(db, keys, ids, await db.batch(inserts));
+}
+
+/** One sign-up of a client, counted whatever its outcome; 429 past REGISTER_MAX_PER_CLIENT. */
+export async function takeRegisterAttempt(db: Db, ip: string) {
+  const keys = registerKeys(ip);
+  const { ids, inserts } = attemptStatements(db, keys, { inFlight: false });
+  await settleAttempt(db, keys, ids, await db.batch(inserts), 'sign-ups from this client');
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go). */
@@ -106,7 +181,11 @@ export async function failLoginAttempt(db: Db, ids: string[]) {
 export const releaseLoginAttempt = (db: Db, ids: string[]) =>
   db.delete(loginFailures).where(inArray(loginFailures.id, ids));
 
-export const clearFailures = (db: Db, key: string) => db.delete(loginFailures).where(eq(loginFailures.key, key));
+/**
+ * The right password clears the failures of its (e-mail, client) pair only: the per-e-mail ceiling
+ * keeps counting, so an owner signing in does not reset a distributed guesser's budget.
+ */
+export const clearFailures = (db: Db, key: LimitKey) => db.delete(loginFailures).where(eq(loginFailures.key, key.key));
 
 export async function findRefreshToken(db: Db, token: string) {
   const [row] = await db

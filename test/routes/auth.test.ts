@@ -4,6 +4,12 @@ import { sign } from 'hono/jwt';
 import { describe, expect, it } from 'vitest';
 import { profissionais, refreshTokens, users } from '../../src/db/schema';
 import { signAccessToken } from '../../src/lib/tokens';
+import {
+  LOGIN_MAX_PER_CLIENT,
+  LOGIN_MAX_PER_EMAIL,
+  LOGIN_MAX_PER_IP,
+  REGISTER_MAX_PER_CLIENT,
+} from '../../src/services/sessions';
 import { LoginResponse, RegisterResponse } from '../../src/routes/auth/auth.schemas';
 import { db, makeEmpresa, makeUser, PASSWORD, uniq } from '../helpers/factories';
 import { api, cookies, expectError } from '../helpers/request';
@@ -43,6 +49,16 @@ describe('POST /auth/register', () => {
     expect(c.refresh_token?.attrs).toEqual(
       expect.arrayContaining(['httponly', 'path=/auth', 'samesite=lax', 'secure']),
     );
+  });
+
+  it(`limits sign-ups to ${REGISTER_MAX_PER_CLIENT} per client in 15 minutes (429 with Retry-After); other clients still register`, async () => {
+    const client = ip();
+    for (let i = 0; i < REGISTER_MAX_PER_CLIENT; i++)
+      expect((await api('POST', '/auth/register', { headers: client, body: registration() })).status).toBe(201);
+    const refused = await api('POST', '/auth/register', { headers: client, body: registration() });
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect((await api('POST', '/auth/register', { headers: ip(), body: registration() })).status).toBe(201);
   });
 
   it('trims and lowercases the e-mail, and refuses it again in another case with 400 EMAIL_TAKEN', async () => {
@@ -214,19 +230,37 @@ describe('POST /auth/login', () => {
     );
   });
 
-  it('rate limits 5 failures per e-mail in 15 minutes with 429 and Retry-After, even for the right password', async () => {
+  it('rate limits 5 failures of one e-mail from one client in 15 minutes with 429 and Retry-After, even for the right password', async () => {
     const u = await makeUser();
-    for (let i = 0; i < 5; i++) expectError(await login(u.email, 'wrong-password'), 401, 'INVALID_CREDENTIALS');
-    const blocked = await login(u.email);
+    const client = ip();
+    for (let i = 0; i < LOGIN_MAX_PER_CLIENT; i++)
+      expectError(await login(u.email, 'wrong-password', client), 401, 'INVALID_CREDENTIALS');
+    const blocked = await login(u.email, PASSWORD, client);
     expectError(blocked, 429, 'RATE_LIMITED');
     const retry = Number(blocked.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(800);
     expect(retry).toBeLessThanOrEqual(900);
   });
 
-  it('rate limits 5 failures per client IP across e-mails', async () => {
+  it('does not lock the owner out from another client when someone fails 5 times with its e-mail (lockout is no denial of service)', async () => {
+    const u = await makeUser();
+    const attacker = ip();
+    for (let i = 0; i < LOGIN_MAX_PER_CLIENT; i++) await login(u.email, 'wrong-password', attacker);
+    expectError(await login(u.email, PASSWORD, attacker), 429, 'RATE_LIMITED');
+    expect((await login(u.email, PASSWORD, ip())).status).toBe(200);
+  });
+
+  it(`blocks an e-mail from every client after ${LOGIN_MAX_PER_EMAIL} failures spread over many clients (distributed guessing)`, async () => {
+    const u = await makeUser();
+    const answers: number[] = [];
+    for (let i = 0; i < LOGIN_MAX_PER_EMAIL; i++) answers.push((await login(u.email, 'wrong-password', ip())).status);
+    expect(new Set(answers)).toEqual(new Set([401]));
+    expectError(await login(u.email, PASSWORD, ip()), 429, 'RATE_LIMITED');
+  });
+
+  it(`rate limits ${LOGIN_MAX_PER_IP} failures per client across e-mails (password spraying)`, async () => {
     const headers = ip();
-    for (let i = 0; i < 5; i++) await login(`${uniq('spray')}@example.com`, 'wrong-password', headers);
+    for (let i = 0; i < LOGIN_MAX_PER_IP; i++) await login(`${uniq('spray')}@example.com`, 'wrong-password', headers);
     const u = await makeUser();
     expectError(await login(u.email, PASSWORD, headers), 429, 'RATE_LIMITED');
     expect((await login(u.email, PASSWORD, ip())).status).toBe(200);
@@ -496,6 +530,20 @@ describe('GET and PUT /api/me', () => {
     expect((await api('POST', '/auth/refresh', { body: { refresh_token: res.body.refresh_token } })).status).toBe(200);
     expectError(await login(u.email), 401, 'INVALID_CREDENTIALS');
     expect((await login(u.email, 'nova-senha-1')).status).toBe(200);
+  });
+
+  it('PUT counts a wrong senha_atual as a failed login: after 5 from one client even the right one is 429', async () => {
+    const u = await makeUser();
+    const client = ip();
+    const change = (senha_atual: string) =>
+      api('PUT', '/api/me', { token: u.token, headers: client, body: { senha_atual, nova_senha: 'nova-senha-9' } });
+    for (let i = 0; i < LOGIN_MAX_PER_CLIENT; i++) expectError(await change(`errada-${i}`), 400, 'VALIDATION_FAILED');
+    const blocked = await change(PASSWORD);
+    expectError(blocked, 429, 'RATE_LIMITED');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expectError(await login(u.email, PASSWORD, client), 429, 'RATE_LIMITED');
+    expect((await change(PASSWORD)).status).toBe(429);
+    expect((await login(u.email, PASSWORD, ip())).status).toBe(200);
   });
 
   it('PUT validates its fields', async () => {

@@ -11,6 +11,7 @@
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../src/db/schema';
+import { LOGIN_MAX_PER_CLIENT, LOGIN_MAX_PER_EMAIL, LOGIN_MAX_PER_IP } from '../../src/services/sessions';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, uniq } from '../helpers/factories';
 import { api, expectError, type ApiResult } from '../helpers/request';
 import { insertAgenda, insertConvite } from './world';
@@ -27,41 +28,56 @@ function tally(results: ApiResult[]) {
 }
 
 describe('login rate limit under a burst of parallel attempts (API4)', () => {
-  it('evaluates at most 5 passwords of one e-mail out of 30 sent at once; the rest are 429', async () => {
+  it(`evaluates at most ${LOGIN_MAX_PER_CLIENT} passwords of one e-mail from one client out of 30 sent at once; the rest are 429`, async () => {
     const u = await makeUser();
+    const client = `10.77.${Math.floor(Math.random() * 250)}.1`;
     const results = await all(30, (i) =>
       api('POST', '/auth/login', {
         body: { email: u.email, senha: `wrong-password-${i}` },
-        headers: { 'cf-connecting-ip': `10.77.${i}.1` },
+        headers: { 'cf-connecting-ip': client },
       }),
     );
     const counts = tally(results);
-    expect(counts['401 INVALID_CREDENTIALS'] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(5);
+    expect(counts['401 INVALID_CREDENTIALS'] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(LOGIN_MAX_PER_CLIENT);
     expect((counts['401 INVALID_CREDENTIALS'] ?? 0) + (counts['429 RATE_LIMITED'] ?? 0)).toBe(30);
     for (const r of results.filter((r) => r.status === 429))
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Even the right password waits now.
+    // Even the right password waits now, from that client.
     expectError(
       await api('POST', '/auth/login', {
         body: { email: u.email, senha: u.password },
-        headers: { 'cf-connecting-ip': '10.77.250.1' },
+        headers: { 'cf-connecting-ip': client },
       }),
       429,
       'RATE_LIMITED',
     );
   });
 
-  it('evaluates at most 5 passwords from one IP out of 30 sprayed over 30 e-mails at once', async () => {
+  it(`evaluates at most ${LOGIN_MAX_PER_EMAIL} passwords of one e-mail out of ${LOGIN_MAX_PER_EMAIL + 20} sent at once from as many clients`, async () => {
+    const u = await makeUser();
+    const n = LOGIN_MAX_PER_EMAIL + 20;
+    const results = await all(n, (i) =>
+      api('POST', '/auth/login', {
+        body: { email: u.email, senha: `wrong-password-${i}` },
+        headers: { 'cf-connecting-ip': `10.76.${i}.${Math.floor(Math.random() * 250)}` },
+      }),
+    );
+    const counts = tally(results);
+    expect(counts['401 INVALID_CREDENTIALS'] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(LOGIN_MAX_PER_EMAIL);
+    expect((counts['401 INVALID_CREDENTIALS'] ?? 0) + (counts['429 RATE_LIMITED'] ?? 0)).toBe(n);
+  });
+
+  it(`evaluates at most ${LOGIN_MAX_PER_IP} passwords from one IP out of 40 sprayed over 40 e-mails at once`, async () => {
     const ip = `10.78.${Math.floor(Math.random() * 250)}.9`;
-    const results = await all(30, () =>
+    const results = await all(40, () =>
       api('POST', '/auth/login', {
         body: { email: `${uniq('spray')}@example.com`, senha: 'wrong-password' },
         headers: { 'cf-connecting-ip': ip },
       }),
     );
     const counts = tally(results);
-    expect(counts['401 INVALID_CREDENTIALS'] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(5);
-    expect((counts['401 INVALID_CREDENTIALS'] ?? 0) + (counts['429 RATE_LIMITED'] ?? 0)).toBe(30);
+    expect(counts['401 INVALID_CREDENTIALS'] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(LOGIN_MAX_PER_IP);
+    expect((counts['401 INVALID_CREDENTIALS'] ?? 0) + (counts['429 RATE_LIMITED'] ?? 0)).toBe(40);
   });
 
   it('does not count parallel successful logins as failures', async () => {

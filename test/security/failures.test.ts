@@ -79,7 +79,8 @@ async function failEveryStatement(
     const res = await api(w.method, w.path, {
       token: w.token,
       body: w.body,
-      headers: w.headers,
+      // A failed request's attempt stays in flight a while; each run is its own client (login limits).
+      headers: { ...ip(), ...w.headers },
       bindings: { DB: failing.db },
     });
     expect(

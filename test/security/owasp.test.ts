@@ -1030,10 +1030,11 @@ describe('API8 security misconfiguration', () => {
 
   it('every kind of error answer carries the security headers and the D2 JSON shape', async () => {
     const locked = await makeUser();
+    const lockedClient = ipHeader(); // failures count per (e-mail, client)
     for (let i = 0; i < 5; i++)
       await api('POST', '/auth/login', {
         body: { email: locked.email, senha: 'wrong-password' },
-        headers: ipHeader(),
+        headers: lockedClient,
       });
     const broken = { ...env, DB: brokenD1() };
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -1059,7 +1060,7 @@ describe('API8 security misconfiguration', () => {
       [
         '429',
         () =>
-          raw('POST', '/auth/login', JSON.stringify({ email: locked.email, senha: PASSWORD }), undefined, ipHeader()),
+          raw('POST', '/auth/login', JSON.stringify({ email: locked.email, senha: PASSWORD }), undefined, lockedClient),
       ],
       ['500', () => createApp().request('/api/me', { headers: { authorization: `Bearer ${w.admin.token}` } }, broken)],
     ];

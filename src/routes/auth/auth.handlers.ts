@@ -13,7 +13,9 @@ import { isAdmin } from '../../lib/permissions';
 import { foldedHandler } from '../route';
 import { profissionalColumns } from '../../services/profissionais';
 import {
+  attemptStatements,
   clearFailures,
+  clientOf,
   failureKeys,
   findRefreshToken,
   failLoginAttempt,
@@ -23,6 +25,8 @@ import {
   revokeAllOfUser,
   revokeFamily,
   rotate,
+  settleAttempt,
+  takeRegisterAttempt,
 } from '../../services/sessions';
 import {
   accountQuery,
@@ -71,6 +75,8 @@ export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
   if (isAdmin(input.role))
     throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
   const { db, config } = c.var;
+  // Counted before anything else (and before the PBKDF2 hash): anonymous sign-ups are limited per client.
+  await takeRegisterAttempt(db, clientOf(c.req.header('cf-connecting-ip')));
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), false);
   const session = await newSession(db, config, values);
@@ -89,7 +95,7 @@ export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
 export const login: RouteHandler<typeof r.login, AppEnv> = async (c) => {
   const { email, senha } = c.req.valid('json');
   const { db, config } = c.var;
-  const keys = failureKeys(email, c.req.header('cf-connecting-ip') ?? 'unknown');
+  const keys = failureKeys(email, clientOf(c.req.header('cf-connecting-ip')));
   // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
   const attempt = await reserveLoginAttempt(db, keys);
   const account = await loadAccount(db, eq(users.email, email));
@@ -175,13 +181,26 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
 
   let session: Awaited<ReturnType<typeof newSession>> | undefined;
   if (body.nova_senha !== undefined) {
-    const [row] = await db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
+    // senha_atual is a password guess like a login's: the same counters and limits (security review 4).
+    // The attempt is taken in the same batch as the hash is read, so the route keeps its round trips.
+    const keys = failureKeys(user.email, clientOf(c.req.header('cf-connecting-ip')));
+    const { ids, inserts } = attemptStatements(db, keys);
+    const read = db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
+    const results = await db.batch([...inserts, read]);
+    const attempt = await settleAttempt(db, keys, ids, results);
+    const [row] = results.at(-1) as Awaited<typeof read>;
     if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
+      await failLoginAttempt(db, attempt);
       throw new ApiError('VALIDATION_FAILED', 'senha_atual: is not the current password');
     }
     userSet.senhaHash = await hashPassword(body.nova_senha);
     session = await newSession(db, config, user);
-    writes.push(revokeAllOfUser(db, user.id), session.insert);
+    writes.push(
+      revokeAllOfUser(db, user.id),
+      session.insert,
+      releaseLoginAttempt(db, attempt),
+      clearFailures(db, keys[0]!),
+    );
   }
   writes.unshift(db.update(users).set(userSet).where(eq(users.id, user.id)));
   if (body.profissional) {
