@@ -18,7 +18,7 @@ import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';
-import { funcoesInRegion } from './profissionais';
+import { funcoesInRegion, listedProfile } from './profissionais';
 
 /** Quota per function of the events matching `where`, with accepted and pending counts: one query. */
 export function equipeQuery(db: Db, where: SQL | undefined) {
@@ -258,7 +258,8 @@ export async function invite(
         holds: sql<number>`exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.funcaoId} = ${body.funcao_id})`,
       })
       .from(profissionais)
-      .where(and(eq(profissionais.id, body.profissional_id), eq(profissionais.regiao, regiao))),
+      // A pending account's profile cannot be invited (listedProfile): 404 as if absent.
+      .where(and(eq(profissionais.id, body.profissional_id), eq(profissionais.regiao, regiao), listedProfile)),
   ]);
   if (!event) throw eventNotFound();
   if (!prof) throw new ApiError('NOT_FOUND', `profissional_id: not found in region ${regiao}`);

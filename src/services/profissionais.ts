@@ -186,6 +186,13 @@ export const adminOnlyFields = ['qual_tec', 'educacao_simpatia', 'desempenho_eve
  */
 export const adminOnlyUpdateFields = [...adminOnlyFields, 'funcoes_ids', 'funcao_profissional_id'] as const;
 
+/**
+ * A profile is listed, counted and invitable unless its account is still pending (security review 8):
+ * a self-registered professional's own profile stays out of sight until an administrator approves
+ * the account. Profiles without a login (created by an administrator) are always listed.
+ */
+export const listedProfile = sql`(${profissionais.usuarioId} is null or exists (select 1 from ${users} where ${users.id} = ${profissionais.usuarioId} and ${users.ativo} = 1))`;
+
 /** Administrators see the region; a professional only the profile linked to itself (docs/decisions.md#d4). */
 export function visible(scope: SqlScope, regiao: string | Placeholder): SQL {
   const inRegion = eq(profissionais.regiao, regiao);
@@ -248,7 +255,9 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
 
 // The reads, prepared per scope shape and paging (db/scoped-select.ts).
 const ph = sql.placeholder;
-const listWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
+const scopeWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
+// Lists and their totals leave out the profiles of pending accounts (by id they stay reachable to administrators).
+const listWhere = (scope: SqlScope) => (isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope));
 const paging = { limit: ph('limit'), offset: ph('offset') };
 const listProfiles = scopedSelect(
   (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[0],
@@ -257,7 +266,7 @@ const listHeld = scopedSelect(
   (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[1],
 );
 const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
-const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), listWhere(scope))!;
+const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
 const oneProfile = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[0]);
 const oneHeld = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[1]);
 
@@ -286,7 +295,13 @@ export const contagemSelect = (db: Db, regiao: string) =>
   db
     .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: count(profissionalFuncoes.profissionalId) })
     .from(funcoes)
-    .leftJoin(profissionalFuncoes, eq(profissionalFuncoes.funcaoId, funcoes.id))
+    .leftJoin(
+      profissionalFuncoes,
+      and(
+        eq(profissionalFuncoes.funcaoId, funcoes.id),
+        sql`${profissionalFuncoes.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${listedProfile})`,
+      ),
+    )
     .where(eq(funcoes.regiao, regiao))
     .groupBy(funcoes.id)
     .orderBy(asc(funcoes.labelKey));

@@ -178,6 +178,18 @@ describe('POST and GET /api/agenda/{id}/convites', () => {
   });
 });
 
+describe('inviting the profile of a pending account', () => {
+  it('is 404 until an administrator approves the account', async () => {
+    const { admin, foto, event } = await setup(2);
+    const pending = await makeUser({ role: 'profissional', ativo: false });
+    const prof = await makeProfissional('SP', { usuarioId: pending.id }, [foto.id]);
+    expectError(await invite(admin, event.id, prof.id, foto.id), 404, 'NOT_FOUND');
+    expect(await db.select().from(convites).where(eq(convites.profissionalId, prof.id))).toEqual([]);
+    expect((await api('PATCH', `/api/admin/users/${pending.id}/approve`, { token: admin.token })).status).toBe(200);
+    expect((await invite(admin, event.id, prof.id, foto.id)).status).toBe(201);
+  });
+});
+
 describe('PATCH /api/convites/{id}', () => {
   it('accepting fills the team: counts, status and the inviter is notified', async () => {
     const { admin, foto, event } = await setup(1);

@@ -222,6 +222,36 @@ describe('GET /api/profissionais', () => {
   });
 });
 
+describe('profiles of pending accounts', () => {
+  it('are absent from the list, its total and contagem until an administrator approves the account', async () => {
+    const admin = await makeAdmin();
+    const f = await makeFuncao('MG');
+    const reg = await api('POST', '/auth/register', {
+      body: { email: `${uniq('p')}@example.com`, senha: 'segredo123', nome: 'Pendente', role: 'profissional' },
+    });
+    const own = await api('POST', '/api/profissionais', {
+      token: reg.body.access_token,
+      regiao: 'MG',
+      body: { nome: uniq('Pendente'), funcoes_ids: [f.id] },
+    });
+    expect(own.status).toBe(201);
+    const listed = async () => {
+      const all = await api('GET', '/api/profissionais', { token: admin.token, regiao: 'MG' });
+      const page = await api('GET', '/api/profissionais?limit=500', { token: admin.token, regiao: 'MG' });
+      const counts = await api('GET', '/api/profissionais/contagem', { token: admin.token, regiao: 'MG' });
+      return {
+        inList: all.body.some((p: { id: string }) => p.id === own.body.id),
+        inPage: page.body.some((p: { id: string }) => p.id === own.body.id),
+        totalsAgree: Number(page.headers.get('x-total-count')) === page.body.length,
+        counted: counts.body.find((r: { funcao_id: string }) => r.funcao_id === f.id)?.total,
+      };
+    };
+    expect(await listed()).toEqual({ inList: false, inPage: false, totalsAgree: true, counted: 0 });
+    expect((await api('PATCH', `/api/admin/users/${reg.body.id}/approve`, { token: admin.token })).status).toBe(200);
+    expect(await listed()).toEqual({ inList: true, inPage: true, totalsAgree: true, counted: 1 });
+  });
+});
+
 describe('GET /api/profissionais/contagem', () => {
   it('counts professionals once under each function they hold, in one query', async () => {
     const admin = await makeAdmin();
