@@ -351,6 +351,8 @@ export async function createProfissional(
       email,
       funcaoProfissionalId: main,
       nome: body.nome!,
+      // A pending sign-up's own profile waits for the approval of the account (security review 2).
+      aprovado: isAdmin(user.role) || user.ativo,
     }),
   );
   const held = ids ?? (main ? [main] : []);

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { aliasedColumns } from '../db/aliased';
 import { empresas, funcoes, profissionais, users, type ProfissionalRow, type Role, type UserRow } from '../db/schema';
@@ -122,6 +122,8 @@ export function userValues(input: RegisterInput, senhaHash: string, ativo: boole
 /**
  * An administrator gets a professional profile: the unlinked one with the same e-mail, or a new
  * one (the unique usuario_id makes the insert a no-op after a link). Run in the user insert's batch.
+ * Only a profile an administrator created or whose owner was approved is linked (`aprovado`): a
+ * sign-up's self-made profile, with whatever bank data it carries, never reaches an administrator.
  */
 export function adminProfileStatements(
   db: Db,
@@ -134,7 +136,7 @@ export function adminProfileStatements(
     .where(
       eq(
         profissionais.id,
-        sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and ${profissionais.usuarioId} is null order by ${profissionais.createdAt} limit 1)`,
+        sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and ${profissionais.usuarioId} is null and ${profissionais.aprovado} = 1 order by ${profissionais.createdAt} limit 1)`,
       ),
     );
   const create = db
@@ -146,3 +148,31 @@ export function adminProfileStatements(
 
 /** Guards the last SUPERADMIN inside the statement itself, so two concurrent changes cannot both pass. */
 export const notLastSuperadmin = sql`(${users.role} <> 'SUPERADMIN' or (select count(*) from ${users} where ${users.role} = 'SUPERADMIN') > 1)`;
+
+/**
+ * Rejecting a sign-up deletes what it created: the self-made profile of a still-pending account
+ * (its functions cascade). Runs in the batch BEFORE the user delete (which would unlink it), guarded
+ * by the same conditions as that delete, so the profile goes only if the account does.
+ */
+export const deletePendingProfile = (db: Db, userId: string) =>
+  db
+    .delete(profissionais)
+    .where(
+      and(
+        eq(profissionais.usuarioId, userId),
+        eq(profissionais.aprovado, false),
+        sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.ativo} = 0 and ${notLastSuperadmin})`,
+      ),
+    );
+
+/** Approving an account approves its profile too (then linkable, see adminProfileStatements). Batch it after the approval. */
+export const approveProfile = (db: Db, userId: string) =>
+  db
+    .update(profissionais)
+    .set({ aprovado: true })
+    .where(
+      and(
+        eq(profissionais.usuarioId, userId),
+        sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.ativo} = 1)`,
+      ),
+    );

@@ -96,6 +96,36 @@ describe('POST /api/admin/users', () => {
     expect(linked.map((p) => p.id)).toEqual([existing!.id]);
   });
 
+  it("links only a profile an administrator created or whose owner was approved, never a pending sign-up's", async () => {
+    const admin = await makeAdmin();
+    // A self-created profile of a sign-up that was never approved, left unlinked (as before rejections deleted it).
+    const body = newUser({ role: 'BUSINESS_OWNER' });
+    const [orphan] = await db
+      .insert(profissionais)
+      .values({ regiao: 'SP', nome: 'Sem aprovação', email: body.email, banco: 'Banco X', aprovado: false })
+      .returning();
+    const res = await api('POST', '/api/admin/users', { token: admin.token, body });
+    expect(res.status).toBe(201);
+    const linked = await db.select().from(profissionais).where(eq(profissionais.usuarioId, res.body.id));
+    expect(linked.map((p) => p.id)).not.toContain(orphan!.id);
+    expect(linked[0]?.banco).toBeNull();
+
+    // An approved professional's profile outlives its deleted login and is linked again.
+    const email = `${uniq('ok')}@example.com`;
+    const reg = await api('POST', '/auth/register', {
+      body: { email, senha: 'segredo123', nome: 'Aprovada', role: 'profissional' },
+    });
+    const own = await api('POST', '/api/profissionais', { token: reg.body.access_token, body: { nome: 'Aprovada' } });
+    expect((await api('PATCH', `/api/admin/users/${reg.body.id}/approve`, { token: admin.token })).status).toBe(200);
+    expect((await api('DELETE', `/api/admin/users/${reg.body.id}`, { token: admin.token })).status).toBe(200);
+    const again = await api('POST', '/api/admin/users', {
+      token: admin.token,
+      body: newUser({ email, role: 'BUSINESS_OWNER' }),
+    });
+    const relinked = await db.select().from(profissionais).where(eq(profissionais.usuarioId, again.body.id));
+    expect(relinked.map((p) => p.id)).toEqual([own.body.id]);
+  });
+
   it('lets only a SUPERADMIN create a SUPERADMIN', async () => {
     const owner = await makeUser({ role: 'BUSINESS_OWNER' });
     expectError(
@@ -174,6 +204,29 @@ describe('DELETE /api/admin/users/{id}', () => {
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.userId, u.id))).toHaveLength(0);
     const [after] = await db.select().from(profissionais).where(eq(profissionais.id, p!.id));
     expect(after?.usuarioId).toBeNull();
+  });
+
+  it('rejecting a sign-up (deleting a pending account) deletes the profile it created, so a later administrator with that e-mail never gets its bank data', async () => {
+    const admin = await makeAdmin();
+    const email = `${uniq('rej')}@example.com`;
+    const reg = await api('POST', '/auth/register', {
+      body: { email, senha: 'segredo123', nome: 'Intruso', role: 'profissional' },
+    });
+    const own = await api('POST', '/api/profissionais', {
+      token: reg.body.access_token,
+      body: { nome: 'Intruso', banco: 'Banco X', conta_pix: 'pix-do-intruso' },
+    });
+    expect(own.status).toBe(201);
+    expect((await api('DELETE', `/api/admin/users/${reg.body.id}`, { token: admin.token })).status).toBe(200);
+    expect(await db.select().from(profissionais).where(eq(profissionais.id, own.body.id))).toEqual([]);
+    const created = await api('POST', '/api/admin/users', {
+      token: admin.token,
+      body: newUser({ email, role: 'BUSINESS_OWNER' }),
+    });
+    expect(created.status).toBe(201);
+    const login = await api('POST', '/auth/login', { body: { email, senha: 'segredo123' } });
+    expect(login.body.profissional).toMatchObject({ banco: null, conta_pix: null });
+    expect(login.body.profissional.id).not.toBe(own.body.id);
   });
 
   it('refuses deleting oneself, and a SUPERADMIN by a BUSINESS_OWNER', async () => {

@@ -36,6 +36,11 @@ export const profissionais = sqliteTable(
     desempenhoEvento: integer('desempenho_evento'),
     dispHorario: integer('disp_horario'),
     avatarUrl: text('avatar_url'),
+    /**
+     * false while the profile is the self-created one of a sign-up not yet approved (security review 2):
+     * rejecting the sign-up deletes it, and an administrator account links by e-mail only approved ones.
+     */
+    aprovado: integer('aprovado', { mode: 'boolean' }).notNull().default(true),
     ...timestamps,
   },
   (t) => [

@@ -11,6 +11,8 @@ import { isAdmin } from '../../lib/permissions';
 import { enqueuePush, prepareNotifications } from '../../services/notifications';
 import {
   adminProfileStatements,
+  approveProfile,
+  deletePendingProfile,
   assertCompany,
   notLastSuperadmin,
   toUserResponse,
@@ -103,7 +105,10 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
   if (id === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
   const target = await findTarget(db, id);
   assertMayTouch(user, target.role);
-  const res = await db.delete(users).where(and(eq(users.id, id), notLastSuperadmin));
+  const [, res] = await db.batch([
+    deletePendingProfile(db, id),
+    db.delete(users).where(and(eq(users.id, id), notLastSuperadmin)),
+  ]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
   return c.json({ message: 'user deleted' }, 200);
 };
@@ -132,6 +137,7 @@ export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
       .update(users)
       .set({ ativo: true })
       .where(and(eq(users.id, id), mayTouch)),
+    approveProfile(db, id),
   ]);
   if (res.meta.changes === 0) {
     await findTarget(db, id); // 404 when there is no such user

@@ -1,0 +1,1 @@
+ALTER TABLE `profissionais` ADD `aprovado` integer DEFAULT true NOT NULL;
