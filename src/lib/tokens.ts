@@ -7,6 +7,12 @@ export interface AccessClaims {
   role: Role;
   /** The company at signing time: lets a route build its query before the user row is read (auth fold). */
   empresa_id?: string | null;
+  /**
+   * The session: the refresh-token family the token was issued with. Every request checks, in the
+   * user query, that the family still has a live token, so logout, a password change or theft
+   * detection end the access tokens at once (security review 3). Tokens without it are refused.
+   */
+  sid: string;
   iat: number;
   exp: number;
 }
@@ -24,10 +30,10 @@ export interface PendingAuth {
   checks: UserCheck[];
 }
 
-export async function signAccessToken(user: TokenSubject, secret: string, ttlSeconds: number) {
+export async function signAccessToken(user: TokenSubject, secret: string, ttlSeconds: number, session: string) {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + ttlSeconds;
-  const claims: AccessClaims = { sub: user.id, role: user.role, empresa_id: user.empresaId, iat, exp };
+  const claims: AccessClaims = { sub: user.id, role: user.role, empresa_id: user.empresaId, sid: session, iat, exp };
   const token = await sign({ ...claims }, await hmacKey(secret), 'HS256');
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 }
@@ -51,7 +57,8 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | undefined> {
   try {
     const payload = await verify(token, await hmacKey(secret), 'HS256');
-    if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+    if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || typeof payload.sid !== 'string')
+      return undefined;
     return payload as unknown as AccessClaims;
   } catch {
     return undefined;

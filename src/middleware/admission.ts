@@ -1,28 +1,36 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
 import { fastSelect, preparedSelect } from '../db/fast-select';
-import { users, type AuthUser } from '../db/schema';
+import { refreshTokens, users, type AuthUser } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import type { PendingAuth, UserCheck } from '../lib/tokens';
+import type { AccessClaims, PendingAuth, UserCheck } from '../lib/tokens';
 
 const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
+
+/**
+ * The condition "session `sid` of this user is live": its refresh-token family still has an unrevoked
+ * token (security review 3). Part of the user query every authenticated request already makes, so
+ * an ended session (logout, password change, theft detection) is no row and 401, at no extra round
+ * trip. Uses refresh_tokens_family_idx.
+ */
+const liveSession = sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sql.placeholder('sid')} and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.revokedAt} is null)`;
 
 // Every authenticated request reads this row: its SQL is built once (see db/fast-select.ts).
 const userById = preparedSelect((db: Db) =>
   db
     .select(userColumns)
     .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
+    .where(and(eq(users.id, sql.placeholder('id')), liveSession))
     .limit(1),
 );
 
-/** The stored user row of a token's subject, as a batchable select. */
-export const selectUser = (db: Db, id: string) => userById(db, undefined, { id });
+/** The stored user row of a token's subject, if the token's session is live, as a batchable select. */
+export const selectUser = (db: Db, claims: AccessClaims) => userById(db, undefined, { id: claims.sub, sid: claims.sid });
 
-export async function loadUser(db: Db, id: string): Promise<AuthUser | undefined> {
-  const [[user]] = await fastSelect(db, [selectUser(db, id)]);
+export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser | undefined> {
+  const [[user]] = await fastSelect(db, [selectUser(db, claims)]);
   return user;
 }
 
@@ -42,5 +50,5 @@ export function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPendi
 
 /** Reads the user row now (one query) and admits it: the way out of a fold that cannot fold. */
 export async function confirm(c: Context<AppEnv>, pending: PendingAuth): Promise<AuthUser> {
-  return admit(c, await loadUser(c.var.db, pending.claims.sub), pending.allowPending, pending.checks);
+  return admit(c, await loadUser(c.var.db, pending.claims), pending.allowPending, pending.checks);
 }

@@ -56,6 +56,6 @@ export const auth = (opts: AuthOptions = {}) =>
       return;
     }
 
-    admit(c, await loadUser(c.var.db, claims.sub), allowPending);
+    admit(c, await loadUser(c.var.db, claims), allowPending);
     await next();
   });

@@ -47,7 +47,7 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   const pending = c.var.pendingAuth;
   if (!pending) return fastSelect(db, build(c.var.user));
   const guess = subjectOf(pending.claims);
-  const [[user], ...rows] = await fastSelect(db, [selectUser(db, guess.id), ...build(guess)]);
+  const [[user], ...rows] = await fastSelect(db, [selectUser(db, pending.claims), ...build(guess)]);
   const admitted = admit(c, user, pending.allowPending, pending.checks);
   if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
   return fastSelect(db, build(admitted));

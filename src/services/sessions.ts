@@ -6,8 +6,8 @@ import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
-async function mintTokens(config: Config, user: TokenSubject) {
-  const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+async function mintTokens(config: Config, user: TokenSubject, familyId: string) {
+  const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, familyId);
   const refreshToken = newRefreshToken();
   return {
     id: crypto.randomUUID(),
@@ -20,11 +20,12 @@ async function mintTokens(config: Config, user: TokenSubject) {
 
 /** A new access token and a new refresh token family; the insert is returned to batch with other writes. */
 export async function newSession(db: Db, config: Config, user: TokenSubject) {
-  const t = await mintTokens(config, user);
+  const familyId = crypto.randomUUID();
+  const t = await mintTokens(config, user, familyId);
   const insert = db.insert(refreshTokens).values({
     id: t.id,
     userId: user.id,
-    familyId: crypto.randomUUID(),
+    familyId,
     tokenHash: t.tokenHash,
     expiresAt: t.expiresAt,
   });
@@ -196,12 +197,21 @@ export async function findRefreshToken(db: Db, token: string) {
   return row;
 }
 
-/** Theft detection: a spent token was presented, so every token of its family dies. */
-export const revokeFamily = (db: Db, familyId: string) =>
+/**
+ * Logout: the session of the presented refresh token (any token of its family, spent or not) ends,
+ * so every access token issued in it stops at once; the user's other sessions stay.
+ */
+export const endSession = async (db: Db, refreshToken: string) =>
   db
     .update(refreshTokens)
     .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(
+      and(
+        sql`${refreshTokens.familyId} = (select ${refreshTokens.familyId} from ${refreshTokens} where ${refreshTokens.tokenHash} = ${await sha256Hex(refreshToken)})`,
+        isNull(refreshTokens.revokedAt),
+      ),
+    );
+
 
 export const revokeAllOfUser = (db: Db, userId: string) =>
   db
@@ -214,7 +224,7 @@ export const revokeAllOfUser = (db: Db, userId: string) =>
  * the old one is spent. Of two concurrent refreshes with one token, only one gets a new token.
  */
 export async function rotate(db: Db, config: Config, old: { id: string; familyId: string }, user: TokenSubject) {
-  const t = await mintTokens(config, user);
+  const t = await mintTokens(config, user, old.familyId);
   const now = new Date().toISOString();
   const [inserted] = await db.batch([
     insertWhere(

@@ -28,8 +28,27 @@ export interface TestUser {
   token: string;
 }
 
+/** The session claim of an access token (to sign a variant of it in the same live session). */
+export const sessionOf = (token: string): string =>
+  JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).sid;
+
+/**
+ * An access token of a new live session of the user (a refresh-token family with one live token):
+ * every request checks that its session is live. For an id with no user the session cannot be
+ * stored, and the token is refused like any token of a deleted user.
+ */
 export async function tokenFor(id: string, role: Role, empresaId: string | null = null) {
-  return (await signAccessToken({ id, role, empresaId }, env.JWT_SECRET, 900)).token;
+  const familyId = crypto.randomUUID();
+  await db
+    .insert(schema.refreshTokens)
+    .values({
+      userId: id,
+      familyId,
+      tokenHash: `factory-${familyId}`,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    })
+    .catch(() => {}); // no such user (a test of a deleted account)
+  return (await signAccessToken({ id, role, empresaId }, env.JWT_SECRET, 900, familyId)).token;
 }
 
 /** A user inserted straight into D1 (one shared PBKDF2 hash keeps factories fast), with an access token. */

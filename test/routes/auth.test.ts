@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { describe, expect, it } from 'vitest';
 import { profissionais, refreshTokens, users } from '../../src/db/schema';
@@ -11,7 +11,7 @@ import {
   REGISTER_MAX_PER_CLIENT,
 } from '../../src/services/sessions';
 import { LoginResponse, RegisterResponse } from '../../src/routes/auth/auth.schemas';
-import { db, makeEmpresa, makeUser, PASSWORD, uniq } from '../helpers/factories';
+import { db, makeEmpresa, makeUser, PASSWORD, sessionOf, uniq } from '../helpers/factories';
 import { api, cookies, expectError } from '../helpers/request';
 
 const email = () => `${uniq('reg')}@example.com`;
@@ -27,6 +27,13 @@ const registration = (over: Record<string, unknown> = {}) => ({
 });
 const login = (e: string, senha = PASSWORD, headers = ip()) =>
   api('POST', '/auth/login', { body: { email: e, senha }, headers });
+
+/** Moves the spending time of a user's spent refresh tokens a minute back (as if the client came back later). */
+const spentLongAgo = (userId: string) =>
+  db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date(Date.now() - 60_000).toISOString() })
+    .where(and(eq(refreshTokens.userId, userId), isNotNull(refreshTokens.revokedAt)));
 
 function expectNoSecrets(body: unknown) {
   const text = JSON.stringify(body);
@@ -293,7 +300,12 @@ describe('access tokens', () => {
 
   it('are refused when expired, unsigned (alg none) or tampered', async () => {
     const u = await makeUser();
-    const expired = await signAccessToken({ id: u.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60);
+    const expired = await signAccessToken(
+      { id: u.id, role: 'SUPERADMIN', empresaId: null },
+      env.JWT_SECRET,
+      -60,
+      sessionOf(u.token),
+    );
     expectError(await api('GET', '/api/me', { token: expired.token }), 401, 'UNAUTHENTICATED');
     const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: u.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
@@ -307,6 +319,65 @@ describe('access tokens', () => {
       'HS512',
     );
     expectError(await api('GET', '/api/me', { token: hs512 }), 401, 'UNAUTHENTICATED');
+  });
+
+  it("stop working at once when their session logs out; the same user's other sessions keep working", async () => {
+    const u = await makeUser({ role: 'SUPERADMIN' });
+    const [a, b] = [await login(u.email), await login(u.email)];
+    const works = async (token: string) =>
+      [
+        (await api('GET', '/api/me', { token })).status, // the account query
+        (await api('GET', '/api/cursos', { token })).status, // a folded read
+        (await api('PUT', '/api/me', { token, body: { telefone: '1' } })).status, // a write
+      ].join(',');
+    expect(await works(a.body.access_token)).toBe('200,200,200');
+    expect((await api('POST', '/auth/logout', { body: { refresh_token: a.body.refresh_token } })).status).toBe(200);
+    expect(await works(a.body.access_token)).toBe('401,401,401');
+    expect(await works(b.body.access_token)).toBe('200,200,200');
+  });
+
+  it('of every session stop at once after a password change; the session it answers works', async () => {
+    const u = await makeUser();
+    const other = await login(u.email);
+    const res = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { senha_atual: PASSWORD, nova_senha: 'nova-senha-7' },
+    });
+    expect(res.status).toBe(200);
+    expectError(await api('GET', '/api/me', { token: u.token }), 401, 'UNAUTHENTICATED');
+    expectError(await api('GET', '/api/me', { token: other.body.access_token }), 401, 'UNAUTHENTICATED');
+    expect((await api('GET', '/api/me', { token: res.body.access_token })).status).toBe(200);
+  });
+
+  it('of every session stop at once when a spent refresh token is presented (theft detection)', async () => {
+    const u = await makeUser();
+    const [a, b] = [await login(u.email), await login(u.email)];
+    const rotated = await api('POST', '/auth/refresh', { body: { refresh_token: a.body.refresh_token } });
+    expect(rotated.status).toBe(200);
+    await spentLongAgo(u.id); // past the grace window of concurrent refreshes
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: a.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+    for (const token of [a.body.access_token, rotated.body.access_token, b.body.access_token])
+      expectError(await api('GET', '/api/me', { token }), 401, 'UNAUTHENTICATED');
+    expectError(
+      await api('POST', '/auth/refresh', { body: { refresh_token: b.body.refresh_token } }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+  });
+
+  it('without a session claim (issued before sessions were checked) are refused', async () => {
+    const u = await makeUser({ role: 'SUPERADMIN' });
+    const legacy = await sign(
+      { sub: u.id, role: 'SUPERADMIN', empresa_id: null, iat: 1, exp: Math.floor(Date.now() / 1000) + 600 },
+      env.JWT_SECRET,
+      'HS256',
+    );
+    expectError(await api('GET', '/api/me', { token: legacy }), 401, 'UNAUTHENTICATED');
+    expectError(await api('GET', '/api/cursos', { token: legacy }), 401, 'UNAUTHENTICATED');
   });
 
   it('follow the stored role, not the claim: a demoted user loses access at once', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { users } from '../../src/db/schema';
 import { auth } from '../../src/middleware/auth';
-import { db, makeAdmin, makeEmpresa, makeFot, makeUser, tokenFor } from '../helpers/factories';
+import { db, makeAdmin, makeEmpresa, makeFot, makeUser, sessionOf, tokenFor } from '../helpers/factories';
 import { api, authHeaders, expectError } from '../helpers/request';
 
 /**
@@ -74,7 +74,11 @@ describe('folded authentication: the stored user decides, not the token', () => 
     const { e1, f1, f2 } = await twoCompanies();
     const owner = await makeUser({ role: 'EVENT_OWNER', empresaId: e1.id });
     const iat = Math.floor(Date.now() / 1000);
-    const legacy = await sign({ sub: owner.id, role: 'EVENT_OWNER', iat, exp: iat + 900 }, env.JWT_SECRET, 'HS256');
+    const legacy = await sign(
+      { sub: owner.id, role: 'EVENT_OWNER', sid: sessionOf(owner.token), iat, exp: iat + 900 },
+      env.JWT_SECRET,
+      'HS256',
+    );
     const { ids } = await fotIds(legacy);
     expect(ids.has(f1.id)).toBe(true);
     expect(ids.has(f2.id)).toBe(false);

@@ -26,6 +26,7 @@ import { codeToStatus } from '../../src/lib/errors';
 import { signAccessToken } from '../../src/lib/tokens';
 import { env } from 'cloudflare:test';
 import { send, UNKNOWN_ID } from '../helpers/request';
+import { sessionOf } from '../helpers/factories';
 import {
   callerFor,
   makeWorld,
@@ -70,16 +71,28 @@ beforeAll(async () => {
   w = await makeWorld();
   const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   tokens = {
-    expired: (await signAccessToken({ id: w.admin.id, role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, -60))
-      .token,
+    expired: (
+      await signAccessToken(
+        { id: w.admin.id, role: 'SUPERADMIN', empresaId: null },
+        env.JWT_SECRET,
+        -60,
+        sessionOf(w.admin.token),
+      )
+    ).token,
     ghost: (
-      await signAccessToken({ id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null }, env.JWT_SECRET, 900)
+      await signAccessToken(
+        { id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null },
+        env.JWT_SECRET,
+        900,
+        crypto.randomUUID(),
+      )
     ).token,
     otherSecret: (
       await signAccessToken(
         { id: w.admin.id, role: 'SUPERADMIN', empresaId: null },
         'another-secret-another-secret-0123456789',
         900,
+        sessionOf(w.admin.token),
       )
     ).token,
     algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: w.admin.id, role: 'SUPERADMIN', exp: Math.floor(Date.now() / 1000) + 600 })}.`,

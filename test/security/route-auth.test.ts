@@ -16,6 +16,7 @@ describe.each(protectedRoutes)('$method $path', (route) => {
       { id: crypto.randomUUID(), role: 'SUPERADMIN', empresaId: null },
       'another-secret-another-secret-123456',
       900,
+      crypto.randomUUID(),
     );
     expectError(await api(route.method, route.path, { body: route.body, token: forged.token }), 401, 'UNAUTHENTICATED');
   });

@@ -1,13 +1,12 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Context } from 'hono';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { profissionais, refreshTokens, users } from '../../db/schema';
+import { profissionais, users } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
-import { sha256Hex } from '../../lib/tokens';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import { isAdmin } from '../../lib/permissions';
 import { foldedHandler } from '../route';
@@ -22,8 +21,8 @@ import {
   newSession,
   releaseLoginAttempt,
   reserveLoginAttempt,
+  endSession,
   revokeAllOfUser,
-  revokeFamily,
   rotate,
   settleAttempt,
   takeRegisterAttempt,
@@ -130,13 +129,17 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
     throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
   const row = await findRefreshToken(db, token);
   if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
-  if (row.revokedAt) {
-    await revokeFamily(db, row.familyId);
+  if (row.revokedAt && !row.replacedBy) {
+    // Ended by logout or a password change: invalid, nothing more to end.
     clearSessionCookies(c);
-    throw new ApiError(
-      'INVALID_REFRESH_TOKEN',
-      'refresh token already used or revoked: every session of this login was ended',
-    );
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token revoked: sign in again');
+  }
+  if (row.revokedAt) {
+    // Theft detection: a token already rotated came back, so two parties hold this login. Every
+    // session of the user ends, and with them their access tokens (security review 3).
+    await revokeAllOfUser(db, row.userId);
+    clearSessionCookies(c);
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: every session of this account was ended');
   }
   if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
   const [user] = await db
@@ -154,12 +157,8 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
 export const logout: RouteHandler<typeof r.logout, AppEnv> = async (c) => {
   const body = c.req.valid('json');
   const token = body.refresh_token ?? getCookie(c, 'refresh_token');
-  if (token) {
-    await c.var.db
-      .update(refreshTokens)
-      .set({ revokedAt: new Date().toISOString() })
-      .where(and(eq(refreshTokens.tokenHash, await sha256Hex(token)), isNull(refreshTokens.revokedAt)));
-  }
+  // The session of the refresh token ends: its family, and with it every access token issued in it.
+  if (token) await endSession(c.var.db, token);
   clearSessionCookies(c);
   return c.json({ message: 'logged out' }, 200);
 };
