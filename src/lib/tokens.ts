@@ -40,7 +40,7 @@ export async function signAccessToken(user: TokenSubject, secret: string, ttlSec
 
 // hono/jwt imports a string secret on every call; the key is the same until the secret changes.
 const hmacKeys = new Map<string, Promise<CryptoKey>>();
-function hmacKey(secret: string): Promise<CryptoKey> {
+export function hmacKey(secret: string): Promise<CryptoKey> {
   let key = hmacKeys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -65,7 +65,7 @@ export async function verifyAccessToken(token: string, secret: string): Promise<
   }
 }
 
-const b64url = (bytes: Uint8Array) => {
+export const b64url = (bytes: Uint8Array) => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

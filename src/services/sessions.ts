@@ -4,11 +4,10 @@ import type { Config } from '../env';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
-import { newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
+import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
-async function mintTokens(config: Config, user: TokenSubject, familyId: string) {
+async function mintTokens(config: Config, user: TokenSubject, familyId: string, refreshToken = newRefreshToken()) {
   const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, familyId);
-  const refreshToken = newRefreshToken();
   return {
     id: crypto.randomUUID(),
     access,
@@ -220,11 +219,47 @@ export const revokeAllOfUser = (db: Db, userId: string) =>
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 
 /**
- * Rotation in one batch: the new token is inserted only while the old one is still unspent, then
- * the old one is spent. Of two concurrent refreshes with one token, only one gets a new token.
+ * How long a just-replaced refresh token still answers its successor instead of counting as theft
+ * (security review 5): two tabs or a retried request refreshing with one token at the same moment.
  */
-export async function rotate(db: Db, config: Config, old: { id: string; familyId: string }, user: TokenSubject) {
-  const t = await mintTokens(config, user, old.familyId);
+export const REFRESH_GRACE_MS = 10_000;
+
+/**
+ * The successor of a refresh token is derived from it, not drawn at random:
+ * base64url(HMAC-SHA256(JWT_SECRET, "refresh-successor\0" + token)). So a second refresh with the
+ * same token within the grace window can answer THE SAME successor without its raw value ever being
+ * stored (only hashes are; the alternative, storing the successor encrypted, needs a column and a key
+ * to manage). Only the server can compute it: without JWT_SECRET a spent token reveals nothing about
+ * its successor, and whoever holds JWT_SECRET can mint access tokens anyway. Tokens from a login stay
+ * 32 random bytes; each token is rotated once (guarded), so successors are as unique as their parents.
+ */
+async function successorOf(spent: string, secret: string): Promise<string> {
+  // The JWT key, domain-separated: a JWT's signed input (base64url text) never holds a NUL byte.
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret),
+    new TextEncoder().encode(`refresh-successor\0${spent}`),
+  );
+  return b64url(new Uint8Array(mac));
+}
+
+/** The spent token was replaced less than REFRESH_GRACE_MS ago (by rotation, not by logout). */
+export const inGraceWindow = (row: { revokedAt: string | null; replacedBy: string | null }) =>
+  row.revokedAt !== null && row.replacedBy !== null && Date.now() - Date.parse(row.revokedAt) <= REFRESH_GRACE_MS;
+
+/**
+ * Rotation in one batch: the new token is inserted only while the old one is still unspent, then
+ * the old one is spent. Of concurrent refreshes with one token only one rotates; the others get
+ * undefined and answer the same successor through `replayRotation`.
+ */
+export async function rotate(
+  db: Db,
+  config: Config,
+  old: { id: string; familyId: string },
+  oldToken: string,
+  user: TokenSubject,
+) {
+  const t = await mintTokens(config, user, old.familyId, await successorOf(oldToken, config.JWT_SECRET));
   const now = new Date().toISOString();
   const [inserted] = await db.batch([
     insertWhere(
@@ -238,6 +273,35 @@ export async function rotate(db: Db, config: Config, old: { id: string; familyId
       .set({ revokedAt: now, replacedBy: t.id })
       .where(and(eq(refreshTokens.id, old.id), isNull(refreshTokens.revokedAt))),
   ]);
-  if (inserted.meta.changes !== 1) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used');
-  return t;
+  return inserted.meta.changes === 1 ? t : undefined;
+}
+
+/**
+ * A refresh with a token just rotated (within the grace window, or a concurrent request that lost
+ * the rotation): the successor it derives is answered again, with a fresh access token, if that
+ * successor is still the live token of the family. Otherwise undefined (it was rotated again or the
+ * session ended): the caller answers 401.
+ */
+export async function replayRotation(
+  db: Db,
+  config: Config,
+  spent: { familyId: string },
+  spentToken: string,
+  user: TokenSubject,
+) {
+  const successor = await successorOf(spentToken, config.JWT_SECRET);
+  const [live] = await db
+    .select({ id: refreshTokens.id, expiresAt: refreshTokens.expiresAt })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, await sha256Hex(successor)),
+        eq(refreshTokens.familyId, spent.familyId),
+        isNull(refreshTokens.revokedAt),
+      ),
+    )
+    .limit(1);
+  if (!live) return undefined;
+  const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, spent.familyId);
+  return { access, refreshToken: successor };
 }

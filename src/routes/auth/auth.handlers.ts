@@ -23,6 +23,8 @@ import {
   reserveLoginAttempt,
   endSession,
   revokeAllOfUser,
+  inGraceWindow,
+  replayRotation,
   rotate,
   settleAttempt,
   takeRegisterAttempt,
@@ -134,9 +136,9 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
     clearSessionCookies(c);
     throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token revoked: sign in again');
   }
-  if (row.revokedAt) {
-    // Theft detection: a token already rotated came back, so two parties hold this login. Every
-    // session of the user ends, and with them their access tokens (security review 3).
+  if (row.revokedAt && !inGraceWindow(row)) {
+    // Theft detection: a token rotated more than REFRESH_GRACE_MS ago came back, so two parties hold
+    // this login. Every session of the user ends, and with them their access tokens (security review 3).
     await revokeAllOfUser(db, row.userId);
     clearSessionCookies(c);
     throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: every session of this account was ended');
@@ -149,7 +151,12 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
   if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
   if (!user.ativo)
     throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
-  const session = await rotate(db, config, row, user);
+  // A token replaced moments ago (two tabs, a retry) or a rotation lost to a concurrent request
+  // answers the same successor (security review 5).
+  const session =
+    (row.revokedAt ? undefined : await rotate(db, config, row, token, user)) ??
+    (await replayRotation(db, config, row, token, user));
+  if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: sign in again');
   setSessionCookies(c, session);
   return c.json(tokenFields(session), 200);
 };
