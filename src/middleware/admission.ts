@@ -27,7 +27,8 @@ const userById = preparedSelect((db: Db) =>
 );
 
 /** The stored user row of a token's subject, if the token's session is live, as a batchable select. */
-export const selectUser = (db: Db, claims: AccessClaims) => userById(db, undefined, { id: claims.sub, sid: claims.sid });
+export const selectUser = (db: Db, claims: AccessClaims) =>
+  userById(db, undefined, { id: claims.sub, sid: claims.sid });
 
 export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser | undefined> {
   const [[user]] = await fastSelect(db, [selectUser(db, claims)]);

@@ -257,7 +257,8 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
 const ph = sql.placeholder;
 const scopeWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
 // Lists and their totals leave out the profiles of pending accounts (by id they stay reachable to administrators).
-const listWhere = (scope: SqlScope) => (isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope));
+const listWhere = (scope: SqlScope) =>
+  isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope);
 const paging = { limit: ph('limit'), offset: ph('offset') };
 const listProfiles = scopedSelect(
   (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[0],

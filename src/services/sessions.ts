@@ -211,7 +211,6 @@ export const endSession = async (db: Db, refreshToken: string) =>
       ),
     );
 
-
 export const revokeAllOfUser = (db: Db, userId: string) =>
   db
     .update(refreshTokens)
