@@ -651,7 +651,7 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       for (const f of stringFields(op.body)) {
         if (asTyped.has(f.path) || f.schema.format || f.schema.enum) continue;
         for (const ch of ['\u0000', '\u0007', '\u202e']) {
-          const res = await call(op.method, path, {
+          const res = await api(op.method, path, {
             token: caller.token,
             body: setPath(validBody(opKey(op), w), f.path, `ab${ch}cd`),
             headers: ipHeader(),

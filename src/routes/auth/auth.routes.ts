@@ -18,10 +18,11 @@ export const register = publicRoute({
   tags,
   summary: 'Self-registration; the account starts pending approval',
   description:
-    'Roles EVENT_OWNER (needs empresa_id), RESEARCHER, agenda_viewer or profissional. The returned access token works only for GET /api/me and for creating the own professional profile until an administrator approves the account.',
+    'Roles EVENT_OWNER (needs empresa_id), RESEARCHER, agenda_viewer or profissional. The returned access token works only for GET /api/me and for creating the own professional profile until an administrator approves the account. At most 10 sign-ups per client (CF-Connecting-IP) in 15 minutes.',
   request: { body: jsonBody(RegisterRequest) },
   responses: {
     201: jsonResponse(RegisterResponse, 'Registered (pending); cookies access_token and refresh_token are set'),
+    429: errors[429],
   },
 });
 
@@ -77,9 +78,10 @@ export const updateMe = authedRoute({
   tags,
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
   description:
-    'Changing the password revokes every refresh token of the user and starts a new session (new tokens in the answer and cookies).',
+    'Changing the password ends every session of the user (refresh and access tokens) and starts a new one (new tokens in the answer and cookies). A wrong senha_atual counts as a failed login (429 past the login limits).',
   request: { body: jsonBody(UpdateMeRequest) },
   responses: {
     200: jsonResponse(LoginResponse, 'The updated account'),
+    429: errors[429],
   },
 });
