@@ -8,7 +8,7 @@ type Stmt = BatchItem<'sqlite'>;
  * statement rolls back all of them). A write answered by reading its row back costs one round trip
  * instead of two. Answers the results of `last` (reads, or a write whose `meta.changes` tells
  * whether it happened), typed, without the casts a spread `db.batch([...writes, read])` needs.
- * Tested by every route that writes and answers the row (test/routes/*.test.ts).
+ * Equality with db.batch(): test/perf/fast-select.test.ts; every route that writes and answers its row uses it.
  */
 export async function writeThenRead<const L extends readonly [Stmt, ...Stmt[]]>(
   db: Db,

@@ -15,6 +15,7 @@ import {
 import { selectAgenda } from '../../src/services/agenda';
 import { selectFots, visible as fotVisible } from '../../src/services/cadastro-fot';
 import { scopedSelect } from '../../src/db/scoped-select';
+import { writeThenRead } from '../../src/db/write-read';
 import type { Scope } from '../../src/db/scope';
 import { equipeQuery } from '../../src/services/convites';
 import { profissionaisQueries } from '../../src/services/profissionais';
@@ -159,5 +160,28 @@ describe('scopedSelect equals the query built for the caller', () => {
       prepared(db, scopes[1]!, { regiao: 'MG', filtro: null }, { filtro: false }),
     ]);
     expect(ownerRows.map((r) => r.fot.id)).toEqual([fotMine.id]);
+  });
+});
+
+/** writeThenRead (db/write-read.ts) answers exactly what db.batch() answers for the same statements after the writes. */
+describe('writeThenRead equals the tail of db.batch()', () => {
+  it('for reads after writes and for a write whose meta tells whether it happened', async () => {
+    const a = await makeCatalog(cursos, 'MG');
+    const b = await makeCatalog(cursos, 'MG');
+    const rename = (id: string, label: string) => db.update(cursos).set({ label }).where(eq(cursos.id, id));
+    const readBoth = () =>
+      db
+        .select({ id: cursos.id, label: cursos.label })
+        .from(cursos)
+        .where(sql`${cursos.id} in (${a.id}, ${b.id})`)
+        .orderBy(cursos.id);
+    const [rows] = await writeThenRead(db, [rename(a.id, `${a.label} x`)], [readBoth()]);
+    const batch = await db.batch([rename(b.id, `${b.label} y`), readBoth()]);
+    expect(rows.map((r) => r.label).sort()).toEqual([`${a.label} x`, b.label].sort());
+    expect(batch[1].map((r) => r.label).sort()).toEqual([`${a.label} x`, `${b.label} y`].sort());
+    const [again] = await writeThenRead(db, [], [readBoth()]);
+    expect(again).toEqual(batch[1]);
+    const [missed] = await writeThenRead(db, [], [rename(crypto.randomUUID(), 'nada')]);
+    expect(missed.meta.changes).toBe(0);
   });
 });
