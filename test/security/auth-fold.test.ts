@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { users } from '../../src/db/schema';
 import { auth } from '../../src/middleware/auth';
+import * as fot from '../../src/routes/cadastro-fot/cadastro-fot.routes';
+import { foldedHandler, handler } from '../../src/routes/route';
 import { db, makeAdmin, makeEmpresa, makeFot, makeUser, sessionOf, tokenFor } from '../helpers/factories';
 import { api, authHeaders, expectError } from '../helpers/request';
 
@@ -170,5 +172,17 @@ describe('folded authentication: the guard rails', () => {
     await setUser(admin.id, { ativo: false });
     const pending = await app.request('/__probe/write', { method: 'POST', headers: authHeaders(admin.token) }, env);
     expect(pending.status).toBe(403);
+  });
+});
+
+describe('folded authentication: a route and its handler cannot disagree', () => {
+  it('is checked by the compiler: a folded route takes only a foldedHandler(), a plain route only a handler()', () => {
+    // @ts-expect-error GET /api/cadastro-fot is declared with fold: true, so a plain handler() is refused
+    const plain = handler(fot.list, async (c) => c.json([], 200));
+    // @ts-expect-error POST /api/cadastro-fot is not folded, so it has no read() to give a foldedHandler()
+    const folded = foldedHandler(fot.create, async (c) => c.json({} as never, 201));
+    // Both lines above fail `npm run typecheck` without their @ts-expect-error; at run time they are inert.
+    expect(typeof plain).toBe('function');
+    expect(typeof folded).toBe('function');
   });
 });
