@@ -18,6 +18,7 @@ import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { notificationsRoutes } from './routes/notifications';
+import { passwordResetRoutes } from './routes/password-reset';
 import { profissionaisRoutes } from './routes/profissionais';
 import {
   anosFormaturasConfig,
@@ -114,6 +115,7 @@ export function createApp() {
 
   const routes = app
     .route('/', authRoutes)
+    .route('/', passwordResetRoutes)
     .route('/api/admin/users', adminUsersRoutes)
     .route(anosFormaturasConfig.path, anosFormaturasRoutes)
     .route(cursosConfig.path, cursosRoutes)

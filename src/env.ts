@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Db } from './db/client';
 import type { AuthUser } from './db/schema';
 import type { PendingAuth } from './lib/tokens';
-import type { PushMessage } from './lib/messages';
+import type { MailMessage, PushMessage } from './lib/messages';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -18,6 +18,16 @@ export interface Bindings {
   /** Push delivery (docs/decisions.md#d10): the queue the requests enqueue on, and the Expo-format endpoint. */
   PUSH_QUEUE?: Queue<PushMessage>;
   PUSH_ENDPOINT?: string;
+  /** E-mail (docs/decisions-2 D14): the queue requests enqueue outbox ids on, and the provider settings. */
+  EMAIL_QUEUE?: Queue<MailMessage>;
+  /** Cloudflare Email Service `send_email` binding, used when MAIL_PROVIDER=cloudflare. */
+  EMAIL?: SendEmail;
+  MAIL_PROVIDER?: string;
+  MAIL_FROM?: string;
+  APP_URL?: string;
+  RESEND_API_URL?: string;
+  RESEND_API_KEY?: string;
+  RESET_TOKEN_TTL_SECONDS?: string;
 }
 
 const csv = (s: string) =>
@@ -28,22 +38,36 @@ const csv = (s: string) =>
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Where push messages go (Expo format). Configuration only, never taken from a request: https, or http to localhost. */
+/** An https URL (http only for localhost): outside base URLs are configuration, never taken from a request. */
+const isSafeUrl = (s: string) => {
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
+};
+const SAFE_URL = 'must be an https URL (http only for localhost)';
+
+/** Where push messages go (Expo format). */
 const pushEndpoint = z
   .string()
   .trim()
   .optional()
   .transform((s) => s || undefined)
-  .refine((s) => {
-    if (s === undefined) return true;
-    let url: URL;
-    try {
-      url = new URL(s);
-    } catch {
-      return false;
-    }
-    return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
-  }, 'must be an https URL (http only for localhost)');
+  .refine((s) => s === undefined || isSafeUrl(s), SAFE_URL);
+
+/** A base URL with a default; trailing slashes dropped so that `${base}/path` is right. */
+const baseUrl = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s || fallback).replace(/\/+$/, ''))
+    .refine(isSafeUrl, SAFE_URL);
+
+export const MAIL_PROVIDERS = ['resend', 'cloudflare', 'log'] as const;
 
 export const configSchema = z.object({
   JWT_SECRET: z
@@ -75,6 +99,27 @@ export const configSchema = z.object({
     .pipe(z.enum(['lax', 'strict', 'none']))
     .transform((s) => (s === 'lax' ? 'Lax' : s === 'strict' ? 'Strict' : 'None') as 'Lax' | 'Strict' | 'None'),
   PUSH_ENDPOINT: pushEndpoint,
+  /** Who sends e-mail (D14): `log` (the local default) only writes one log line per message. */
+  MAIL_PROVIDER: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s || 'log').toLowerCase())
+    .pipe(z.enum(MAIL_PROVIDERS)),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || 'Event Ops <nao-responda@example.com>'),
+  /** The frontend: every link in an e-mail is built from it, never from the request's Host. */
+  APP_URL: baseUrl('http://localhost:5173'),
+  RESEND_API_URL: baseUrl('https://api.resend.com'),
+  RESEND_API_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || undefined),
+  RESET_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(1800),
 });
 
 export type Config = z.infer<typeof configSchema>;

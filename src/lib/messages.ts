@@ -11,3 +11,11 @@ export interface PushMessage {
   mensagem: string;
   dados: Record<string, unknown>;
 }
+
+/** The e-mail queue carries only the outbox row's id: the consumer reads, claims and renders the row. */
+export interface MailMessage {
+  outboxId: string;
+}
+
+/** Queue names as wrangler.toml declares them: src/index.ts dispatches on them. */
+export const EMAIL_QUEUE_NAME = 'event-ops-email';

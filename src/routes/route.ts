@@ -7,6 +7,7 @@ import { auth } from '../middleware/auth';
 import { inBackground } from '../lib/background';
 import { authorizedBatch } from '../middleware/folded';
 import { region } from '../middleware/region';
+import { enqueueEmails, type SendMail } from '../services/mail';
 import { enqueuePush, type Push } from '../services/notifications';
 import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
 
@@ -129,3 +130,9 @@ export const pushOf =
   (c: Context<AppEnv, any, any>): Push =>
     (messages) =>
       enqueuePush(c.env.PUSH_QUEUE, inBackground(c), messages);
+
+/** E-mails of a request (outbox ids) go to the e-mail queue in the background, after its batch. */
+export const mailOf =
+  (c: Context<AppEnv, any, any>): SendMail =>
+  (outboxIds) =>
+    enqueueEmails(c.env.EMAIL_QUEUE, inBackground(c), outboxIds);

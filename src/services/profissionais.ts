@@ -10,6 +10,9 @@ import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { hashPassword } from '../lib/password';
 import { isAdmin } from '../lib/permissions';
 import { notLastSuperadmin } from './users';
+import type { Config } from '../env';
+import type { SendMail } from './mail';
+import { accessInvitation, unusablePasswordHash } from './password-reset';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -308,14 +311,17 @@ export const contagemSelect = (db: Db, regiao: string) =>
     .orderBy(asc(funcoes.labelKey));
 
 /**
- * Administrators create any profile, and with `senha` its active login in the same batch (team
- * registration); a `profissional` creates its own profile once, linked to itself.
+ * Administrators create any profile, and with `email` its active login in the same batch (team
+ * registration): with `senha` that password; without one, a password nobody knows and an access
+ * invitation e-mail (`/definir-senha`, 7 days: docs/decisions-2 D14), whose outbox id goes to
+ * `mail.send` once the batch succeeded. A `profissional` creates its own profile once, linked to itself.
  */
 export async function createProfissional(
   db: Db,
   user: AuthUser,
   regiao: string,
   input: ProfissionalInput & { senha?: string },
+  mail: { config: Pick<Config, 'JWT_SECRET'>; send: SendMail; now: Date },
 ) {
   const { senha, ...body } = allowedInput(user, input);
   const { main, ids, toCheck } = resolveFuncoes(body, null);
@@ -325,23 +331,29 @@ export async function createProfissional(
   const writes: Writes = [];
   let usuarioId: string | null = null;
   let email = body.email ?? null;
+  let invitation: string | undefined;
   if (!isAdmin(user.role)) {
     usuarioId = user.id;
     email = user.email;
-  } else if (senha !== undefined && email) {
-    // Team registration: the login and the profile exist together or not at all.
+  } else if (email) {
+    // Team registration: the login and the profile (and the invitation) exist together or not at all.
     usuarioId = crypto.randomUUID();
     writes.push(
       db.insert(users).values({
         id: usuarioId,
         nome: body.nome!,
         email,
-        senhaHash: await hashPassword(senha),
+        senhaHash: senha !== undefined ? await hashPassword(senha) : await unusablePasswordHash(),
         role: 'profissional',
         ativo: true,
         telefone: body.whatsapp ?? null,
       }),
     );
+    if (senha === undefined) {
+      const invite = await accessInvitation(db, mail.config, usuarioId, mail.now);
+      writes.push(...invite.statements);
+      invitation = invite.outboxId;
+    }
   }
   writes.push(
     db.insert(profissionais).values({
@@ -359,7 +371,9 @@ export async function createProfissional(
   const held = ids ?? (main ? [main] : []);
   if (held.length)
     writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
-  return writeAndRead(db, writes, id, user, regiao);
+  const created = await writeAndRead(db, writes, id, user, regiao);
+  if (invitation) mail.send([invitation]);
+  return created;
 }
 
 export async function updateProfissional(db: Db, user: AuthUser, regiao: string, id: string, input: ProfissionalInput) {

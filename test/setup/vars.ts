@@ -14,4 +14,12 @@ export const TEST_VARS = {
   COOKIE_SECURE: 'true',
   COOKIE_SAMESITE: 'Lax',
   PUSH_ENDPOINT: '',
+  // E-mail (D14): the log provider (the queue consumer runs in the pool); consumer tests swap in
+  // `resend` at a fake URL with an injected fetch. No test reaches the network.
+  MAIL_PROVIDER: 'log',
+  MAIL_FROM: 'Equipe Teste <nao-responda@example.test>',
+  APP_URL: 'https://app.example.com',
+  RESEND_API_URL: 'https://resend.example.test',
+  RESEND_API_KEY: 're_test_key',
+  RESET_TOKEN_TTL_SECONDS: '1800',
 } as const;

@@ -19,6 +19,8 @@ import {
   userValues,
 } from '../../services/users';
 import type * as r from './admin-users.routes';
+import { resendAccessInvitation } from '../../services/password-reset';
+import { mailOf } from '../route';
 import type { Db } from '../../db/client';
 
 const { senhaHash: _h, ...userColumns } = getTableColumns(users);
@@ -175,4 +177,11 @@ export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) =
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
   enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json({ message: `role changed to ${role}` }, 200);
+};
+
+export const accessInvitation: RouteHandler<typeof r.accessInvitation, AppEnv> = async (c) => {
+  const { db, config } = c.var;
+  const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date());
+  mailOf(c)([outboxId]);
+  return c.json({ message: 'access invitation queued' }, 202);
 };

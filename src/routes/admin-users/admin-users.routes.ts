@@ -92,3 +92,15 @@ export const changeRole = authedRoute({
     409: errors[409],
   },
 });
+
+export const accessInvitation = authedRoute({
+  method: 'post',
+  path: '/{id}/convite-acesso',
+  tags,
+  allow: requireAdmin,
+  summary: 'E-mail the user a new access invitation (a /definir-senha link, valid 7 days)',
+  description:
+    'The link sets the password through POST /auth/reset-password. A new invitation voids the older links (and any pending reset link) of the user.',
+  request: { params: IdParam },
+  responses: { 202: jsonResponse(MessageSchema, 'Invitation queued'), 404: errors[404] },
+});

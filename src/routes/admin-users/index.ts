@@ -9,4 +9,5 @@ export const adminUsersRoutes = createRouter()
   .openapi(r.create, h.create)
   .openapi(r.remove, h.remove)
   .openapi(r.approve, h.approve)
-  .openapi(r.changeRole, h.changeRole);
+  .openapi(r.changeRole, h.changeRole)
+  .openapi(r.accessInvitation, h.accessInvitation);

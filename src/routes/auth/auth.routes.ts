@@ -62,19 +62,19 @@ export const logout = publicRoute({
   responses: { 200: jsonResponse(MessageSchema, 'Logged out'), 403: errors[403] },
 });
 
-export const getMe = authedRoute({
+const getMeDef = {
   method: 'get',
-  path: '/api/me',
   tags,
   summary: 'The current user and linked professional profile (no new token)',
   allowPending: true,
   fold: true,
   responses: { 200: jsonResponse(LoginResponse, 'The current account') },
-});
+} as const;
 
-export const updateMe = authedRoute({
+export const getMe = authedRoute({ ...getMeDef, path: '/api/me' });
+
+const updateMeDef = {
   method: 'put',
-  path: '/api/me',
   tags,
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
   description:
@@ -84,4 +84,18 @@ export const updateMe = authedRoute({
     200: jsonResponse(LoginResponse, 'The updated account'),
     429: errors[429],
   },
+} as const;
+
+export const updateMe = authedRoute({ ...updateMeDef, path: '/api/me' });
+
+// The same two operations under /api/users/me, which older frontends call (docs/decisions-2 D14).
+export const getUsersMe = authedRoute({
+  ...getMeDef,
+  path: '/api/users/me',
+  summary: `${getMeDef.summary}; the same as GET /api/me`,
+});
+export const updateUsersMe = authedRoute({
+  ...updateMeDef,
+  path: '/api/users/me',
+  summary: `${updateMeDef.summary}; the same as PUT /api/me`,
 });

@@ -8,4 +8,7 @@ export const authRoutes = createRouter()
   .openapi(r.refresh, h.refresh)
   .openapi(r.logout, h.logout)
   .openapi(r.getMe, h.getMe)
-  .openapi(r.updateMe, h.updateMe);
+  .openapi(r.updateMe, h.updateMe)
+  // Same handlers: /api/users/me is /api/me under the path older frontends call.
+  .openapi(r.getUsersMe, h.getMe)
+  .openapi(r.updateUsersMe, h.updateMe);

@@ -9,7 +9,7 @@ import {
   profissionalOne,
   updateProfissional,
 } from '../../services/profissionais';
-import { foldedHandler, handler } from '../route';
+import { foldedHandler, handler, mailOf } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -32,9 +32,11 @@ export const get = foldedHandler(r.get, async (c, read) => {
   return c.json(profissionalOne(profiles, held), 200);
 });
 
-export const create = handler(r.create, async (c) =>
-  c.json(await createProfissional(c.var.db, c.var.user, c.var.regiao, c.req.valid('json')), 201),
-);
+export const create = handler(r.create, async (c) => {
+  const { db, user, regiao, config } = c.var;
+  const mail = { config, send: mailOf(c), now: new Date() };
+  return c.json(await createProfissional(db, user, regiao, c.req.valid('json'), mail), 201);
+});
 
 export const update = handler(r.update, async (c) => {
   const { db, user, regiao } = c.var;

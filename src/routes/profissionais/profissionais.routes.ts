@@ -56,9 +56,9 @@ export const create = authedRoute({
   allow: requireRole(...ADMIN_ROLES, 'profissional'),
   allowPending: true,
   regional: true,
-  summary: "Create a professional (administrators: with email + senha also its active login) or one's own profile",
+  summary: "Create a professional (administrators: with email also its active login) or one's own profile",
   description:
-    'Administrators create any profile; with `email` and `senha` the linked user (role profissional, active) is created in the same atomic write (a taken e-mail creates nothing: 400 EMAIL_TAKEN). A user with role profissional, even pending, creates its own profile once (linked to itself; ratings and email ignored; a second one is 409 CONFLICT).',
+    'Administrators create any profile; with `email` the linked user (role profissional, active) is created in the same atomic write (a taken e-mail creates nothing: 400 EMAIL_TAKEN): with `senha` it logs in with that password, without `senha` it gets an access invitation e-mail (`${APP_URL}/definir-senha?token=`, valid 7 days, redeemed with POST /auth/reset-password). Without `email` the profile has no login. A user with role profissional, even pending, creates its own profile once (linked to itself; ratings and email ignored; a second one is 409 CONFLICT).',
   request: { body: jsonBody(CreateProfissionalInput) },
   responses: {
     201: jsonResponse(ProfissionalSchema, 'Created'),

@@ -89,7 +89,10 @@ const writeFields = {
   disp_horario: rating(),
   email: email()
     .nullish()
-    .openapi({ description: 'contact e-mail; with `senha` (administrators) it also creates the login' }),
+    .openapi({
+      description:
+        'contact e-mail; from an administrator it also creates the login: with `senha` that password, without it an access invitation e-mail (/definir-senha)',
+    }),
 };
 
 export const CreateProfissionalInput = z
