@@ -33,7 +33,10 @@ function catalogRoutes(
 export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/me', allowed: ROLES },
   { method: 'PUT', path: '/api/me', allowed: ROLES, body: { telefone: '11 99999-0000' } },
+  { method: 'GET', path: '/api/users/me', allowed: ROLES },
+  { method: 'PUT', path: '/api/users/me', allowed: ROLES, body: { telefone: '11 99999-0000' } },
   { method: 'GET', path: '/api/admin/users', allowed: ADMINS },
+  { method: 'POST', path: `/api/admin/users/${ID}/convite-acesso`, allowed: ADMINS },
   { method: 'GET', path: '/api/admin/users/pending', allowed: ADMINS },
   { method: 'GET', path: `/api/admin/users/${ID}`, allowed: ADMINS },
   {

@@ -1,6 +1,12 @@
 // The D1 cost of every route (issue 8): at most 3 round trips per request, authentication
 // included, and the same count with 1 row and with 100+ rows. Own file: it fills the database.
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getConfig } from '../../src/env';
+import { emailOutbox } from '../../src/db/schema';
+import { openSecret } from '../../src/services/mail';
+import { requestPasswordReset } from '../../src/services/password-reset';
 import { agenda, agendaEquipe, convites, cursos, empresas, funcoes, precos, tiposEventos } from '../../src/db/schema';
 import {
   db,
@@ -122,7 +128,57 @@ async function calls(): Promise<Call[]> {
   });
   const a = admin.token;
   const email = () => `${uniq('b')}@example.com`;
+  // A live reset token (as e-mailed) for the reset-password case.
+  const resetting = await makeUser();
+  const outboxId = await requestPasswordReset(db, getConfig(env), resetting.email, new Date());
+  const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
+  const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
+  const invited = await makeUser({ role: 'profissional' });
   return [
+    {
+      name: 'forgot-password (known address)',
+      method: 'POST',
+      path: '/auth/forgot-password',
+      body: { email: victim.email },
+      expect: 202,
+    },
+    {
+      name: 'forgot-password (unknown address)',
+      method: 'POST',
+      path: '/auth/forgot-password',
+      body: { email: email() },
+      expect: 202,
+    },
+    {
+      name: 'reset-password',
+      method: 'POST',
+      path: '/auth/reset-password',
+      body: { token: resetToken, nova_senha: 'nova-senha-123' },
+      expect: 200,
+    },
+    {
+      name: 'reset-password (unknown token)',
+      method: 'POST',
+      path: '/auth/reset-password',
+      body: { token: uniq('tok'), nova_senha: 'nova-senha-123' },
+      expect: 400,
+    },
+    { name: 'GET users/me', method: 'GET', path: '/api/users/me', token: pro.token, expect: 200 },
+    {
+      name: 'PUT users/me',
+      method: 'PUT',
+      path: '/api/users/me',
+      token: pro.token,
+      body: { telefone: '11 1' },
+      expect: 200,
+    },
+    {
+      name: 'admin convite-acesso',
+      method: 'POST',
+      path: `/api/admin/users/${invited.id}/convite-acesso`,
+      token: a,
+      expect: 202,
+    },
     {
       name: 'register',
       method: 'POST',
@@ -248,6 +304,14 @@ async function calls(): Promise<Call[]> {
       path: '/api/profissionais',
       token: a,
       body: { nome: 'P', email: email(), senha: 'segredo123', funcoes_ids: [ctx.funcao] },
+      expect: 201,
+    },
+    {
+      name: 'profissional create (team registration, access invitation)',
+      method: 'POST',
+      path: '/api/profissionais',
+      token: a,
+      body: { nome: 'P', email: email(), funcoes_ids: [ctx.funcao] },
       expect: 201,
     },
     {

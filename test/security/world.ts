@@ -272,6 +272,10 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'POST /auth/refresh': () => ({}),
     'POST /auth/logout': () => ({}),
     'PUT /api/me': () => ({ telefone: '11 99999-0000' }),
+    'PUT /api/users/me': () => ({ telefone: '11 99999-0000' }),
+    'POST /auth/forgot-password': () => ({ email: `${uniq('esqueci')}@example.com` }),
+    // An unknown token: refused for a business reason (INVALID_RESET_TOKEN), never for validation.
+    'POST /auth/reset-password': () => ({ token: uniq('token'), nova_senha: 'segredo123' }),
     'POST /api/admin/users': () => ({
       email: `${uniq('adm')}@example.com`,
       senha: 'segredo123',

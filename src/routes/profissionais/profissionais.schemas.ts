@@ -87,12 +87,10 @@ const writeFields = {
   educacao_simpatia: rating(),
   desempenho_evento: rating(),
   disp_horario: rating(),
-  email: email()
-    .nullish()
-    .openapi({
-      description:
-        'contact e-mail; from an administrator it also creates the login: with `senha` that password, without it an access invitation e-mail (/definir-senha)',
-    }),
+  email: email().nullish().openapi({
+    description:
+      'contact e-mail; from an administrator it also creates the login: with `senha` that password, without it an access invitation e-mail (/definir-senha)',
+  }),
 };
 
 export const CreateProfissionalInput = z
