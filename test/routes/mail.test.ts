@@ -156,6 +156,8 @@ describe('POST /auth/reset-password', () => {
       401,
       'INVALID_REFRESH_TOKEN',
     );
+    // The old session's access token stops at once too (its session is no longer live).
+    expectError(await api('GET', '/api/me', { token: session.body.access_token }), 401, 'UNAUTHENTICATED');
     const live = await db
       .select()
       .from(refreshTokens)
