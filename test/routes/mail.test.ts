@@ -187,6 +187,7 @@ describe('POST /auth/reset-password', () => {
 
     expectError(await reset('', 'nova-senha-1'), 400, 'VALIDATION_FAILED');
     expectError(await reset('abc', '123'), 400, 'VALIDATION_FAILED');
+    expectError(await reset('abc def', 'nova-senha-1'), 400, 'VALIDATION_FAILED');
     expectError(await call('POST', '/auth/reset-password', { body: { token: 'abc' } }), 400, 'VALIDATION_FAILED');
   });
 
