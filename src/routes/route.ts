@@ -8,6 +8,7 @@ import { inBackground } from '../lib/background';
 import { authorizedBatch } from '../middleware/folded';
 import { region } from '../middleware/region';
 import { enqueuePush, type Push } from '../services/notifications';
+import type { LogCtx } from '../services/activity-log';
 import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
 
 /**
@@ -129,3 +130,9 @@ export const pushOf =
   (c: Context<AppEnv, any, any>): Push =>
     (messages) =>
       enqueuePush(c.env.PUSH_QUEUE, inBackground(c), messages);
+
+/** Who acts, for the activity log (services/activity-log.ts): the caller if authenticated, and the request id. */
+export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {
+  const user = c.get('user') as AppEnv['Variables']['user'] | undefined;
+  return { atorId: user?.id ?? null, atorRole: user?.role ?? null, requestId: c.get('requestId') ?? null };
+};

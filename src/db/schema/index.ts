@@ -6,3 +6,4 @@ export * from './cadastro-fot';
 export * from './agenda';
 export * from './notifications';
 export * from './convites';
+export * from './activity-log';

@@ -1,14 +1,13 @@
 import * as inbox from '../../services/notifications';
 import { foldedHandler, handler } from '../route';
-import { encodeCursor } from './notifications.schemas';
+import { pageWithCursor } from '../../lib/cursor';
+import { encodeNotificationCursor } from './notifications.schemas';
 import * as r from './notifications.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
   const q = c.req.valid('query');
   const [rows] = await read((scope) => [inbox.inboxPageSelect(c.var.db, scope, q)]);
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  if (rows.length > q.limit && last) c.header('X-Next-Cursor', encodeCursor(last.createdAt, last.id));
+  const page = pageWithCursor(c, rows, q.limit, (last) => encodeNotificationCursor(last.createdAt, last.id));
   return c.json(page.map(inbox.toNotification), 200);
 });
 
