@@ -63,6 +63,9 @@ export interface LogEntry {
   from?: SQL;
   /** Written only if this holds (evaluated in the batch, where the statement stands). */
   when?: SQL;
+  /** The actor, when the context does not know it (logout names the token's owner): a value or SQL. */
+  atorId?: LogValue;
+  atorRole?: LogValue;
 }
 
 /** Never logged, in any form: passwords, password hashes, tokens (refresh, push, reset) and secrets. */
@@ -120,7 +123,9 @@ export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlit
   const now = new Date().toISOString();
   // Columns in table order: seq (null: AUTOINCREMENT assigns it), id, created_at, ator_id, ator_role,
   // acao, entidade, entidade_id, regiao, request_id, dados.
-  const select = sql`select null, ${crypto.randomUUID()}, ${now}, ${ctx.atorId}, ${ctx.atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
+  const atorId = valueSql(e.atorId === undefined ? ctx.atorId : e.atorId, false);
+  const atorRole = valueSql(e.atorRole === undefined ? ctx.atorRole : e.atorRole, false);
+  const select = sql`select null, ${crypto.randomUUID()}, ${now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
   return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
 }
 

@@ -9,7 +9,7 @@ import {
   profissionalOne,
   updateProfissional,
 } from '../../services/profissionais';
-import { foldedHandler, handler } from '../route';
+import { foldedHandler, handler, logCtx } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -33,15 +33,18 @@ export const get = foldedHandler(r.get, async (c, read) => {
 });
 
 export const create = handler(r.create, async (c) =>
-  c.json(await createProfissional(c.var.db, c.var.user, c.var.regiao, c.req.valid('json')), 201),
+  c.json(await createProfissional(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('json')), 201),
 );
 
 export const update = handler(r.update, async (c) => {
   const { db, user, regiao } = c.var;
-  return c.json(await updateProfissional(db, user, regiao, c.req.valid('param').id, c.req.valid('json')), 200);
+  return c.json(
+    await updateProfissional(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json')),
+    200,
+  );
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await deleteProfissional(c.var.db, c.var.user, c.var.regiao, c.req.valid('param').id);
+  await deleteProfissional(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('param').id);
   return c.json({ message: 'professional deleted' }, 200);
 });
