@@ -2,7 +2,8 @@
 // the actor, the entity and {campo: {antes, depois}}; secrets never appear and bank/PIX fields are
 // masked. Failed writes leave none: test/security/failures.test.ts (each batch failing at each statement).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agenda, convites, funcoes, tiposEventos } from '../../src/db/schema';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { agenda, convites, funcoes, refreshTokens, tiposEventos } from '../../src/db/schema';
 import { entriesOf, lastSeq, logEntries, type LogEntry } from '../helpers/activity-log';
 import {
   db,
@@ -81,7 +82,12 @@ describe('auth', () => {
     const refreshed = await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } });
     expect(refreshed.status).toBe(200);
     expectNoSecrets(await entry(u.id, 'auth.refresh', since), login.body.refresh_token, refreshed.body.refresh_token);
-    // The spent token again: theft detection revokes the family, logged once.
+    // The spent token again, after the grace window (its spending moved a minute back): theft
+    // detection ends every session, logged once.
+    await db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date(Date.now() - 60_000).toISOString() })
+      .where(and(eq(refreshTokens.userId, u.id), isNotNull(refreshTokens.revokedAt)));
     since = await lastSeq();
     expect((await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(
       401,
@@ -100,9 +106,11 @@ describe('auth', () => {
     await api('POST', '/auth/logout', { body: { refresh_token: again.body.refresh_token } });
     expect((await entriesOf(u.id, 'auth.logout')).filter((e) => e.seq > since)).toEqual([]);
 
+    // Theft detection ended every session (the factory's too): a new one.
+    const fresh = await api('POST', '/auth/login', { body: { email: u.email, senha: PASSWORD } });
     since = await lastSeq();
     const me = await api('PUT', '/api/me', {
-      token: u.token,
+      token: fresh.body.access_token,
       body: { nome: 'Novo Nome', senha_atual: PASSWORD, nova_senha: 'nova-senha-9' },
     });
     expect(me.status).toBe(200);

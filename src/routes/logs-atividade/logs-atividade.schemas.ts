@@ -3,19 +3,23 @@ import { cursorAntes, cursorLimit, cursorParts, isIsoInstant } from '../../lib/c
 import { isIsoDate, saoPauloDayStart } from '../../lib/dates';
 import { uuid } from '../../lib/fields';
 import type { LogCursor } from '../../services/activity-log';
+import { out } from '../openapi';
 
 export const LogEntrySchema = z
   .object({
-    id: z.string(),
+    id: out.id(),
     seq: z.number().int(),
-    created_at: z.string(),
-    ator_id: z.string().nullable(),
+    created_at: out.timestamp(),
+    ator_id: out.id().nullable(),
     ator_role: z.string().nullable(),
     acao: z.string().openapi({ example: 'cursos.update' }),
     entidade: z.string().openapi({ example: 'cursos' }),
-    entidade_id: z.string().nullable(),
+    entidade_id: out.id().nullable(),
     regiao: z.string().nullable(),
-    request_id: z.string().nullable(),
+    request_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The answer's X-Request-Id (a client may send its own: not always a UUID)" }),
     dados: z
       .record(z.string(), z.unknown())
       .openapi({ example: { nome: { antes: 'Medicina', depois: 'Medicina (integral)' } } }),
