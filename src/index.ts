@@ -3,6 +3,7 @@ import type { Bindings } from './env';
 import { handleEmailBatch } from './queue/email-consumer';
 import { handlePushBatch } from './queue/push-consumer';
 import { EMAIL_QUEUE_NAME, type MailMessage, type PushMessage } from './lib/messages';
+import { runScheduled } from './scheduled';
 
 const app = createApp();
 
@@ -13,6 +14,10 @@ export default {
     batch.queue === EMAIL_QUEUE_NAME
       ? handleEmailBatch(batch as MessageBatch<MailMessage>, env)
       : handlePushBatch(batch as MessageBatch<PushMessage>, env),
+  // The Cron Trigger (wrangler.toml [triggers]): every job of the dispatcher, at the trigger's time.
+  scheduled: (controller: ScheduledController, env: Bindings, ctx: ExecutionContext) => {
+    ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
+  },
 } satisfies ExportedHandler<Bindings, PushMessage | MailMessage>;
 
 export type { AppType } from './app';

@@ -9,3 +9,12 @@ export function isIsoDate(v: string): boolean {
 
 /** HH:MM, 24 h. */
 export const isTime = (v: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v);
+
+/** America/Sao_Paulo is UTC-3 all year (no daylight saving since 2019). */
+const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
+
+/** The instant a São Paulo calendar day (YYYY-MM-DD) starts, as ISO-8601 UTC; `days` later when given. */
+export function saoPauloDayStart(date: string, days = 0): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days) + SAO_PAULO_OFFSET_MS).toISOString();
+}

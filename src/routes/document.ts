@@ -23,6 +23,7 @@ export const TAGS: Record<string, string> = {
   Agenda: 'Events of the graduation classes, per region.',
   'Teams and invitations': 'Team quota of an event and the invitations of professionals to it.',
   Notifications: "The caller's in-app notifications and push tokens.",
+  'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
   Health: 'Whether the Worker and its database answer.',
 };
 

@@ -9,6 +9,7 @@ import { authorizedBatch } from '../middleware/folded';
 import { region } from '../middleware/region';
 import { enqueueEmails, type SendMail } from '../services/mail';
 import { enqueuePush, type Push } from '../services/notifications';
+import type { LogCtx } from '../services/activity-log';
 import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
 
 /**
@@ -136,3 +137,9 @@ export const mailOf =
   (c: Context<AppEnv, any, any>): SendMail =>
   (outboxIds) =>
     enqueueEmails(c.env.EMAIL_QUEUE, inBackground(c), outboxIds);
+
+/** Who acts, for the activity log (services/activity-log.ts): the caller if authenticated, and the request id. */
+export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {
+  const user = c.get('user') as AppEnv['Variables']['user'] | undefined;
+  return { atorId: user?.id ?? null, atorRole: user?.role ?? null, requestId: c.get('requestId') ?? null };
+};

@@ -22,6 +22,7 @@ import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotif
 import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type EquipeRow } from './convites';
 import { prepareNotifications, type Push } from './notifications';
 import { assertRefsInRegion } from './references';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
 export function agendaScope(user: SqlScope): SQL | undefined {
@@ -252,7 +253,7 @@ export function oneAgenda(events: AgendaBody[]) {
   return events[0];
 }
 
-export async function createAgenda(db: Db, user: AuthUser, regiao: string, body: AgendaInput, push: Push) {
+export async function createAgenda(db: Db, log: LogCtx, user: AuthUser, regiao: string, body: AgendaInput, push: Push) {
   const id = crypto.randomUUID();
   // Who to notify is found in the reference check's query: no round trip of its own (docs/decisions.md#d10).
   const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
@@ -261,12 +262,29 @@ export async function createAgenda(db: Db, user: AuthUser, regiao: string, body:
     agendaNotifications('agenda_criada', { id, dataEvento: body.data_evento }, found),
   );
   const values = { ...wireToRow(agenda, body), id, regiao, userId: user.id } as typeof agenda.$inferInsert;
-  const event = oneAgenda(await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), ...notes.insert]));
+  const entry = logStatement(db, log, {
+    acao: 'agenda.create',
+    entidade: 'agenda',
+    entidadeId: id,
+    regiao,
+    dados: created(agenda, values),
+  });
+  const event = oneAgenda(
+    await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), entry, ...notes.insert]),
+  );
   push(notes.push);
   return event;
 }
 
-export async function updateAgenda(db: Db, user: AuthUser, regiao: string, id: string, body: AgendaInput, push: Push) {
+export async function updateAgenda(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  regiao: string,
+  id: string,
+  body: AgendaInput,
+  push: Push,
+) {
   const where = visible(user, regiao, eq(agenda.id, id));
   const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
   // Written only if the update finds the event (the guard runs in the batch).
@@ -277,16 +295,30 @@ export async function updateAgenda(db: Db, user: AuthUser, regiao: string, id: s
   );
   // id, regiao and user_id are not request fields, so a body cannot move an event.
   const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
-  const event = oneAgenda(await readAgenda(db, where, [db.update(agenda).set(set).where(where), ...notes.insert]));
+  const entry = logRowWrite(db, log, agenda, where, {
+    acao: 'agenda.update',
+    entidade: 'agenda',
+    regiao,
+    dados: changed(agenda, set),
+  });
+  const event = oneAgenda(
+    await readAgenda(db, where, [entry, db.update(agenda).set(set).where(where), ...notes.insert]),
+  );
   push(notes.push);
   return event;
 }
 
-export async function deleteAgenda(db: Db, user: AuthUser, regiao: string, id: string, push: Push) {
+export async function deleteAgenda(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string, push: Push) {
   const where = visible(user, regiao, eq(agenda.id, id));
   // Recipients before the delete (it takes the team with it); written only if the delete happens.
   const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
-  const [deleted] = await writeThenRead(db, notes.insert, [db.delete(agenda).where(where)]);
-  if (deleted.meta.changes === 0) throw notFound();
+  const entry = logRowWrite(db, log, agenda, where, {
+    acao: 'agenda.delete',
+    entidade: 'agenda',
+    regiao,
+    dados: deleted(agenda),
+  });
+  const [gone] = await writeThenRead(db, [...notes.insert, entry], [db.delete(agenda).where(where)]);
+  if (gone.meta.changes === 0) throw notFound();
   push(notes.push);
 }

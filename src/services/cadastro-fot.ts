@@ -8,6 +8,7 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { assertRefsInRegion } from './references';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -129,28 +130,48 @@ export function oneFot(rows: FotView[]) {
   return toFotResponse(rows[0]);
 }
 
-export async function createFot(db: Db, regiao: string, body: FotInput) {
+export async function createFot(db: Db, log: LogCtx, regiao: string, body: FotInput) {
   await assertRefsInRegion(db, regiao, fotRefs(body));
   const id = crypto.randomUUID();
   const values = { id, regiao, ...fotColumns(body) } as typeof cadastroFot.$inferInsert;
+  const entry = { acao: 'cadastro_fot.create', entidade: 'cadastro_fot', entidadeId: id, regiao };
   const [rows] = await writeThenRead(
     db,
-    [db.insert(cadastroFot).values(values)],
+    [db.insert(cadastroFot).values(values), logStatement(db, log, { ...entry, dados: created(cadastroFot, values) })],
     [selectFots(db).where(eq(cadastroFot.id, id))],
   );
   return oneFot(rows);
 }
 
-export async function updateFot(db: Db, regiao: string, id: string, body: FotInput) {
+export async function updateFot(db: Db, log: LogCtx, regiao: string, id: string, body: FotInput) {
   await assertRefsInRegion(db, regiao, fotRefs(body));
   const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
   const set = { ...fotColumns(body), updatedAt: new Date().toISOString() };
-  const [rows] = await writeThenRead(db, [db.update(cadastroFot).set(set).where(where)], [selectFots(db).where(where)]);
+  const entry = logRowWrite(db, log, cadastroFot, where, {
+    acao: 'cadastro_fot.update',
+    entidade: 'cadastro_fot',
+    regiao,
+    dados: changed(cadastroFot, set),
+  });
+  const [rows] = await writeThenRead(
+    db,
+    [entry, db.update(cadastroFot).set(set).where(where)],
+    [selectFots(db).where(where)],
+  );
   return oneFot(rows);
 }
 
 /** Agenda events that use the record refuse it (ON DELETE RESTRICT → 409 IN_USE). */
-export async function deleteFot(db: Db, regiao: string, id: string) {
-  const res = await db.delete(cadastroFot).where(and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao)));
+export async function deleteFot(db: Db, log: LogCtx, regiao: string, id: string) {
+  const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
+  const [, res] = await db.batch([
+    logRowWrite(db, log, cadastroFot, where, {
+      acao: 'cadastro_fot.delete',
+      entidade: 'cadastro_fot',
+      regiao,
+      dados: deleted(cadastroFot),
+    }),
+    db.delete(cadastroFot).where(where),
+  ]);
   if (res.meta.changes === 0) throw notFound();
 }

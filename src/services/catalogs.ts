@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Selectable } from '../db/fast-select';
 import type { CatalogTable } from '../db/schema';
@@ -6,6 +6,7 @@ import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -31,35 +32,64 @@ export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
   db.select({ n: count() }).from(table).where(eq(table.regiao, regiao));
 
 /** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
-export async function insertCatalog(db: Db, table: CatalogTable, regiao: string, label: string): Promise<CatalogRow> {
+export async function insertCatalog(
+  db: Db,
+  log: LogCtx,
+  table: CatalogTable,
+  regiao: string,
+  label: string,
+): Promise<CatalogRow> {
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
-  const [row] = await db
-    .insert(table)
-    .values({ regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now })
-    .returning();
+  const values = { id: crypto.randomUUID(), regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now };
+  const entidade = getTableName(table);
+  const [[row]] = await db.batch([
+    db.insert(table).values(values).returning(),
+    logStatement(db, log, {
+      acao: `${entidade}.create`,
+      entidade,
+      entidadeId: values.id,
+      regiao,
+      dados: created(table, values),
+    }),
+  ]);
   return row!;
 }
 
 export async function updateCatalog(
   db: Db,
+  log: LogCtx,
   table: CatalogTable,
   regiao: string,
   id: string,
   label: string,
   noun: string,
 ) {
-  const [row] = await db
-    .update(table)
-    .set({ label, labelKey: nameKey(label) })
-    .where(and(eq(table.id, id), eq(table.regiao, regiao)))
-    .returning();
+  const where = and(eq(table.id, id), eq(table.regiao, regiao));
+  const set = { label, labelKey: nameKey(label) };
+  const entidade = getTableName(table);
+  const [, [row]] = await db.batch([
+    logRowWrite(db, log, table, where, { acao: `${entidade}.update`, entidade, regiao, dados: changed(table, set) }),
+    db.update(table).set(set).where(where).returning(),
+  ]);
   if (!row) throw new ApiError('NOT_FOUND', `${noun} not found`);
   return row;
 }
 
 /** A referenced entry is refused by its foreign keys (ON DELETE RESTRICT → 409 IN_USE through mapDbError). */
-export async function deleteCatalog(db: Db, table: CatalogTable, regiao: string, id: string, noun: string) {
-  const res = await db.delete(table).where(and(eq(table.id, id), eq(table.regiao, regiao)));
+export async function deleteCatalog(
+  db: Db,
+  log: LogCtx,
+  table: CatalogTable,
+  regiao: string,
+  id: string,
+  noun: string,
+) {
+  const where = and(eq(table.id, id), eq(table.regiao, regiao));
+  const entidade = getTableName(table);
+  const [, res] = await db.batch([
+    logRowWrite(db, log, table, where, { acao: `${entidade}.delete`, entidade, regiao, dados: deleted(table) }),
+    db.delete(table).where(where),
+  ]);
   if (res.meta.changes === 0) throw new ApiError('NOT_FOUND', `${noun} not found`);
 }
 

@@ -19,6 +19,7 @@ import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';
 import { funcoesInRegion, listedProfile } from './profissionais';
+import { created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** Quota per function of the events matching `where`, with accepted and pending counts: one query. */
 export function equipeQuery(db: Db, where: SQL | undefined) {
@@ -175,11 +176,11 @@ export const notDoubleBooked = sql`not exists (
  * Accepting is ONE guarded statement: SQLite runs writes one at a time, so of N professionals
  * racing for the last place exactly one UPDATE sees the quota open.
  */
-export const acceptStatement = (db: Db, id: string, now: string) =>
-  db
-    .update(convites)
-    .set({ status: 'aceito', respondidoEm: now, updatedAt: now })
-    .where(and(eq(convites.id, id), inArray(convites.status, ['pendente', 'recusado']), quotaOpen, notDoubleBooked));
+export const acceptWhere = (id: string) =>
+  and(eq(convites.id, id), inArray(convites.status, ['pendente', 'recusado']), quotaOpen, notDoubleBooked);
+
+/** An invitation's region, for its entries: its event's. */
+const conviteRegiao = sql`(select ${agenda.regiao} from ${agenda} where ${agenda.id} = ${convites.agendaId})`;
 
 /** Why an acceptance did not happen, read after the guarded statement refused it. */
 export async function refusalReason(db: Db, id: string) {
@@ -218,6 +219,7 @@ const oneConvite = (rows: ConviteView[]) => {
 /** Replaces the event's quota per function, and answers the event with its team. */
 export async function setEquipe(
   db: Db,
+  log: LogCtx,
   user: AuthUser,
   regiao: string,
   id: string,
@@ -228,7 +230,18 @@ export async function setEquipe(
   if (!event) throw eventNotFound();
   const missing = ids.find((f) => !found.some((x) => x.id === f));
   if (missing) throw new ApiError('NOT_FOUND', `funcao_id: function ${missing} not found in region ${regiao}`);
-  const writes: BatchItem<'sqlite'>[] = [db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id))];
+  // The quota as it was, read by the entry's own statement before the delete.
+  const antes = sql`json((select json_group_array(json_object('funcao_id', ${agendaEquipe.funcaoId}, 'quantidade', ${agendaEquipe.quantidade})) from ${agendaEquipe} where ${agendaEquipe.agendaId} = ${id}))`;
+  const writes: BatchItem<'sqlite'>[] = [
+    logStatement(db, log, {
+      acao: 'agenda.equipe',
+      entidade: 'agenda',
+      entidadeId: id,
+      regiao,
+      dados: { equipe: { antes, depois: items } },
+    }),
+    db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id)),
+  ];
   // D1 binds at most 100 parameters per statement and a team row binds 5: at most 20 rows per insert.
   for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
     const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
@@ -243,6 +256,7 @@ export async function setEquipe(
 
 export async function invite(
   db: Db,
+  log: LogCtx,
   user: AuthUser,
   regiao: string,
   id: string,
@@ -280,7 +294,17 @@ export async function invite(
   const row = { id: conviteId, agendaId: id, profissionalId: prof.id, funcaoId: body.funcao_id, convidadoPor: user.id };
   const [view] = await writeThenRead(
     db,
-    [db.insert(convites).values(row), ...insert],
+    [
+      db.insert(convites).values(row),
+      logStatement(db, log, {
+        acao: 'convites.create',
+        entidade: 'convites',
+        entidadeId: conviteId,
+        regiao,
+        dados: created(convites, row),
+      }),
+      ...insert,
+    ],
     [selectConvites(db).where(eq(convites.id, conviteId))],
   );
   push(messages);
@@ -316,7 +340,14 @@ export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
 /** The invited professional accepts or refuses; the inviter and the event's creator are told. */
-export async function answer(db: Db, user: AuthUser, id: string, status: 'aceito' | 'recusado', push: Push) {
+export async function answer(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  id: string,
+  status: 'aceito' | 'recusado',
+  push: Push,
+) {
   const [current] = await db
     .select({
       status: convites.status,
@@ -343,18 +374,21 @@ export async function answer(db: Db, user: AuthUser, id: string, status: 'aceito
     mensagem: `Um profissional ${status === 'aceito' ? 'aceitou' : 'recusou'} o convite para o evento de ${current.dataEvento}.`,
     dados: { convite_id: id, agenda_id: current.agendaId, status },
   }));
-  const write =
-    status === 'aceito'
-      ? acceptStatement(db, id, now)
-      : db
-          .update(convites)
-          .set({ status: 'recusado', respondidoEm: now, updatedAt: now })
-          .where(and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito'])));
+  const where =
+    status === 'aceito' ? acceptWhere(id) : and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito']));
+  const write = db.update(convites).set({ status, respondidoEm: now, updatedAt: now }).where(where);
+  // Before the guarded update, under the same guard: written exactly when the answer is.
+  const entry = logRowWrite(db, log, convites, where, {
+    acao: status === 'aceito' ? 'convites.accept' : 'convites.decline',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { status: { antes: convites.status, depois: status } },
+  });
   // Notifications are written only if this very answer was (the acceptance may be refused).
   const { insert, push: messages } = prepareNotifications(db, notes, {
     when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
   });
-  const [written, ...rest] = await writeThenRead(db, [], [write, ...insert, view]);
+  const [written, ...rest] = await writeThenRead(db, [entry], [write, ...insert, view]);
   if (written.meta.changes === 0) {
     const reason = status === 'aceito' ? await refusalReason(db, id) : undefined;
     if (reason === 'QUOTA_FULL') throw new ApiError('QUOTA_FULL', 'the team quota of this function is already filled');
@@ -367,7 +401,7 @@ export async function answer(db: Db, user: AuthUser, id: string, status: 'aceito
 }
 
 /** An administrator withdraws an invitation; the professional is told. */
-export async function cancel(db: Db, regiao: string, id: string, push: Push) {
+export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, push: Push) {
   const [current] = await db
     .select({ usuarioId: profissionais.usuarioId, agendaId: convites.agendaId, dataEvento: agenda.dataEvento })
     .from(convites)
@@ -387,6 +421,12 @@ export async function cancel(db: Db, regiao: string, id: string, push: Push) {
       ]
     : [];
   const { insert, push: messages } = prepareNotifications(db, notes);
-  await writeThenRead(db, insert, [db.delete(convites).where(eq(convites.id, id))]);
+  const entry = logRowWrite(db, log, convites, eq(convites.id, id), {
+    acao: 'convites.cancel',
+    entidade: 'convites',
+    regiao,
+    dados: deleted(convites),
+  });
+  await writeThenRead(db, [...insert, entry], [db.delete(convites).where(eq(convites.id, id))]);
   push(messages);
 }

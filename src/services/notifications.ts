@@ -7,6 +7,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { sql, type SQL } from 'drizzle-orm';
 import { notifications } from '../db/schema';
 import type { Db } from '../db/client';
+import { changed, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** What happens that users are told about (docs/decisions.md#d10, #d11). */
 export const NOTIFICATION_TIPOS = [
@@ -155,44 +156,81 @@ export const unreadCountSelect = (db: Db, scope: Scope) =>
     .from(inbox)
     .where(mine(scope.id, eq(inbox.lida, false)));
 
-export async function markAllRead(db: Db, userId: string) {
+export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const now = new Date().toISOString();
-  const res = await db
-    .update(inbox)
-    .set({ lida: true, readAt: now, updatedAt: now })
-    .where(mine(userId, eq(inbox.lida, false)));
+  const unread = mine(userId, eq(inbox.lida, false));
+  // One entry for the lot (how many), written only when something was unread.
+  const entry = logStatement(db, log, {
+    acao: 'notifications.read_all',
+    entidade: 'notifications',
+    dados: { quantidade: { depois: dsql`(select count(*) from ${inbox} where ${unread})` } },
+    when: dsql`exists (select 1 from ${inbox} where ${unread})`,
+  });
+  const [, res] = await db.batch([
+    entry,
+    db.update(inbox).set({ lida: true, readAt: now, updatedAt: now }).where(unread),
+  ]);
   return res.meta.changes;
 }
 
-export async function markRead(db: Db, userId: string, id: string) {
+export async function markRead(db: Db, log: LogCtx, userId: string, id: string) {
   const now = new Date().toISOString();
-  const [row] = await db
-    .update(inbox)
-    .set({ lida: true, readAt: dsql`coalesce(${inbox.readAt}, ${now})`, updatedAt: now })
-    .where(mine(userId, eq(inbox.id, id)))
-    .returning();
+  const where = mine(userId, eq(inbox.id, id));
+  const [, [row]] = await db.batch([
+    // Logged the first time only (reading a read notification again changes nothing worth a line).
+    logRowWrite(db, log, inbox, and(where, eq(inbox.lida, false)), {
+      acao: 'notifications.read',
+      entidade: 'notifications',
+      dados: changed(inbox, { lida: true }),
+    }),
+    db
+      .update(inbox)
+      .set({ lida: true, readAt: dsql`coalesce(${inbox.readAt}, ${now})`, updatedAt: now })
+      .where(where)
+      .returning(),
+  ]);
   if (!row) throw notFound();
   return toNotification(row);
 }
 
-export async function deleteNotification(db: Db, userId: string, id: string) {
-  const res = await db.delete(inbox).where(mine(userId, eq(inbox.id, id)));
+export async function deleteNotification(db: Db, log: LogCtx, userId: string, id: string) {
+  const where = mine(userId, eq(inbox.id, id));
+  const [, res] = await db.batch([
+    logRowWrite(db, log, inbox, where, {
+      acao: 'notifications.delete',
+      entidade: 'notifications',
+      dados: deleted(inbox),
+    }),
+    db.delete(inbox).where(where),
+  ]);
   if (res.meta.changes === 0) throw notFound();
 }
 
 /** One statement on the unique token: a device that changes hands (logout, another login) moves with it. */
 export async function savePushToken(
   db: Db,
+  log: LogCtx,
   userId: string,
   token: string,
   plataforma: (typeof pushTokens.$inferInsert)['plataforma'],
 ) {
   const now = new Date().toISOString();
-  const [row] = await db
-    .insert(pushTokens)
-    .values({ userId, token, plataforma, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: pushTokens.token, set: { userId, plataforma, updatedAt: now } })
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .insert(pushTokens)
+      .values({ userId, token, plataforma, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: pushTokens.token, set: { userId, plataforma, updatedAt: now } })
+      .returning(),
+    // After the upsert, from the row it left: the token itself is never logged.
+    logStatement(db, log, {
+      acao: 'push_tokens.save',
+      entidade: 'push_tokens',
+      entidadeId: pushTokens.id,
+      dados: { plataforma: { depois: plataforma } },
+      from: dsql`from ${pushTokens}`,
+      when: eq(pushTokens.token, token),
+    }),
+  ]);
   return {
     id: row!.id,
     token: row!.token,
@@ -203,6 +241,14 @@ export async function savePushToken(
 }
 
 /** Idempotent, and never touches another user's token. */
-export async function deletePushToken(db: Db, userId: string, token: string) {
-  await db.delete(pushTokens).where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token)));
+export async function deletePushToken(db: Db, log: LogCtx, userId: string, token: string) {
+  const where = and(eq(pushTokens.userId, userId), eq(pushTokens.token, token));
+  await db.batch([
+    logRowWrite(db, log, pushTokens, where, {
+      acao: 'push_tokens.delete',
+      entidade: 'push_tokens',
+      dados: { plataforma: { antes: pushTokens.plataforma } },
+    }),
+    db.delete(pushTokens).where(where),
+  ]);
 }

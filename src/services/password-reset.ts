@@ -1,3 +1,4 @@
+import { logStatement, type LogCtx } from './activity-log';
 import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
@@ -17,6 +18,9 @@ import { prepareEmail } from './mail';
  */
 
 /** An access invitation's link lives 7 days; a reset link RESET_TOKEN_TTL_SECONDS (default 30 minutes). */
+/** Outside a request (tests, scripts): an entry with no actor and no request id. */
+const NO_ACTOR: LogCtx = { atorId: null, atorRole: null, requestId: null };
+
 export const INVITE_TTL_SECONDS = 7 * 86_400;
 /** At most this many forgot-password e-mails per address per window. */
 export const RESET_MAX_PER_WINDOW = 3;
@@ -92,6 +96,7 @@ export async function requestPasswordReset(
   config: Pick<Config, 'JWT_SECRET' | 'RESET_TOKEN_TTL_SECONDS'>,
   email: string,
   now: Date,
+  log: LogCtx = NO_ACTOR,
 ): Promise<string | undefined> {
   const since = new Date(now.getTime() - RESET_WINDOW_MS).toISOString();
   const userId = sql`(select ${users.id} from ${users} where ${users.email} = ${email})`;
@@ -108,7 +113,15 @@ export async function requestPasswordReset(
     },
     now,
   );
-  const [, , mail] = await db.batch(statements);
+  // Logged exactly when a link is sent (the same guard, evaluated before the token's own insert).
+  const entry = logStatement(db, log, {
+    acao: 'auth.forgot_password',
+    entidade: 'users',
+    entidadeId: userId,
+    atorId: userId,
+    when: sql`${userId} is not null and ${sent} < ${RESET_MAX_PER_WINDOW}`,
+  });
+  const [, , , mail] = await db.batch([entry, ...statements]);
   return mail.meta.changes === 1 ? outboxId : undefined;
 }
 
@@ -134,9 +147,21 @@ export async function accessInvitation(db: Db, config: Pick<Config, 'JWT_SECRET'
 }
 
 /** POST /api/admin/users/{id}/convite-acesso: a new invitation (the older links stop working). */
-export async function resendAccessInvitation(db: Db, config: Pick<Config, 'JWT_SECRET'>, userId: string, now: Date) {
+export async function resendAccessInvitation(
+  db: Db,
+  config: Pick<Config, 'JWT_SECRET'>,
+  userId: string,
+  now: Date,
+  log: LogCtx = NO_ACTOR,
+) {
   const { statements, outboxId } = await accessInvitation(db, config, userId, now);
-  const [inserted] = await db.batch(statements);
+  const entry = logStatement(db, log, {
+    acao: 'users.access_invitation',
+    entidade: 'users',
+    entidadeId: userId,
+    when: sql`exists (select 1 from ${users} where ${users.id} = ${userId})`,
+  });
+  const [, inserted] = await db.batch([entry, ...statements]);
   if (inserted.meta.changes !== 1) throw new ApiError('NOT_FOUND', 'user not found');
   return outboxId;
 }
@@ -160,6 +185,7 @@ export async function resetPassword(
   token: string,
   novaSenha: string,
   now: Date,
+  log: LogCtx = NO_ACTOR,
 ): Promise<string> {
   const at = now.toISOString();
   // Read first, so that a wrong token is refused before the (deliberately slow) password hash.
@@ -198,8 +224,16 @@ export async function resetPassword(
       .set({ revokedAt: at })
       .where(and(eq(prt.userId, row.userId), ne(prt.id, row.id), isNull(prt.usedAt), isNull(prt.revokedAt), valid)),
     mail.insert,
+    // While the token is still valid: exactly the reset that happened is logged (never the password).
+    logStatement(db, log, {
+      acao: 'auth.password_reset',
+      entidade: 'users',
+      entidadeId: row.userId,
+      atorId: row.userId,
+      when: valid,
+    }),
     db.update(prt).set({ usedAt: at }).where(unspent),
   ]);
-  if (results[4].meta.changes !== 1) throw invalidToken();
+  if (results[5].meta.changes !== 1) throw invalidToken();
   return mail.id;
 }

@@ -13,6 +13,7 @@ import { notLastSuperadmin } from './users';
 import type { Config } from '../env';
 import type { SendMail } from './mail';
 import { accessInvitation, unusablePasswordHash } from './password-reset';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -318,6 +319,7 @@ export const contagemSelect = (db: Db, regiao: string) =>
  */
 export async function createProfissional(
   db: Db,
+  log: LogCtx,
   user: AuthUser,
   regiao: string,
   input: ProfissionalInput & { senha?: string },
@@ -338,15 +340,22 @@ export async function createProfissional(
   } else if (email) {
     // Team registration: the login and the profile (and the invitation) exist together or not at all.
     usuarioId = crypto.randomUUID();
+    const login = {
+      id: usuarioId,
+      nome: body.nome!,
+      email,
+      senhaHash: senha !== undefined ? await hashPassword(senha) : await unusablePasswordHash(),
+      role: 'profissional' as const,
+      ativo: true,
+      telefone: body.whatsapp ?? null,
+    };
     writes.push(
-      db.insert(users).values({
-        id: usuarioId,
-        nome: body.nome!,
-        email,
-        senhaHash: senha !== undefined ? await hashPassword(senha) : await unusablePasswordHash(),
-        role: 'profissional',
-        ativo: true,
-        telefone: body.whatsapp ?? null,
+      db.insert(users).values(login),
+      logStatement(db, log, {
+        acao: 'users.create',
+        entidade: 'users',
+        entidadeId: usuarioId,
+        dados: created(users, login),
       }),
     );
     if (senha === undefined) {
@@ -355,28 +364,46 @@ export async function createProfissional(
       invitation = invite.outboxId;
     }
   }
+  const values = {
+    ...profissionalColumns(body),
+    id,
+    regiao,
+    usuarioId,
+    email,
+    funcaoProfissionalId: main,
+    nome: body.nome!,
+    // A pending sign-up's own profile waits for the approval of the account (security review 2).
+    aprovado: isAdmin(user.role) || user.ativo,
+  };
+  const held = ids ?? (main ? [main] : []);
   writes.push(
-    db.insert(profissionais).values({
-      ...profissionalColumns(body),
-      id,
+    db.insert(profissionais).values(values),
+    logStatement(db, log, {
+      acao: 'profissionais.create',
+      entidade: 'profissionais',
+      entidadeId: id,
       regiao,
-      usuarioId,
-      email,
-      funcaoProfissionalId: main,
-      nome: body.nome!,
-      // A pending sign-up's own profile waits for the approval of the account (security review 2).
-      aprovado: isAdmin(user.role) || user.ativo,
+      dados: { ...created(profissionais, values), funcoes_ids: { depois: held } },
     }),
   );
-  const held = ids ?? (main ? [main] : []);
   if (held.length)
     writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
-  const created = await writeAndRead(db, writes, id, user, regiao);
+  const profile = await writeAndRead(db, writes, id, user, regiao);
   if (invitation) mail.send([invitation]);
-  return created;
+  return profile;
 }
 
-export async function updateProfissional(db: Db, user: AuthUser, regiao: string, id: string, input: ProfissionalInput) {
+/** The functions a profile holds, as a JSON array, for an entry's `antes` (evaluated in its statement). */
+const heldJson = sql`json((select json_group_array(${profissionalFuncoes.funcaoId}) from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id}))`;
+
+export async function updateProfissional(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  regiao: string,
+  id: string,
+  input: ProfissionalInput,
+) {
   const body = allowedInput(user, input, adminOnlyUpdateFields);
   const where = and(eq(profissionais.id, id), visible(user, regiao))!;
   const { toCheck } = resolveFuncoes(body, null);
@@ -388,11 +415,15 @@ export async function updateProfissional(db: Db, user: AuthUser, regiao: string,
   assertFuncoesFound(found, toCheck, regiao);
   const { main, ids } = resolveFuncoes(body, current.main);
 
+  const set = { ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() };
   const writes: Writes = [
-    db
-      .update(profissionais)
-      .set({ ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() })
-      .where(where),
+    logRowWrite(db, log, profissionais, where, {
+      acao: 'profissionais.update',
+      entidade: 'profissionais',
+      regiao,
+      dados: { ...changed(profissionais, set), ...(ids ? { funcoes_ids: { antes: heldJson, depois: ids } } : {}) },
+    }),
+    db.update(profissionais).set(set).where(where),
   ];
   if (ids) {
     writes.push(db.delete(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, id)));
@@ -405,7 +436,7 @@ export async function updateProfissional(db: Db, user: AuthUser, regiao: string,
 }
 
 /** Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply. */
-export async function deleteProfissional(db: Db, user: AuthUser, regiao: string, id: string) {
+export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string) {
   const [found] = await db
     .select({ usuarioId: profissionais.usuarioId, role: users.role })
     .from(profissionais)
@@ -417,11 +448,26 @@ export async function deleteProfissional(db: Db, user: AuthUser, regiao: string,
     throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may delete a SUPERADMIN');
   // The user goes first (its sessions cascade, the profile is unlinked); the profile is deleted
   // only once unlinked, so a refused user delete leaves both in place.
-  const userDelete = found.usuarioId
-    ? [db.delete(users).where(and(eq(users.id, found.usuarioId), notLastSuperadmin))]
+  const userWhere = found.usuarioId ? and(eq(users.id, found.usuarioId), notLastSuperadmin) : undefined;
+  const userDelete = userWhere
+    ? [
+        logRowWrite(db, log, users, userWhere, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
+        db.delete(users).where(userWhere),
+      ]
     : [];
-  const [deleted] = await writeThenRead(db, userDelete, [
-    db.delete(profissionais).where(and(eq(profissionais.id, id), isNull(profissionais.usuarioId))),
-  ]);
-  if (deleted.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+  const profileWhere = and(eq(profissionais.id, id), isNull(profissionais.usuarioId));
+  const [gone] = await writeThenRead(
+    db,
+    [
+      ...userDelete,
+      logRowWrite(db, log, profissionais, profileWhere, {
+        acao: 'profissionais.delete',
+        entidade: 'profissionais',
+        regiao,
+        dados: deleted(profissionais),
+      }),
+    ],
+    [db.delete(profissionais).where(profileWhere)],
+  );
+  if (gone.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
 }

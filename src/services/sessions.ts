@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens } from '../db/schema';
 import type { Config } from '../env';
 import type { Db } from '../db/client';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
@@ -165,8 +166,8 @@ export async function takeRegisterAttempt(db: Db, ip: string) {
   await settleAttempt(db, keys, ids, await db.batch(inserts), 'sign-ups from this client');
 }
 
-/** A wrong password: the reserved rows become failures of the window (and rows that left it go). */
-export async function failLoginAttempt(db: Db, ids: string[]) {
+/** A wrong password: the reserved rows become failures of the window (and rows that left it go); `also` joins the batch (the log entry). */
+export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'sqlite'>[] = []) {
   const expired = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
   await db.batch([
     db
@@ -174,6 +175,7 @@ export async function failLoginAttempt(db: Db, ids: string[]) {
       .set({ key: sql`substr(${loginFailures.key}, ${IN_FLIGHT.length + 1})` })
       .where(inArray(loginFailures.id, ids)),
     db.delete(loginFailures).where(sql`${loginFailures.createdAt} < ${expired}`),
+    ...also,
   ]);
 }
 
@@ -200,13 +202,13 @@ export async function findRefreshToken(db: Db, token: string) {
  * Logout: the session of the presented refresh token (any token of its family, spent or not) ends,
  * so every access token issued in it stops at once; the user's other sessions stay.
  */
-export const endSession = async (db: Db, refreshToken: string) =>
+export const endSession = (db: Db, tokenHash: string) =>
   db
     .update(refreshTokens)
     .set({ revokedAt: new Date().toISOString() })
     .where(
       and(
-        sql`${refreshTokens.familyId} = (select ${refreshTokens.familyId} from ${refreshTokens} where ${refreshTokens.tokenHash} = ${await sha256Hex(refreshToken)})`,
+        sql`${refreshTokens.familyId} = (select ${refreshTokens.familyId} from ${refreshTokens} where ${refreshTokens.tokenHash} = ${tokenHash})`,
         isNull(refreshTokens.revokedAt),
       ),
     );
@@ -257,6 +259,8 @@ export async function rotate(
   old: { id: string; familyId: string },
   oldToken: string,
   user: TokenSubject,
+  /** Statements written only if this rotation happens (the log entry), given the new token's id. */
+  also: (newId: string) => BatchItem<'sqlite'>[] = () => [],
 ) {
   const t = await mintTokens(config, user, old.familyId, await successorOf(oldToken, config.JWT_SECRET));
   const now = new Date().toISOString();
@@ -267,6 +271,7 @@ export async function rotate(
       { id: t.id, userId: user.id, familyId: old.familyId, tokenHash: t.tokenHash, expiresAt: t.expiresAt },
       sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.id} = ${old.id} and ${refreshTokens.revokedAt} is null)`,
     ),
+    ...also(t.id),
     db
       .update(refreshTokens)
       .set({ revokedAt: now, replacedBy: t.id })

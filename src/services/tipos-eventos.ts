@@ -6,6 +6,7 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds } from '../lib/pagination';
 import { toCatalogResponse, type CatalogPresenter, type CatalogResponse } from './catalogs';
+import { logStatement, type LogCtx } from './activity-log';
 
 /**
  * Event types: a catalog (services/catalogs.ts) whose entries carry the region's price of each
@@ -104,17 +105,20 @@ export const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
  */
 export async function savePrice(
   db: Db,
+  log: LogCtx,
   regiao: string,
   input: { tipo_evento_id: string; funcao_profissional_id: string; valor: number },
 ): Promise<string> {
   const now = nowIso();
+  const newId = crypto.randomUUID();
+  const centavos = toCentavos(input.valor);
   const source = db
     .select({
-      id: sql<string>`${crypto.randomUUID()}`.as('id'),
+      id: sql<string>`${newId}`.as('id'),
       regiao: sql<string>`${regiao}`.as('regiao'),
       tipoEventoId: tiposEventos.id,
       funcaoProfissionalId: funcoes.id,
-      valorCentavos: sql<number>`${toCentavos(input.valor)}`.as('valor_centavos'),
+      valorCentavos: sql<number>`${centavos}`.as('valor_centavos'),
       createdAt: sql<string>`${now}`.as('created_at'),
       updatedAt: sql<string>`${now}`.as('updated_at'),
     })
@@ -122,14 +126,32 @@ export async function savePrice(
     .innerJoin(funcoes, and(eq(funcoes.id, input.funcao_profissional_id), eq(funcoes.regiao, regiao)))
     // SQLite needs a WHERE in INSERT ... SELECT ... ON CONFLICT (parsing ambiguity with JOIN ... ON).
     .where(and(eq(tiposEventos.id, input.tipo_evento_id), eq(tiposEventos.regiao, regiao)));
-  const [saved] = await db
-    .insert(precos)
-    .select(source)
-    .onConflictDoUpdate({
-      target: [precos.tipoEventoId, precos.funcaoProfissionalId, precos.regiao],
-      set: { valorCentavos: sql`excluded.valor_centavos`, updatedAt: now },
-    })
-    .returning({ id: precos.id });
+  // The entry goes before the upsert, over the same source joined with the price it replaces (if
+  // any): written exactly when the upsert writes, with the old value as `antes`.
+  const entry = logStatement(db, log, {
+    acao: 'precos.save',
+    entidade: 'precos',
+    entidadeId: sql`coalesce(${precos.id}, ${newId})`,
+    regiao,
+    dados: {
+      tipo_evento_id: { depois: input.tipo_evento_id },
+      funcao_profissional_id: { depois: input.funcao_profissional_id },
+      valor_centavos: { antes: precos.valorCentavos, depois: centavos },
+    },
+    from: sql`from ${tiposEventos} inner join ${funcoes} on ${funcoes.id} = ${input.funcao_profissional_id} and ${funcoes.regiao} = ${regiao} left join ${precos} on ${precos.tipoEventoId} = ${tiposEventos.id} and ${precos.funcaoProfissionalId} = ${funcoes.id} and ${precos.regiao} = ${regiao}`,
+    when: and(eq(tiposEventos.id, input.tipo_evento_id), eq(tiposEventos.regiao, regiao)),
+  });
+  const [, [saved]] = await db.batch([
+    entry,
+    db
+      .insert(precos)
+      .select(source)
+      .onConflictDoUpdate({
+        target: [precos.tipoEventoId, precos.funcaoProfissionalId, precos.regiao],
+        set: { valorCentavos: sql`excluded.valor_centavos`, updatedAt: now },
+      })
+      .returning({ id: precos.id }),
+  ]);
   if (!saved) throw await missingReference(db, regiao, input.tipo_evento_id);
   return saved.id;
 }

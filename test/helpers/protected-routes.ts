@@ -126,6 +126,9 @@ export const protectedRoutes: ProtectedRoute[] = [
     allowed: ROLES,
     body: { token: 'ExponentPushToken[tabela]' },
   },
+  // Activity log (decisions D15): administrators read it; only a SUPERADMIN verifies the chain.
+  { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
+  { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
 ];
 
 export { ADMINS };

@@ -19,6 +19,7 @@ import { EMAIL_QUEUE_NAME } from '../../src/lib/messages';
 import { handleEmailBatch, MAX_ATTEMPTS } from '../../src/queue/email-consumer';
 import { openSecret, prepareEmail, renderEmail, requeuePendingEmails } from '../../src/services/mail';
 import { requestPasswordReset } from '../../src/services/password-reset';
+import { entriesOf } from '../helpers/activity-log';
 import { db, makeAdmin, makeUser, uniq, type TestUser } from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID, type ApiOptions } from '../helpers/request';
 
@@ -554,5 +555,35 @@ describe('requeuePendingEmails (the scheduled safety net)', () => {
     await requeuePendingEmails({ ...env, EMAIL_QUEUE: recordingQueue().queue }, new Date());
     const [r] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, old.id));
     expect(r!.segredo).toBeNull();
+  });
+});
+
+describe('activity log of the e-mail routes', () => {
+  it('logs a reset link sent, a reset done and an access invitation re-sent; nothing for an unknown address', async () => {
+    const u = await makeUser({ nome: 'Clara' });
+    await forgot(u.email);
+    await forgot(`${uniq('ninguem')}@example.com`);
+    const sent = await entriesOf(u.id, 'auth.forgot_password');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.ator_id).toBe(u.id);
+
+    const { token } = await lastEmail(u.email, 'redefinir_senha');
+    expectError(await reset('x'.repeat(43), 'nova-senha-123'), 400, 'INVALID_RESET_TOKEN');
+    expect(await entriesOf(u.id, 'auth.password_reset')).toHaveLength(0);
+    expect((await reset(token!, 'nova-senha-123')).status).toBe(200);
+    const done = await entriesOf(u.id, 'auth.password_reset');
+    expect(done).toHaveLength(1);
+    // Never the password, the hash or the token.
+    expect(JSON.stringify(done[0])).not.toMatch(/nova-senha|senha_hash|token/);
+    expectError(await reset(token!, 'outra-senha-1'), 400, 'INVALID_RESET_TOKEN');
+    expect(await entriesOf(u.id, 'auth.password_reset')).toHaveLength(1);
+
+    const admin = await makeAdmin();
+    expect((await call('POST', `/api/admin/users/${u.id}/convite-acesso`, { token: admin.token })).status).toBe(202);
+    const invited = await entriesOf(u.id, 'users.access_invitation');
+    expect(invited).toHaveLength(1);
+    expect(invited[0]!.ator_id).toBe(admin.id);
+    await call('POST', `/api/admin/users/${UNKNOWN_ID}/convite-acesso`, { token: admin.token });
+    expect(await entriesOf(UNKNOWN_ID, 'users.access_invitation')).toHaveLength(0);
   });
 });

@@ -69,9 +69,11 @@ function checkLog(secrets: string[]) {
 async function failEveryStatement(
   w: Write,
   isTarget: (sqls: string[]) => boolean,
-  snapshot: () => Promise<unknown>,
+  tables: () => Promise<unknown>,
   secrets: string[] = [],
 ) {
+  // Every failure also leaves the activity log as it was: a failed write has no entry (decisions D15).
+  const snapshot = async () => ({ tables: await tables(), logEntries: await logCount() });
   const before = await snapshot();
   let length = 1;
   for (let n = 0; n < length; n++) {
@@ -97,6 +99,8 @@ async function failEveryStatement(
   }
   return length;
 }
+
+const logCount = async () => (await db.select({ n: count() }).from(schema.logsAtividade))[0]!.n;
 
 const has = (prefix: string) => (sqls: string[]) => sqls.some((s) => s.startsWith(prefix));
 const both =
@@ -317,7 +321,7 @@ describe('user creation with a profile: POST /api/admin/users with an administra
       body: { email, senha, nome: 'Nova Dona', role: 'BUSINESS_OWNER' },
     };
     const n = await failEveryStatement(write, has('insert into "users"'), snapshot, [email, senha]);
-    expect(n).toBe(3);
+    expect(n).toBe(4); // the user, its log entry, the profile link, the profile
     const ok = await api(write.method, write.path, write);
     expect(ok.status).toBe(201);
     const after = await snapshot();
@@ -330,10 +334,10 @@ describe('user creation with a profile: POST /api/admin/users with an administra
   it('creates the account and a new profile together or not at all', () => scenario(false));
   it('creates the account and links the existing profile of that e-mail together or not at all', () => scenario(true));
 
-  it('a failing single insert (no profile) logs the driver message only: no hash, e-mail or parameters', async () => {
+  it('a failing insert without a profile (the user and its log entry) logs the driver message only: no hash, e-mail or parameters', async () => {
     const admin = await makeAdmin();
     const email = `${uniq('res')}@example.com`;
-    const failing = failingD1(env.DB, { single: (sql) => sql.startsWith('insert into "users"') });
+    const failing = failingD1(env.DB, { batch: has('insert into "users"'), statement: 0 });
     const res = await api('POST', '/api/admin/users', {
       token: admin.token,
       body: { email, senha: 'outra-senha-1', nome: 'Pesquisa', role: 'RESEARCHER' },
@@ -471,7 +475,7 @@ describe('accounts', () => {
     const n = await failEveryStatement(write, has('insert into "refresh_tokens"'), snapshot, [
       login.body.refresh_token,
     ]);
-    expect(n).toBe(2);
+    expect(n).toBe(3); // the new token, its log entry, the spending of the old one
     expect((await api(write.method, write.path, write)).status).toBe(200);
     expect((await snapshot()).filter((t) => t.revokedAt === null && notFactorySession(t))).toHaveLength(1);
   });

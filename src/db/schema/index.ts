@@ -7,3 +7,4 @@ export * from './agenda';
 export * from './notifications';
 export * from './convites';
 export * from './mail';
+export * from './activity-log';

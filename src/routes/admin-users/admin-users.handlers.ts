@@ -20,7 +20,8 @@ import {
 } from '../../services/users';
 import type * as r from './admin-users.routes';
 import { resendAccessInvitation } from '../../services/password-reset';
-import { mailOf } from '../route';
+import { changed, created, deleted, logRowWrite, logStatement } from '../../services/activity-log';
+import { logCtx, mailOf } from '../route';
 import type { Db } from '../../db/client';
 
 const { senhaHash: _h, ...userColumns } = getTableColumns(users);
@@ -95,9 +96,17 @@ export const create: RouteHandler<typeof r.create, AppEnv> = async (c) => {
   assertMayTouch(user, input.role);
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), true);
-  const insert = db.insert(users).values(values);
-  if (isAdmin(input.role)) await db.batch([insert, ...adminProfileStatements(db, values, regiao)]);
-  else await insert;
+  const entry = logStatement(db, logCtx(c), {
+    acao: 'users.create',
+    entidade: 'users',
+    entidadeId: values.id,
+    dados: created(users, values),
+  });
+  await db.batch([
+    db.insert(users).values(values),
+    entry,
+    ...(isAdmin(input.role) ? adminProfileStatements(db, values, regiao) : []),
+  ]);
   return c.json({ id: values.id, message: 'user created' }, 201);
 };
 
@@ -107,9 +116,11 @@ export const remove: RouteHandler<typeof r.remove, AppEnv> = async (c) => {
   if (id === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
   const target = await findTarget(db, id);
   assertMayTouch(user, target.role);
-  const [, res] = await db.batch([
+  const where = and(eq(users.id, id), notLastSuperadmin);
+  const [, , res] = await db.batch([
     deletePendingProfile(db, id),
-    db.delete(users).where(and(eq(users.id, id), notLastSuperadmin)),
+    logRowWrite(db, logCtx(c), users, where, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
+    db.delete(users).where(where),
   ]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
   return c.json({ message: 'user deleted' }, 200);
@@ -133,12 +144,16 @@ export const approve: RouteHandler<typeof r.approve, AppEnv> = async (c) => {
     ],
     { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0 and ${mayTouch})` },
   );
-  const [inserted, res] = await db.batch([
+  const where = and(eq(users.id, id), mayTouch);
+  const [inserted, , res] = await db.batch([
     notes.insert[0]!,
-    db
-      .update(users)
-      .set({ ativo: true })
-      .where(and(eq(users.id, id), mayTouch)),
+    // Logged only when it really approves (the account was pending).
+    logRowWrite(db, logCtx(c), users, and(where, eq(users.ativo, false)), {
+      acao: 'users.approve',
+      entidade: 'users',
+      dados: changed(users, { ativo: true }),
+    }),
+    db.update(users).set({ ativo: true }).where(where),
     approveProfile(db, id),
   ]);
   if (res.meta.changes === 0) {
@@ -173,7 +188,13 @@ export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) =
         ],
     { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.role} = ${role})` },
   );
-  const [res] = await db.batch([db.update(users).set({ role }).where(guard), ...notes.insert]);
+  // Logged only for a real change that the guard lets through (the entry's own statement checks both).
+  const entry = logRowWrite(db, logCtx(c), users, and(guard, sql`${users.role} <> ${role}`), {
+    acao: 'users.role',
+    entidade: 'users',
+    dados: changed(users, { role }),
+  });
+  const [, res] = await db.batch([entry, db.update(users).set({ role }).where(guard), ...notes.insert]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
   enqueuePush(c.env.PUSH_QUEUE, inBackground(c), notes.push);
   return c.json({ message: `role changed to ${role}` }, 200);
@@ -181,7 +202,7 @@ export const changeRole: RouteHandler<typeof r.changeRole, AppEnv> = async (c) =
 
 export const accessInvitation: RouteHandler<typeof r.accessInvitation, AppEnv> = async (c) => {
   const { db, config } = c.var;
-  const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date());
+  const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
   return c.json({ message: 'access invitation queued' }, 202);
 };

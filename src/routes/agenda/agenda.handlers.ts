@@ -8,7 +8,7 @@ import {
   oneAgenda,
   updateAgenda,
 } from '../../services/agenda';
-import { foldedHandler, handler, pushOf } from '../route';
+import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './agenda.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -28,15 +28,18 @@ export const get = foldedHandler(r.get, async (c, read) => {
 });
 
 export const create = handler(r.create, async (c) =>
-  c.json(await createAgenda(c.var.db, c.var.user, c.var.regiao, c.req.valid('json'), pushOf(c)), 201),
+  c.json(await createAgenda(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('json'), pushOf(c)), 201),
 );
 
 export const update = handler(r.update, async (c) => {
   const { db, user, regiao } = c.var;
-  return c.json(await updateAgenda(db, user, regiao, c.req.valid('param').id, c.req.valid('json'), pushOf(c)), 200);
+  return c.json(
+    await updateAgenda(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json'), pushOf(c)),
+    200,
+  );
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await deleteAgenda(c.var.db, c.var.user, c.var.regiao, c.req.valid('param').id, pushOf(c));
+  await deleteAgenda(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('param').id, pushOf(c));
   return c.body(null, 204);
 });

@@ -1,15 +1,16 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Context } from 'hono';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { profissionais, users } from '../../db/schema';
+import { profissionais, refreshTokens, users } from '../../db/schema';
+import { sha256Hex } from '../../lib/tokens';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import { isAdmin } from '../../lib/permissions';
-import { foldedHandler } from '../route';
+import { foldedHandler, logCtx } from '../route';
 import { profissionalColumns } from '../../services/profissionais';
 import {
   attemptStatements,
@@ -40,6 +41,7 @@ import {
 } from '../../services/users';
 import * as r from './auth.routes';
 import { writeThenRead } from '../../db/write-read';
+import { changed, created, logRowWrite, logStatement, type LogCtx } from '../../services/activity-log';
 
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
 
@@ -81,7 +83,18 @@ export const register: RouteHandler<typeof r.register, AppEnv> = async (c) => {
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), false);
   const session = await newSession(db, config, values);
-  await db.batch([db.insert(users).values(values), session.insert]);
+  // The new account is the actor of its own registration.
+  const log: LogCtx = { ...logCtx(c), atorId: values.id, atorRole: values.role };
+  await db.batch([
+    db.insert(users).values(values),
+    session.insert,
+    logStatement(db, log, {
+      acao: 'auth.register',
+      entidade: 'users',
+      entidadeId: values.id,
+      dados: created(users, values),
+    }),
+  ]);
   setSessionCookies(c, session);
   return c.json(
     {
@@ -102,16 +115,33 @@ export const login: RouteHandler<typeof r.login, AppEnv> = async (c) => {
   const account = await loadAccount(db, eq(users.email, email));
   // Unknown e-mail and wrong password cost the same hash and give the same answer.
   const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
+  // A failed login is logged anonymously, with the e-mail tried (never the password) and why.
+  const failed = (motivo: string) =>
+    logStatement(db, logCtx(c), {
+      acao: 'auth.login_failed',
+      entidade: 'users',
+      entidadeId: account?.user.id ?? null,
+      dados: { email: { depois: email }, motivo: { depois: motivo } },
+    });
   if (!account || !ok) {
-    await failLoginAttempt(db, attempt);
+    await failLoginAttempt(db, attempt, [failed(account ? 'senha_incorreta' : 'email_desconhecido')]);
     throw new ApiError('INVALID_CREDENTIALS', 'invalid e-mail or password');
   }
   if (!account.user.ativo) {
-    await releaseLoginAttempt(db, attempt);
+    await db.batch([releaseLoginAttempt(db, attempt), failed('conta_pendente')]);
     throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
   }
   const session = await newSession(db, config, account.user);
-  await db.batch([session.insert, clearFailures(db, keys[0]!), releaseLoginAttempt(db, attempt)]);
+  await db.batch([
+    session.insert,
+    clearFailures(db, keys[0]!),
+    releaseLoginAttempt(db, attempt),
+    logStatement(
+      db,
+      { ...logCtx(c), atorId: account.user.id, atorRole: account.user.role },
+      { acao: 'auth.login', entidade: 'users', entidadeId: account.user.id },
+    ),
+  ]);
   setSessionCookies(c, session);
   return c.json(toLoginResponse(account, tokenFields(session)), 200);
 };
@@ -139,7 +169,21 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
   if (row.revokedAt && !inGraceWindow(row)) {
     // Theft detection: a token rotated more than REFRESH_GRACE_MS ago came back, so two parties hold
     // this login. Every session of the user ends, and with them their access tokens (security review 3).
-    await revokeAllOfUser(db, row.userId);
+    await db.batch([
+      // Logged once, when it ends something.
+      logStatement(
+        db,
+        { ...logCtx(c), atorId: row.userId },
+        {
+          acao: 'auth.refresh_reused',
+          entidade: 'users',
+          entidadeId: row.userId,
+          atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${row.userId})`,
+          when: sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.userId} = ${row.userId} and ${refreshTokens.revokedAt} is null)`,
+        },
+      ),
+      revokeAllOfUser(db, row.userId),
+    ]);
     clearSessionCookies(c);
     throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: every session of this account was ended');
   }
@@ -154,8 +198,20 @@ export const refresh: RouteHandler<typeof r.refresh, AppEnv> = async (c) => {
   // A token replaced moments ago (two tabs, a retry) or a rotation lost to a concurrent request
   // answers the same successor (security review 5).
   const session =
-    (row.revokedAt ? undefined : await rotate(db, config, row, token, user)) ??
-    (await replayRotation(db, config, row, token, user));
+    (row.revokedAt
+      ? undefined
+      : await rotate(db, config, row, token, user, (newId) => [
+          logStatement(
+            db,
+            { ...logCtx(c), atorId: user.id, atorRole: user.role },
+            {
+              acao: 'auth.refresh',
+              entidade: 'users',
+              entidadeId: user.id,
+              when: sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.id} = ${newId})`,
+            },
+          ),
+        ])) ?? (await replayRotation(db, config, row, token, user));
   if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: sign in again');
   setSessionCookies(c, session);
   return c.json(tokenFields(session), 200);
@@ -165,7 +221,21 @@ export const logout: RouteHandler<typeof r.logout, AppEnv> = async (c) => {
   const body = c.req.valid('json');
   const token = body.refresh_token ?? getCookie(c, 'refresh_token');
   // The session of the refresh token ends: its family, and with it every access token issued in it.
-  if (token) await endSession(c.var.db, token);
+  if (token) {
+    const { db } = c.var;
+    // Logged when a session really ends, with the token's owner as the actor. The outer row is the
+    // presented token; the session ends if any token of its family is still live.
+    const tokenHash = await sha256Hex(token);
+    const entry = logRowWrite(db, logCtx(c), refreshTokens, eq(refreshTokens.tokenHash, tokenHash), {
+      acao: 'auth.logout',
+      entidade: 'users',
+      entidadeId: refreshTokens.userId,
+      atorId: refreshTokens.userId,
+      atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${refreshTokens.userId})`,
+      when: sql`exists (select 1 from ${refreshTokens} live where live.family_id = ${refreshTokens.familyId} and live.revoked_at is null)`,
+    });
+    await db.batch([entry, endSession(db, tokenHash)]);
+  }
   clearSessionCookies(c);
   return c.json({ message: 'logged out' }, 200);
 };
@@ -196,7 +266,14 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
     const attempt = await settleAttempt(db, keys, ids, results);
     const [row] = results.at(-1) as Awaited<typeof read>;
     if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
-      await failLoginAttempt(db, attempt);
+      await failLoginAttempt(db, attempt, [
+        logStatement(db, logCtx(c), {
+          acao: 'users.update_me_failed',
+          entidade: 'users',
+          entidadeId: user.id,
+          dados: { motivo: { depois: 'senha_atual_incorreta' } },
+        }),
+      ]);
       throw new ApiError('VALIDATION_FAILED', 'senha_atual: is not the current password');
     }
     userSet.senhaHash = await hashPassword(body.nova_senha);
@@ -208,11 +285,30 @@ export const updateMe: RouteHandler<typeof r.updateMe, AppEnv> = async (c) => {
       clearFailures(db, keys[0]!),
     );
   }
-  writes.unshift(db.update(users).set(userSet).where(eq(users.id, user.id)));
+  const log = logCtx(c);
+  writes.unshift(
+    logRowWrite(db, log, users, eq(users.id, user.id), {
+      acao: 'users.update_me',
+      entidade: 'users',
+      // The new password is never logged, only that it changed.
+      dados: { ...changed(users, userSet), ...(session ? { credencial: { depois: 'alterada' } } : {}) },
+    }),
+    db.update(users).set(userSet).where(eq(users.id, user.id)),
+  );
   if (body.profissional) {
     const cols = profissionalColumns(body.profissional);
-    if (Object.keys(cols).length > 0)
-      writes.push(db.update(profissionais).set(cols).where(eq(profissionais.usuarioId, user.id)));
+    if (Object.keys(cols).length > 0) {
+      const where = eq(profissionais.usuarioId, user.id);
+      writes.push(
+        logRowWrite(db, log, profissionais, where, {
+          acao: 'profissionais.update',
+          entidade: 'profissionais',
+          regiao: profissionais.regiao,
+          dados: changed(profissionais, cols),
+        }),
+        db.update(profissionais).set(cols).where(where),
+      );
+    }
   }
   // The account is read back in the same batch as the writes: one round trip.
   const [[account]] = await writeThenRead(db, writes, [accountQuery(db, eq(users.id, user.id))]);

@@ -8,7 +8,7 @@ import {
   toFotResponse,
   updateFot,
 } from '../../services/cadastro-fot';
-import { foldedHandler, handler } from '../route';
+import { foldedHandler, handler, logCtx } from '../route';
 import * as r from './cadastro-fot.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -24,14 +24,14 @@ export const get = foldedHandler(r.get, async (c, read) => {
 });
 
 export const create = handler(r.create, async (c) =>
-  c.json(await createFot(c.var.db, c.var.regiao, c.req.valid('json')), 201),
+  c.json(await createFot(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
 );
 
 export const update = handler(r.update, async (c) =>
-  c.json(await updateFot(c.var.db, c.var.regiao, c.req.valid('param').id, c.req.valid('json')), 200),
+  c.json(await updateFot(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, c.req.valid('json')), 200),
 );
 
 export const remove = handler(r.remove, async (c) => {
-  await deleteFot(c.var.db, c.var.regiao, c.req.valid('param').id);
+  await deleteFot(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id);
   return c.body(null, 204);
 });

@@ -12,7 +12,7 @@ import {
   type CatalogPresenter,
   type CatalogRow,
 } from '../../services/catalogs';
-import type { Read } from '../route';
+import { logCtx, type Read } from '../route';
 import type { CatalogConfig } from './catalogs.schemas';
 
 /** What the generic handlers read from a request: the route's own Zod schemas produce exactly this. */
@@ -58,18 +58,26 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
 
   const create: CatalogHandler = async (c) => {
     const { db, regiao } = c.var;
-    const row = await insertCatalog(db, table, regiao, c.req.valid('json')[field]!);
+    const row = await insertCatalog(db, logCtx(c), table, regiao, c.req.valid('json')[field]!);
     return c.json(await present.one(db, regiao, row, true), 201);
   };
 
   const update: CatalogHandler = async (c) => {
     const { db, regiao } = c.var;
-    const row = await updateCatalog(db, table, regiao, c.req.valid('param').id, c.req.valid('json')[field]!, noun);
+    const row = await updateCatalog(
+      db,
+      logCtx(c),
+      table,
+      regiao,
+      c.req.valid('param').id,
+      c.req.valid('json')[field]!,
+      noun,
+    );
     return c.json(await present.one(db, regiao, row, false), 200);
   };
 
   const remove: CatalogHandler = async (c) => {
-    await deleteCatalog(c.var.db, table, c.var.regiao, c.req.valid('param').id, noun);
+    await deleteCatalog(c.var.db, logCtx(c), table, c.var.regiao, c.req.valid('param').id, noun);
     return cfg.deleteStyle === 'message' ? c.json({ message: `${noun} deleted` }, 200) : c.body(null, 204);
   };
 

@@ -1,17 +1,20 @@
 import { setTotal } from '../../lib/pagination';
 import * as convites from '../../services/convites';
-import { foldedHandler, handler, pushOf } from '../route';
+import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './convites.routes';
 
 export const putEquipe = handler(r.putEquipe, async (c) => {
   const { db, user, regiao } = c.var;
-  return c.json(await convites.setEquipe(db, user, regiao, c.req.valid('param').id, c.req.valid('json')), 200);
+  return c.json(
+    await convites.setEquipe(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json')),
+    200,
+  );
 });
 
 export const invite = handler(r.invite, async (c) => {
   const { db, user, regiao } = c.var;
   const id = c.req.valid('param').id;
-  return c.json(await convites.invite(db, user, regiao, id, c.req.valid('json'), pushOf(c)), 201);
+  return c.json(await convites.invite(db, logCtx(c), user, regiao, id, c.req.valid('json'), pushOf(c)), 201);
 });
 
 export const listForEvent = foldedHandler(r.listForEvent, async (c, read) => {
@@ -33,12 +36,19 @@ export const listMine = foldedHandler(r.listMine, async (c, read) => {
 
 export const answer = handler(r.answer, async (c) =>
   c.json(
-    await convites.answer(c.var.db, c.var.user, c.req.valid('param').id, c.req.valid('json').status, pushOf(c)),
+    await convites.answer(
+      c.var.db,
+      logCtx(c),
+      c.var.user,
+      c.req.valid('param').id,
+      c.req.valid('json').status,
+      pushOf(c),
+    ),
     200,
   ),
 );
 
 export const cancel = handler(r.cancel, async (c) => {
-  await convites.cancel(c.var.db, c.var.regiao, c.req.valid('param').id, pushOf(c));
+  await convites.cancel(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, pushOf(c));
   return c.body(null, 204);
 });

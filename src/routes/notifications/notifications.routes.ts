@@ -10,6 +10,7 @@ import {
   UnreadCountSchema,
 } from './notifications.schemas';
 import { authedRoute } from '../route';
+import { nextCursorHeader } from '../../lib/cursor';
 
 const tags = ['Notifications'];
 // Every role, own notifications only (docs/decisions.md#d4, #d10); pending accounts are refused by auth().
@@ -27,12 +28,7 @@ export const list = authedRoute({
   responses: {
     200: {
       ...jsonResponse(z.array(NotificationSchema), 'Notifications'),
-      headers: z.object({
-        'X-Next-Cursor': z
-          .string()
-          .optional()
-          .openapi({ description: 'The `antes` of the next page; absent on the last page' }),
-      }),
+      headers: nextCursorHeader,
     },
   },
 });

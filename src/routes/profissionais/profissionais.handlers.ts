@@ -9,7 +9,7 @@ import {
   profissionalOne,
   updateProfissional,
 } from '../../services/profissionais';
-import { foldedHandler, handler, mailOf } from '../route';
+import { foldedHandler, handler, logCtx, mailOf } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -35,15 +35,18 @@ export const get = foldedHandler(r.get, async (c, read) => {
 export const create = handler(r.create, async (c) => {
   const { db, user, regiao, config } = c.var;
   const mail = { config, send: mailOf(c), now: new Date() };
-  return c.json(await createProfissional(db, user, regiao, c.req.valid('json'), mail), 201);
+  return c.json(await createProfissional(db, logCtx(c), user, regiao, c.req.valid('json'), mail), 201);
 });
 
 export const update = handler(r.update, async (c) => {
   const { db, user, regiao } = c.var;
-  return c.json(await updateProfissional(db, user, regiao, c.req.valid('param').id, c.req.valid('json')), 200);
+  return c.json(
+    await updateProfissional(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json')),
+    200,
+  );
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await deleteProfissional(c.var.db, c.var.user, c.var.regiao, c.req.valid('param').id);
+  await deleteProfissional(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('param').id);
   return c.json({ message: 'professional deleted' }, 200);
 });

@@ -1,13 +1,13 @@
 import { eventoPresenter, listPrices as pricesOf, savePrice } from '../../services/tipos-eventos';
 import { catalogHandlers } from '../catalogs/catalogs.handlers';
-import { handler } from '../route';
+import { handler, logCtx } from '../route';
 import * as r from './tipos-eventos.routes';
 import { tiposEventosConfig } from './tipos-eventos.schemas';
 
 export const { list, publicList, create, update, remove } = catalogHandlers(tiposEventosConfig, eventoPresenter);
 
 export const setPrice = handler(r.setPrice, async (c) => {
-  const id = await savePrice(c.var.db, c.var.regiao, c.req.valid('json'));
+  const id = await savePrice(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json'));
   return c.json({ message: 'price saved', id }, 200);
 });
 

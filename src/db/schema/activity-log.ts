@@ -1,0 +1,52 @@
+import { desc } from 'drizzle-orm';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * The activity log (docs/decisions.md#d15): one row per change made through the API, written in the
+ * change's own batch by services/activity-log.ts. Append-only: triggers (migration
+ * 0004_activity_log_append_only) refuse UPDATE and DELETE. No foreign keys: an entry outlives its
+ * actor and its entity (a FK with ON DELETE SET NULL would be an UPDATE, which the trigger refuses).
+ *
+ * `seq` is the order of the hash chain: AUTOINCREMENT never reuses a value and, D1 writing one batch
+ * at a time, commit order is seq order. `dados` is JSON text `{campo: {antes, depois}}`.
+ */
+export const logsAtividade = sqliteTable(
+  'logs_atividade',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    createdAt: text('created_at').notNull(),
+    atorId: text('ator_id'),
+    atorRole: text('ator_role'),
+    acao: text('acao').notNull(),
+    entidade: text('entidade').notNull(),
+    entidadeId: text('entidade_id'),
+    /** null: a global resource (users, sessions, notifications). */
+    regiao: text('regiao'),
+    requestId: text('request_id'),
+    dados: text('dados').notNull().default('{}'),
+  },
+  // The list is newest first (seq desc) under each filter: one index per filter, seq last.
+  (t) => [
+    index('logs_atividade_entidade_idx').on(t.entidade, t.entidadeId, desc(t.seq)),
+    index('logs_atividade_ator_idx').on(t.atorId, desc(t.seq)),
+    index('logs_atividade_acao_idx').on(t.acao, desc(t.seq)),
+    index('logs_atividade_regiao_idx').on(t.regiao, desc(t.seq)),
+    index('logs_atividade_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * The hash chain, sealed by the scheduled job (src/scheduled/seal-activity-log.ts) in seq order:
+ * hash = SHA-256(hash_anterior + canonical JSON of the entry). Append-only too; the primary key on
+ * seq and the job's guard ("only the entry right after the last seal") make a second seal of an
+ * entry impossible, whatever the number of overlapping runs.
+ */
+export const logsAtividadeSelos = sqliteTable('logs_atividade_selos', {
+  seq: integer('seq').primaryKey(),
+  hashAnterior: text('hash_anterior').notNull(),
+  hash: text('hash').notNull(),
+  seladoEm: text('selado_em').notNull(),
+});
+
+export type LogAtividadeRow = typeof logsAtividade.$inferSelect;

@@ -1,0 +1,12 @@
+import { encodeCursor, pageWithCursor } from '../../lib/cursor';
+import { logPageSelect, toLogResponse, verifyChain } from '../../services/activity-log';
+import { foldedHandler, handler } from '../route';
+import * as r from './logs-atividade.routes';
+
+export const list = foldedHandler(r.list, async (c, read) => {
+  const q = c.req.valid('query');
+  const [rows] = await read((scope) => [logPageSelect(c.var.db, scope, c.var.regiao, q)]);
+  return c.json(pageWithCursor(c, rows, q.limit, (last) => encodeCursor(last.seq)).map(toLogResponse), 200);
+});
+
+export const verify = handler(r.verify, async (c) => c.json(await verifyChain(c.var.db), 200));

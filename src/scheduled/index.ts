@@ -1,0 +1,39 @@
+import type { Bindings } from '../env';
+import { requeuePendingEmails } from '../services/mail';
+import { sealActivityLog } from './seal-activity-log';
+
+/**
+ * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
+ * `*\/15 * * * *` (wrangler.toml) calls `scheduled()` in src/index.ts, which runs every job below
+ * with the trigger's time. Each job is idempotent (overlapping or repeated runs change nothing
+ * twice), takes `(env, now)` so tests choose the clock, and reaches outside services only through
+ * a queue. A failing job does not stop the others; the run fails afterwards, so the Cron log shows it.
+ */
+export type Job = (env: Bindings, now: Date) => Promise<unknown>;
+
+export const jobs: Record<string, Job> = {
+  'seal-activity-log': sealActivityLog,
+  // E-mails whose enqueue failed, or whose consumer died while sending, go to the queue again.
+  'requeue-pending-emails': requeuePendingEmails,
+};
+
+export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {
+  const results: Record<string, unknown> = {};
+  const failed: string[] = [];
+  for (const [name, job] of Object.entries(only)) {
+    try {
+      results[name] = await job(env, now);
+    } catch (err) {
+      failed.push(name);
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          job: name,
+          message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        }),
+      );
+    }
+  }
+  if (failed.length) throw new Error(`scheduled jobs failed: ${failed.join(', ')}`);
+  return results;
+}

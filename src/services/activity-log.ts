@@ -1,0 +1,393 @@
+import {
+  and,
+  asc,
+  Column,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  is,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/client';
+import { logsAtividade, logsAtividadeSelos, type LogAtividadeRow } from '../db/schema';
+import type { Scope } from '../db/scope';
+import { sha256Hex } from '../lib/tokens';
+
+/**
+ * The activity log (docs/decisions.md#d15; README "What the activity log records"): the ONE writer
+ * every write route uses, the list, the sealing of the hash chain and its verification.
+ *
+ * The writer never runs anything: it returns a statement that the caller puts in its write's own
+ * D1 batch, so the entry and the change commit or fail together (no extra round trip). The entry is
+ * an `INSERT ... SELECT`:
+ *   - for a create, after the insert, unconditional (the insert either happens or fails the batch);
+ *   - for an update or delete, BEFORE it, `from` the target table `where` the write's own condition:
+ *     it captures `antes` from the row in SQL (no read first) and is written only when the write
+ *     will touch the row (a 404 or a refused guard leaves no entry);
+ *   - `when` adds a condition evaluated in the batch, like prepareNotifications' `when`.
+ */
+
+/** Who acts, for the entry: services get this small object, never Hono's context. */
+export interface LogCtx {
+  atorId: string | null;
+  atorRole: string | null;
+  requestId: string | null;
+}
+
+/** A value of `dados`: a JS value (bound), or a column / SQL expression evaluated in the entry's statement. */
+export type LogValue = unknown;
+export interface Change {
+  antes?: LogValue;
+  depois?: LogValue;
+}
+
+export interface LogEntry {
+  /** `<resource>.<verb>`, e.g. `cursos.create`, `auth.login_failed`. */
+  acao: string;
+  /** The resource: its table name (`cursos`, `users`, `convites`). */
+  entidade: string;
+  entidadeId?: LogValue;
+  /** The region of a regional resource; null (the default) for global ones. */
+  regiao?: LogValue;
+  /** `{campo: {antes, depois}}`. Secrets are dropped and bank/PIX fields masked here, whatever the caller passes. */
+  dados?: Record<string, Change>;
+  /** `from <table> ...`: the entry is written once if this yields one row (callers select by primary key), never if none. */
+  from?: SQL;
+  /** Written only if this holds (evaluated in the batch, where the statement stands). */
+  when?: SQL;
+  /** The actor, when the context does not know it (logout names the token's owner): a value or SQL. */
+  atorId?: LogValue;
+  atorRole?: LogValue;
+}
+
+/** Never logged, in any form: passwords, password hashes, tokens (refresh, push, reset) and secrets. */
+const SECRET_FIELD = /senha|password|hash|token|secret/i;
+/** Bank and PIX fields: only their last 4 characters are logged. */
+export const MASKED_FIELDS = new Set(['banco', 'agencia', 'conta_pix', 'cpf_cnpj_titular']);
+/** Bookkeeping columns (timestamps every write sets, derived lookup keys): not a change worth an audit line. */
+const notLogged = (field: string) => field === 'created_at' || field === 'updated_at' || field.endsWith('_key');
+
+const isSqlValue = (v: unknown): v is SQLWrapper =>
+  typeof v === 'object' && v !== null && typeof (v as SQLWrapper).getSQL === 'function';
+
+/** `***` + the last 4 characters; values of 4 characters or fewer become `***` alone. */
+export const maskValue = (v: unknown) => {
+  if (v === null || v === undefined) return null;
+  const s = String(v);
+  return s.length > 4 ? `***${s.slice(-4)}` : '***';
+};
+
+/** A value as json_object() should see it: booleans as JSON true/false (columns store 0/1), objects as JSON. */
+function valueSql(v: LogValue, masked: boolean): SQL {
+  if (isSqlValue(v)) {
+    const expr = sql`${v}`;
+    if (masked)
+      return sql`(case when ${expr} is null then null when length(${expr}) > 4 then '***' || substr(${expr}, -4) else '***' end)`;
+    if (is(v, Column) && v.columnType === 'SQLiteBoolean')
+      return sql`json(case when ${expr} is null then 'null' when ${expr} then 'true' else 'false' end)`;
+    return expr;
+  }
+  if (masked) return sql`${maskValue(v)}`;
+  if (v === null || v === undefined) return sql`null`;
+  if (typeof v === 'boolean' || typeof v === 'object') return sql`json(${JSON.stringify(v)})`;
+  return sql`${v}`;
+}
+
+const FIELD_RE = /^[a-z][a-z0-9_]*$/;
+
+function dadosSql(dados: Record<string, Change> = {}): SQL {
+  const parts: SQL[] = [];
+  for (const [field, change] of Object.entries(dados)) {
+    if (SECRET_FIELD.test(field) || notLogged(field)) continue;
+    // Field names come from code, never from a request: inlined as SQL literals (D1 binds at most 100 parameters).
+    if (!FIELD_RE.test(field)) throw new Error(`activity log: bad field name ${field}`);
+    const masked = MASKED_FIELDS.has(field);
+    const inner: SQL[] = [];
+    if ('antes' in change) inner.push(sql.raw(`'antes'`), valueSql(change.antes, masked));
+    if ('depois' in change) inner.push(sql.raw(`'depois'`), valueSql(change.depois, masked));
+    parts.push(sql.raw(`'${field}'`), sql`json_object(${sql.join(inner, sql`, `)})`);
+  }
+  return parts.length ? sql`json_object(${sql.join(parts, sql`, `)})` : sql`'{}'`;
+}
+
+/** The entry's statement, to put in the write's batch (see the file comment for where). */
+export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlite'> {
+  const now = new Date().toISOString();
+  // Columns in table order: seq (null: AUTOINCREMENT assigns it), id, created_at, ator_id, ator_role,
+  // acao, entidade, entidade_id, regiao, request_id, dados.
+  const atorId = valueSql(e.atorId === undefined ? ctx.atorId : e.atorId, false);
+  const atorRole = valueSql(e.atorRole === undefined ? ctx.atorRole : e.atorRole, false);
+  const select = sql`select null, ${crypto.randomUUID()}, ${now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
+  return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
+}
+
+type Values = Record<string, unknown>;
+
+/** `dados` of a create: every column given, as stored (column names, money in cents); id and regiao are the entry's own fields. */
+export function created(table: SQLiteTable, values: Values): Record<string, Change> {
+  const cols = getTableColumns(table);
+  const out: Record<string, Change> = {};
+  for (const [key, v] of Object.entries(values)) {
+    const col = cols[key];
+    if (col && v !== undefined && key !== 'id' && key !== 'regiao') out[col.name] = { depois: v };
+  }
+  return out;
+}
+
+/** `dados` of an update: each column set, `antes` read from the row by the entry's own statement. */
+export function changed(table: SQLiteTable, set: Values): Record<string, Change> {
+  const cols = getTableColumns(table);
+  const out: Record<string, Change> = {};
+  for (const [key, v] of Object.entries(set)) {
+    const col = cols[key];
+    if (col && v !== undefined) out[col.name] = { antes: col, depois: v };
+  }
+  return out;
+}
+
+/** `dados` of a delete: the row as it was (every column but the id). */
+export function deleted(table: SQLiteTable): Record<string, Change> {
+  const out: Record<string, Change> = {};
+  for (const [key, col] of Object.entries(getTableColumns(table))) if (key !== 'id') out[col.name] = { antes: col };
+  return out;
+}
+
+/** An update or delete of one row of `table` matching `where`: the entry goes BEFORE the write in its batch. */
+export function logRowWrite(
+  db: Db,
+  ctx: LogCtx,
+  table: SQLiteTable & { id: Column },
+  where: SQL | undefined,
+  e: Omit<LogEntry, 'from' | 'entidadeId'> & { entidadeId?: LogValue },
+) {
+  return logStatement(db, ctx, {
+    entidadeId: table.id,
+    ...e,
+    from: sql`from ${table}`,
+    when: and(where, e.when) ?? sql`1`,
+  });
+}
+
+// The list (GET /api/logs-atividade).
+
+export interface LogFilters {
+  entidade?: string;
+  entidade_id?: string;
+  ator_id?: string;
+  acao?: string;
+  /** Instants (ISO-8601 UTC): created_at >= de, created_at < ate. */
+  de?: string;
+  ate?: string;
+  limit: number;
+  antes?: LogCursor;
+}
+
+/** `seq` of the last entry of the previous page, or an instant (entries created before it). */
+export type LogCursor = { seq: number } | { createdAt: string };
+
+const entryColumns = {
+  ...getTableColumns(logsAtividade),
+  hashAnterior: logsAtividadeSelos.hashAnterior,
+  hash: logsAtividadeSelos.hash,
+};
+
+/** Administrators: a SUPERADMIN sees every entry, a BUSINESS_OWNER its region's and the global ones. */
+const visible = (scope: Scope, regiao: string) =>
+  scope.role === 'SUPERADMIN' ? undefined : or(eq(logsAtividade.regiao, regiao), isNull(logsAtividade.regiao));
+
+/** One page newest first (seq descending), plus one row to know whether more remain. */
+export function logPageSelect(db: Db, scope: Scope, regiao: string, f: LogFilters) {
+  const l = logsAtividade;
+  const antes = f.antes;
+  return db
+    .select(entryColumns)
+    .from(l)
+    .leftJoin(logsAtividadeSelos, eq(logsAtividadeSelos.seq, l.seq))
+    .where(
+      and(
+        visible(scope, regiao),
+        f.entidade !== undefined ? eq(l.entidade, f.entidade) : undefined,
+        f.entidade_id !== undefined ? eq(l.entidadeId, f.entidade_id) : undefined,
+        f.ator_id !== undefined ? eq(l.atorId, f.ator_id) : undefined,
+        f.acao !== undefined ? eq(l.acao, f.acao) : undefined,
+        f.de !== undefined ? gte(l.createdAt, f.de) : undefined,
+        f.ate !== undefined ? lt(l.createdAt, f.ate) : undefined,
+        antes && 'seq' in antes ? lt(l.seq, antes.seq) : undefined,
+        antes && 'createdAt' in antes ? lt(l.createdAt, antes.createdAt) : undefined,
+      ),
+    )
+    .orderBy(desc(l.seq))
+    .limit(f.limit + 1);
+}
+
+type EntryRow = LogAtividadeRow & { hashAnterior: string | null; hash: string | null };
+
+const parseDados = (s: string): Record<string, unknown> => {
+  try {
+    const v: unknown = JSON.parse(s);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export const toLogResponse = (r: EntryRow) => ({
+  id: r.id,
+  seq: r.seq,
+  created_at: r.createdAt,
+  ator_id: r.atorId,
+  ator_role: r.atorRole,
+  acao: r.acao,
+  entidade: r.entidade,
+  entidade_id: r.entidadeId,
+  regiao: r.regiao,
+  request_id: r.requestId,
+  dados: parseDados(r.dados),
+  hash_anterior: r.hashAnterior,
+  hash: r.hash,
+});
+
+// The hash chain.
+
+/** hash_anterior of the first entry. */
+export const GENESIS = '0'.repeat(64);
+
+/** JSON with object keys sorted at every level (arrays keep their order). */
+function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${sortedJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+/**
+ * The canonical JSON of an entry: an object with exactly these keys in this order, `dados` parsed
+ * from its stored text and re-serialised with sorted keys, no whitespace:
+ * {"seq","id","created_at","ator_id","ator_role","acao","entidade","entidade_id","regiao","request_id","dados"}.
+ */
+export function canonicalEntry(r: LogAtividadeRow): string {
+  const head = JSON.stringify({
+    seq: r.seq,
+    id: r.id,
+    created_at: r.createdAt,
+    ator_id: r.atorId,
+    ator_role: r.atorRole,
+    acao: r.acao,
+    entidade: r.entidade,
+    entidade_id: r.entidadeId,
+    regiao: r.regiao,
+    request_id: r.requestId,
+  });
+  return `${head.slice(0, -1)},"dados":${sortedJson(parseDados(r.dados))}}`;
+}
+
+/** hash = lowercase hex SHA-256 of the UTF-8 bytes of hash_anterior followed by the canonical JSON. */
+export const entryHash = (hashAnterior: string, r: LogAtividadeRow) => sha256Hex(hashAnterior + canonicalEntry(r));
+
+/** Entries read per round trip when sealing or verifying. */
+const CHAIN_PAGE = 500;
+/** A seal row binds 4 parameters, the guard 1: 24 rows stay under D1's 100 per statement. */
+const SEALS_PER_STATEMENT = 24;
+
+const lastSealedSeq = sql`(select coalesce(max(${logsAtividadeSelos.seq}), 0) from ${logsAtividadeSelos})`;
+
+/**
+ * Seals the entries not yet sealed, in seq order, at most `max` per run. Idempotent under overlap:
+ * each insert carries a guard "the last seal is the entry right before my first one", so a run
+ * that lost the race inserts nothing (and the primary key on seq would refuse a second seal anyway).
+ * The hashes are a pure function of the entries, so two runs compute the same chain. Answers how
+ * many entries this run sealed.
+ */
+export async function sealPending(db: Db, now: Date, max = 5000): Promise<number> {
+  let sealed = 0;
+  while (sealed < max) {
+    const [last, entries] = await db.batch([
+      db
+        .select({ seq: logsAtividadeSelos.seq, hash: logsAtividadeSelos.hash })
+        .from(logsAtividadeSelos)
+        .orderBy(desc(logsAtividadeSelos.seq))
+        .limit(1),
+      db
+        .select()
+        .from(logsAtividade)
+        .where(sql`${logsAtividade.seq} > ${lastSealedSeq}`)
+        .orderBy(asc(logsAtividade.seq))
+        .limit(Math.min(CHAIN_PAGE, max - sealed)),
+    ]);
+    if (entries.length === 0) break;
+    let prevSeq = last[0]?.seq ?? 0;
+    let prev = last[0]?.hash ?? GENESIS;
+    const rows: { seq: number; hashAnterior: string; hash: string }[] = [];
+    for (const e of entries) {
+      const hash = await entryHash(prev, e);
+      rows.push({ seq: e.seq, hashAnterior: prev, hash });
+      prev = hash;
+    }
+    const at = now.toISOString();
+    const inserts: BatchItem<'sqlite'>[] = [];
+    for (let i = 0; i < rows.length; i += SEALS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + SEALS_PER_STATEMENT);
+      const values = chunk.map((r) => sql`(${r.seq}, ${r.hashAnterior}, ${r.hash}, ${at})`);
+      inserts.push(
+        db
+          .insert(logsAtividadeSelos)
+          .select(sql`select * from (values ${sql.join(values, sql`, `)}) where ${lastSealedSeq} = ${prevSeq}`),
+      );
+      prevSeq = chunk[chunk.length - 1]!.seq;
+    }
+    const results = await db.batch(inserts as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const done = results.reduce((n, r) => n + ((r as D1Result).meta?.changes ?? 0), 0);
+    sealed += done;
+    // Another run sealed (some of) these meanwhile: it carries on; this run stops.
+    if (done < rows.length) break;
+  }
+  return sealed;
+}
+
+export type Verification = { ok: true; total: number } | { ok: false; quebra_em_seq: number };
+
+/**
+ * Recomputes the chain over every sealed entry in seq order: the first seal whose entry is missing,
+ * whose hash_anterior is not the previous hash, or whose hash does not match the entry as stored
+ * now, breaks it. One round trip per 500 entries (the check is linear by nature).
+ */
+export async function verifyChain(db: Db): Promise<Verification> {
+  let prev = GENESIS;
+  let after = 0;
+  let total = 0;
+  for (;;) {
+    const rows = await db
+      .select({
+        sealSeq: sql<number>`${logsAtividadeSelos.seq}`.as('seal_seq'),
+        hashAnterior: logsAtividadeSelos.hashAnterior,
+        hash: logsAtividadeSelos.hash,
+        entry: logsAtividade,
+      })
+      .from(logsAtividadeSelos)
+      .leftJoin(logsAtividade, eq(logsAtividade.seq, logsAtividadeSelos.seq))
+      .where(sql`${logsAtividadeSelos.seq} > ${after}`)
+      .orderBy(asc(logsAtividadeSelos.seq))
+      .limit(CHAIN_PAGE);
+    for (const r of rows) {
+      if (!r.entry || r.hashAnterior !== prev || (await entryHash(prev, r.entry)) !== r.hash)
+        return { ok: false, quebra_em_seq: r.sealSeq };
+      prev = r.hash;
+      total++;
+    }
+    if (rows.length < CHAIN_PAGE) return { ok: true, total };
+    after = rows[rows.length - 1]!.sealSeq;
+  }
+}
