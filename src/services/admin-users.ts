@@ -1,0 +1,191 @@
+import { and, asc, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { empresas, users, type AuthUser, type Role } from '../db/schema';
+import { ApiError } from '../lib/errors';
+import { hashPassword } from '../lib/password';
+import { pageBounds, type Page } from '../lib/pagination';
+import { isAdmin } from '../lib/permissions';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { prepareNotifications, type Push } from './notifications';
+import {
+  adminProfileStatements,
+  approveProfile,
+  assertCompany,
+  deletePendingProfile,
+  notLastSuperadmin,
+  toUserResponse,
+  userValues,
+  type RegisterInput,
+} from './users';
+
+/**
+ * Administration of accounts (/api/admin/users, docs/decisions.md#d4): the lists, approval, role
+ * changes and deletion, with the SUPERADMIN rules checked in the statements themselves.
+ */
+
+const { senhaHash: _h, ...userColumns } = getTableColumns(users);
+
+const selectUsers = (db: Db) =>
+  db
+    .select({ user: userColumns, companyName: sql<string | null>`${empresas.label}`.as('company_name') })
+    .from(users)
+    .leftJoin(empresas, eq(empresas.id, users.empresaId));
+
+/** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (docs/decisions.md#d4). */
+function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
+  if (caller.role === 'SUPERADMIN') return;
+  if (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN') {
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+  }
+}
+
+async function findTarget(db: Db, id: string) {
+  const [target] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, id));
+  if (!target) throw new ApiError('NOT_FOUND', 'user not found');
+  return target;
+}
+
+/** A page of users matching `where` and their total, in one round trip. */
+async function pageOfUsers(db: Db, where: SQL | undefined, order: SQL[], page: Page) {
+  const { limit, offset } = pageBounds(page);
+  const [rows, [total]] = await db.batch([
+    selectUsers(db)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Every account, by name, and the total. */
+export async function listUsers(db: Db, page: Page) {
+  const { rows, total } = await pageOfUsers(db, undefined, [asc(users.nome), asc(users.id)], page);
+  return { users: rows.map((row) => toUserResponse(row.user, row.companyName)), total };
+}
+
+/** Accounts waiting for approval, oldest first, and the total. */
+export async function pendingUsers(db: Db, page: Page) {
+  const { rows, total } = await pageOfUsers(db, eq(users.ativo, false), [asc(users.createdAt), asc(users.id)], page);
+  return {
+    users: rows.map((row) => ({
+      ...toUserResponse(row.user, row.companyName),
+      tipo_profissional: row.user.professionalType,
+    })),
+    total,
+  };
+}
+
+export async function getUser(db: Db, id: string) {
+  const [row] = await selectUsers(db).where(eq(users.id, id));
+  if (!row) throw new ApiError('NOT_FOUND', 'user not found');
+  return toUserResponse(row.user, row.companyName);
+}
+
+/** An active account; an administrator role also gets a professional profile in the region. */
+export async function createUser(
+  db: Db,
+  log: LogCtx,
+  caller: AuthUser,
+  regiao: string,
+  input: RegisterInput & { senha: string },
+) {
+  assertMayTouch(caller, input.role);
+  await assertCompany(db, input.role, input.empresa_id);
+  const values = userValues(input, await hashPassword(input.senha), true);
+  const entry = logStatement(db, log, {
+    acao: 'users.create',
+    entidade: 'users',
+    entidadeId: values.id,
+    dados: created(users, values),
+  });
+  await db.batch([
+    db.insert(users).values(values),
+    entry,
+    ...(isAdmin(input.role) ? adminProfileStatements(db, values, regiao) : []),
+  ]);
+  return values.id;
+}
+
+export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string) {
+  if (id === caller.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
+  const target = await findTarget(db, id);
+  assertMayTouch(caller, target.role);
+  const where = and(eq(users.id, id), notLastSuperadmin);
+  const [, , res] = await db.batch([
+    deletePendingProfile(db, id),
+    logRowWrite(db, log, users, where, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
+    db.delete(users).where(where),
+  ]);
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+}
+
+/** Approves a pending account (and its profile); the user is told once. */
+export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: string, push: Push) {
+  // Activating a SUPERADMIN account is touching a SUPERADMIN (docs/decisions.md#d4): checked in the statements.
+  const mayTouch = caller.role === 'SUPERADMIN' ? sql`1` : sql`${users.role} <> 'SUPERADMIN'`;
+  // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
+  const notes = prepareNotifications(
+    db,
+    [
+      {
+        userId: id,
+        tipo: 'conta_aprovada',
+        titulo: 'Conta aprovada',
+        mensagem: 'Sua conta foi aprovada: você já pode entrar.',
+      },
+    ],
+    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.ativo} = 0 and ${mayTouch})` },
+  );
+  const where = and(eq(users.id, id), mayTouch);
+  const [inserted, , res] = await db.batch([
+    notes.insert[0]!,
+    // Logged only when it really approves (the account was pending).
+    logRowWrite(db, log, users, and(where, eq(users.ativo, false)), {
+      acao: 'users.approve',
+      entidade: 'users',
+      dados: changed(users, { ativo: true }),
+    }),
+    db.update(users).set({ ativo: true }).where(where),
+    approveProfile(db, id),
+  ]);
+  if (res.meta.changes === 0) {
+    await findTarget(db, id); // 404 when there is no such user
+    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+  }
+  if (inserted.meta.changes > 0) push(notes.push);
+}
+
+/** Changes an account's role; never one's own, never the last SUPERADMIN's. */
+export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: string, role: Role, push: Push) {
+  if (id === caller.id) throw new ApiError('FORBIDDEN', 'you cannot change your own role');
+  const target = await findTarget(db, id);
+  assertMayTouch(caller, target.role, role);
+  const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
+  // Told only of a real change, and only if the guarded update went through (checked in the batch).
+  const notes = prepareNotifications(
+    db,
+    target.role === role
+      ? []
+      : [
+          {
+            userId: id,
+            tipo: 'papel_alterado',
+            titulo: 'Papel alterado',
+            mensagem: `Seu papel agora é ${role}.`,
+            dados: { role, anterior: target.role },
+          },
+        ],
+    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.role} = ${role})` },
+  );
+  // Logged only for a real change that the guard lets through (the entry's own statement checks both).
+  const entry = logRowWrite(db, log, users, and(guard, sql`${users.role} <> ${role}`), {
+    acao: 'users.role',
+    entidade: 'users',
+    dados: changed(users, { role }),
+  });
+  const [, res] = await db.batch([entry, db.update(users).set({ role }).where(guard), ...notes.insert]);
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
+  push(notes.push);
+}
