@@ -1,0 +1,260 @@
+import { eq, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../db/client';
+import { profissionais, refreshTokens, users, type AuthUser } from '../db/schema';
+import { writeThenRead } from '../db/write-read';
+import type { Config } from '../env';
+import { ApiError } from '../lib/errors';
+import { getDummyHash, hashPassword, verifyPassword } from '../lib/password';
+import { sha256Hex } from '../lib/tokens';
+import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { profissionalColumns } from './profissionais';
+import {
+  attemptStatements,
+  clearFailures,
+  endSession,
+  failLoginAttempt,
+  failureKeys,
+  findRefreshToken,
+  inGraceWindow,
+  newSession,
+  releaseLoginAttempt,
+  replayRotation,
+  reserveLoginAttempt,
+  revokeAllOfUser,
+  rotate,
+  settleAttempt,
+  takeRegisterAttempt,
+} from './sessions';
+import { accountQuery, assertCompany, loadAccount, userValues, type RegisterInput } from './users';
+
+/**
+ * The authentication flows (docs/decisions.md#d3, SECURITY.md): registration, login, refresh,
+ * logout and the caller's own account update. Each takes the database, the config, the log context
+ * and the client (CF-Connecting-IP) as plain values; the routes set and clear the cookies.
+ */
+
+/** A refresh refused because the session is over: the route also clears the session cookies. */
+export class SessionEnded extends ApiError {}
+
+/** Self-registration: a pending account and its first session. */
+export async function register(
+  db: Db,
+  config: Config,
+  log0: LogCtx,
+  client: string,
+  input: RegisterInput & { senha: string },
+) {
+  // Counted before anything else (and before the PBKDF2 hash): anonymous sign-ups are limited per client.
+  await takeRegisterAttempt(db, client);
+  await assertCompany(db, input.role, input.empresa_id);
+  const values = userValues(input, await hashPassword(input.senha), false);
+  const session = await newSession(db, config, values);
+  // The new account is the actor of its own registration.
+  const log: LogCtx = { ...log0, atorId: values.id, atorRole: values.role };
+  await db.batch([
+    db.insert(users).values(values),
+    session.insert,
+    logStatement(db, log, {
+      acao: 'auth.register',
+      entidade: 'users',
+      entidadeId: values.id,
+      dados: created(users, values),
+    }),
+  ]);
+  return { id: values.id, session };
+}
+
+/** Login with e-mail and password, under the attempt limits. */
+export async function login(db: Db, config: Config, log: LogCtx, client: string, email: string, senha: string) {
+  const keys = failureKeys(email, client);
+  // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
+  const attempt = await reserveLoginAttempt(db, keys);
+  const account = await loadAccount(db, eq(users.email, email));
+  // Unknown e-mail and wrong password cost the same hash and give the same answer.
+  const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
+  // A failed login is logged anonymously, with the e-mail tried (never the password) and why.
+  const failed = (motivo: string) =>
+    logStatement(db, log, {
+      acao: 'auth.login_failed',
+      entidade: 'users',
+      entidadeId: account?.user.id ?? null,
+      dados: { email: { depois: email }, motivo: { depois: motivo } },
+    });
+  if (!account || !ok) {
+    await failLoginAttempt(db, attempt, [failed(account ? 'senha_incorreta' : 'email_desconhecido')]);
+    throw new ApiError('INVALID_CREDENTIALS', 'invalid e-mail or password');
+  }
+  if (!account.user.ativo) {
+    await db.batch([releaseLoginAttempt(db, attempt), failed('conta_pendente')]);
+    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  }
+  const session = await newSession(db, config, account.user);
+  await db.batch([
+    session.insert,
+    clearFailures(db, keys[0]!),
+    releaseLoginAttempt(db, attempt),
+    logStatement(
+      db,
+      { ...log, atorId: account.user.id, atorRole: account.user.role },
+      { acao: 'auth.login', entidade: 'users', entidadeId: account.user.id },
+    ),
+  ]);
+  return { account, session };
+}
+
+/** Exchanges a refresh token (spent once, with a grace window) for a new session. */
+export async function refresh(db: Db, config: Config, log: LogCtx, token: string) {
+  const row = await findRefreshToken(db, token);
+  if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (row.revokedAt && !row.replacedBy) {
+    // Ended by logout or a password change: invalid, nothing more to end.
+    throw new SessionEnded('INVALID_REFRESH_TOKEN', 'refresh token revoked: sign in again');
+  }
+  if (row.revokedAt && !inGraceWindow(row)) {
+    // Theft detection: a token rotated more than REFRESH_GRACE_MS ago came back, so two parties hold
+    // this login. Every session of the user ends, and with them their access tokens (security review 3).
+    await db.batch([
+      // Logged once, when it ends something.
+      logStatement(
+        db,
+        { ...log, atorId: row.userId },
+        {
+          acao: 'auth.refresh_reused',
+          entidade: 'users',
+          entidadeId: row.userId,
+          atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${row.userId})`,
+          when: sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.userId} = ${row.userId} and ${refreshTokens.revokedAt} is null)`,
+        },
+      ),
+      revokeAllOfUser(db, row.userId),
+    ]);
+    throw new SessionEnded(
+      'INVALID_REFRESH_TOKEN',
+      'refresh token already used: every session of this account was ended',
+    );
+  }
+  if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
+  const [user] = await db
+    .select({ id: users.id, role: users.role, empresaId: users.empresaId, ativo: users.ativo })
+    .from(users)
+    .where(eq(users.id, row.userId));
+  if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (!user.ativo)
+    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+  // A token replaced moments ago (two tabs, a retry) or a rotation lost to a concurrent request
+  // answers the same successor (security review 5).
+  const session =
+    (row.revokedAt
+      ? undefined
+      : await rotate(db, config, row, token, user, (newId) => [
+          logStatement(
+            db,
+            { ...log, atorId: user.id, atorRole: user.role },
+            {
+              acao: 'auth.refresh',
+              entidade: 'users',
+              entidadeId: user.id,
+              when: sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.id} = ${newId})`,
+            },
+          ),
+        ])) ?? (await replayRotation(db, config, row, token, user));
+  if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: sign in again');
+  return session;
+}
+
+/** Ends the session (refresh-token family) of the presented token. */
+export async function logout(db: Db, log: LogCtx, token: string) {
+  // Logged when a session really ends, with the token's owner as the actor. The outer row is the
+  // presented token; the session ends if any token of its family is still live.
+  const tokenHash = await sha256Hex(token);
+  const entry = logRowWrite(db, log, refreshTokens, eq(refreshTokens.tokenHash, tokenHash), {
+    acao: 'auth.logout',
+    entidade: 'users',
+    entidadeId: refreshTokens.userId,
+    atorId: refreshTokens.userId,
+    atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${refreshTokens.userId})`,
+    when: sql`exists (select 1 from ${refreshTokens} live where live.family_id = ${refreshTokens.familyId} and live.revoked_at is null)`,
+  });
+  await db.batch([entry, endSession(db, tokenHash)]);
+}
+
+/** PUT /api/me: own name, phone, password (under the attempt limits) and profile fields. */
+export async function updateMe(
+  db: Db,
+  config: Config,
+  log: LogCtx,
+  client: string,
+  user: AuthUser,
+  body: {
+    nome?: string;
+    telefone?: string | null;
+    senha_atual?: string;
+    nova_senha?: string;
+    profissional?: Record<string, unknown>;
+  },
+) {
+  const writes: BatchItem<'sqlite'>[] = [];
+  const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
+  if (body.nome !== undefined) userSet.nome = body.nome;
+  if (body.telefone !== undefined) userSet.telefone = body.telefone;
+
+  let session: Awaited<ReturnType<typeof newSession>> | undefined;
+  if (body.nova_senha !== undefined) {
+    // senha_atual is a password guess like a login's: the same counters and limits (security review 4).
+    // The attempt is taken in the same batch as the hash is read, so the route keeps its round trips.
+    const keys = failureKeys(user.email, client);
+    const { ids, inserts } = attemptStatements(db, keys);
+    const read = db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
+    const results = await db.batch([...inserts, read]);
+    const attempt = await settleAttempt(db, keys, ids, results);
+    const [row] = results.at(-1) as Awaited<typeof read>;
+    if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
+      await failLoginAttempt(db, attempt, [
+        logStatement(db, log, {
+          acao: 'users.update_me_failed',
+          entidade: 'users',
+          entidadeId: user.id,
+          dados: { motivo: { depois: 'senha_atual_incorreta' } },
+        }),
+      ]);
+      throw new ApiError('VALIDATION_FAILED', 'senha_atual: is not the current password');
+    }
+    userSet.senhaHash = await hashPassword(body.nova_senha);
+    session = await newSession(db, config, user);
+    writes.push(
+      revokeAllOfUser(db, user.id),
+      session.insert,
+      releaseLoginAttempt(db, attempt),
+      clearFailures(db, keys[0]!),
+    );
+  }
+  writes.unshift(
+    logRowWrite(db, log, users, eq(users.id, user.id), {
+      acao: 'users.update_me',
+      entidade: 'users',
+      // The new password is never logged, only that it changed.
+      dados: { ...changed(users, userSet), ...(session ? { credencial: { depois: 'alterada' } } : {}) },
+    }),
+    db.update(users).set(userSet).where(eq(users.id, user.id)),
+  );
+  if (body.profissional) {
+    const cols = profissionalColumns(body.profissional);
+    if (Object.keys(cols).length > 0) {
+      const where = eq(profissionais.usuarioId, user.id);
+      writes.push(
+        logRowWrite(db, log, profissionais, where, {
+          acao: 'profissionais.update',
+          entidade: 'profissionais',
+          regiao: profissionais.regiao,
+          dados: changed(profissionais, cols),
+        }),
+        db.update(profissionais).set(cols).where(where),
+      );
+    }
+  }
+  // The account is read back in the same batch as the writes: one round trip.
+  const [[account]] = await writeThenRead(db, writes, [accountQuery(db, eq(users.id, user.id))]);
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  return { account, session };
+}
