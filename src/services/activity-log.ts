@@ -239,9 +239,13 @@ const parseDados = (s: string): Record<string, unknown> => {
   }
 };
 
-export const toLogResponse = (r: EntryRow) => ({
-  id: r.id,
+/**
+ * An entry's own fields in wire names and in the canonical order (seq first): the response shows
+ * them, and the hash is computed over exactly them (canonicalEntry).
+ */
+const entryFields = (r: LogAtividadeRow) => ({
   seq: r.seq,
+  id: r.id,
   created_at: r.createdAt,
   ator_id: r.atorId,
   ator_role: r.atorRole,
@@ -250,6 +254,10 @@ export const toLogResponse = (r: EntryRow) => ({
   entidade_id: r.entidadeId,
   regiao: r.regiao,
   request_id: r.requestId,
+});
+
+export const toLogResponse = (r: EntryRow) => ({
+  ...entryFields(r),
   dados: parseDados(r.dados),
   hash_anterior: r.hashAnterior,
   hash: r.hash,
@@ -279,18 +287,7 @@ function sortedJson(v: unknown): string {
  * {"seq","id","created_at","ator_id","ator_role","acao","entidade","entidade_id","regiao","request_id","dados"}.
  */
 export function canonicalEntry(r: LogAtividadeRow): string {
-  const head = JSON.stringify({
-    seq: r.seq,
-    id: r.id,
-    created_at: r.createdAt,
-    ator_id: r.atorId,
-    ator_role: r.atorRole,
-    acao: r.acao,
-    entidade: r.entidade,
-    entidade_id: r.entidadeId,
-    regiao: r.regiao,
-    request_id: r.requestId,
-  });
+  const head = JSON.stringify(entryFields(r));
   return `${head.slice(0, -1)},"dados":${sortedJson(parseDados(r.dados))}}`;
 }
 

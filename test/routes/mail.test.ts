@@ -21,6 +21,7 @@ import { openSecret, prepareEmail, renderEmail, requeuePendingEmails } from '../
 import { requestPasswordReset } from '../../src/services/password-reset';
 import { entriesOf } from '../helpers/activity-log';
 import { db, makeAdmin, makeUser, uniq, type TestUser } from '../helpers/factories';
+import { recordRetryDelays } from '../helpers/queue';
 import { api, expectError, UNKNOWN_ID, type ApiOptions } from '../helpers/request';
 
 const config = getConfig(env);
@@ -348,13 +349,7 @@ describe('e-mail consumer (src/queue/email-consumer.ts)', () => {
       EMAIL_QUEUE_NAME,
       ids.map((outboxId, i) => ({ id: `m-${i}-${uniq()}`, timestamp: new Date(), attempts, body: { outboxId } })),
     );
-    const delays: Record<string, number | undefined> = {};
-    for (const m of batch.messages) {
-      const retry = m.retry.bind(m);
-      Object.defineProperty(m, 'retry', {
-        value: (o?: QueueRetryOptions) => ((delays[m.id] = o?.delaySeconds), retry(o)),
-      });
-    }
+    const delays = recordRetryDelays(batch);
     const ctx = createExecutionContext();
     await handleEmailBatch(batch, e, fetchImpl);
     return { ...(await getQueueResult(batch, ctx)), delays, ids: batch.messages.map((m) => m.id) };

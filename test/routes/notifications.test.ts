@@ -25,6 +25,7 @@ import {
   uniq,
   type TestUser,
 } from '../helpers/factories';
+import { recordRetryDelays } from '../helpers/queue';
 import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const N = '/api/v1/notifications';
@@ -551,14 +552,7 @@ describe('push consumer (src/queue/push-consumer.ts)', () => {
   /** Runs the consumer; answers the pool's queue result plus the delay each retried message asked for. */
   async function run(messages: QueuedMessage[], e: Cloudflare.Env, fetchImpl: typeof fetch) {
     const batch = createMessageBatch<PushMessage>('event-ops-push', messages as never);
-    // getQueueResult lists retried messages without their delay: record it on the way.
-    const delays: Record<string, number | undefined> = {};
-    for (const m of batch.messages) {
-      const retry = m.retry.bind(m);
-      Object.defineProperty(m, 'retry', {
-        value: (o?: QueueRetryOptions) => ((delays[m.id] = o?.delaySeconds), retry(o)),
-      });
-    }
+    const delays = recordRetryDelays(batch);
     const ctx = createExecutionContext();
     await handlePushBatch(batch, e, fetchImpl);
     return { ...(await getQueueResult(batch, ctx)), delays };
