@@ -1,3 +1,4 @@
+import { enqueueInBackground } from '../lib/background';
 import { and, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import type { Db } from '../db/client';
@@ -243,18 +244,10 @@ export function enqueueEmails(
   waitUntil: (p: Promise<unknown>) => void,
   outboxIds: string[],
 ) {
-  if (!queue || outboxIds.length === 0) return;
-  waitUntil(
-    queue.sendBatch(outboxIds.map((outboxId) => ({ body: { outboxId } }))).catch((err: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          message: `mail enqueue failed (the scheduled re-enqueue will send it): ${err instanceof Error ? err.message : String(err)}`,
-          outboxIds,
-        }),
-      );
-    }),
-  );
+  const bodies = outboxIds.map((outboxId) => ({ outboxId }));
+  enqueueInBackground(queue, waitUntil, bodies, 'mail enqueue failed (the scheduled re-enqueue will send it)', {
+    outboxIds,
+  });
 }
 
 // --- The safety net -------------------------------------------------------------------------------

@@ -1,11 +1,10 @@
+import { enqueueInBackground } from '../lib/background';
 import type { PushMessage } from '../lib/messages';
-import { and, count, desc, eq, lt, sql as dsql, type SQL as DSQL } from 'drizzle-orm';
-import { notifications as inbox, pushTokens, type NotificationRow } from '../db/schema';
 import type { Scope } from '../db/scope';
 import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { sql, type SQL } from 'drizzle-orm';
-import { notifications } from '../db/schema';
+import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { notifications, pushTokens, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
 import { changed, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
@@ -97,17 +96,7 @@ export function enqueuePush(
   waitUntil: (p: Promise<unknown>) => void,
   push: PushMessage[],
 ) {
-  if (!queue || push.length === 0) return;
-  waitUntil(
-    queue.sendBatch(push.map((body) => ({ body }))).catch((err: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          message: `push enqueue failed: ${err instanceof Error ? err.message : String(err)}`,
-        }),
-      );
-    }),
-  );
+  enqueueInBackground(queue, waitUntil, push, 'push enqueue failed');
 }
 
 // The caller's inbox (docs/decisions.md#d10): every route sees its own notifications only.
@@ -126,7 +115,7 @@ export const toNotification = (n: NotificationRow) => ({
   read_at: n.readAt,
 });
 
-const mine = (userId: string, ...more: DSQL[]) => and(eq(inbox.userId, userId), ...more);
+const mine = (userId: string, ...more: SQL[]) => and(eq(notifications.userId, userId), ...more);
 
 /** One page past the cursor, newest first, plus one row to know whether more remain. */
 export function inboxPageSelect(
@@ -134,58 +123,58 @@ export function inboxPageSelect(
   scope: Scope,
   q: { nao_lidas?: boolean; limit: number; antes?: { createdAt: string; id?: string } },
 ) {
-  const conds: DSQL[] = [];
-  if (q.nao_lidas) conds.push(eq(inbox.lida, false));
+  const conds: SQL[] = [];
+  if (q.nao_lidas) conds.push(eq(notifications.lida, false));
   if (q.antes?.id) {
     // Row-value comparison on the index order (user_id, created_at desc, id desc): exact after ties.
-    conds.push(dsql`(${inbox.createdAt}, ${inbox.id}) < (${q.antes.createdAt}, ${q.antes.id})`);
+    conds.push(sql`(${notifications.createdAt}, ${notifications.id}) < (${q.antes.createdAt}, ${q.antes.id})`);
   } else if (q.antes) {
-    conds.push(lt(inbox.createdAt, q.antes.createdAt));
+    conds.push(lt(notifications.createdAt, q.antes.createdAt));
   }
   return db
     .select()
-    .from(inbox)
+    .from(notifications)
     .where(mine(scope.id, ...conds))
-    .orderBy(desc(inbox.createdAt), desc(inbox.id))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(q.limit + 1);
 }
 
 export const unreadCountSelect = (db: Db, scope: Scope) =>
   db
     .select({ count: count() })
-    .from(inbox)
-    .where(mine(scope.id, eq(inbox.lida, false)));
+    .from(notifications)
+    .where(mine(scope.id, eq(notifications.lida, false)));
 
 export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const now = new Date().toISOString();
-  const unread = mine(userId, eq(inbox.lida, false));
+  const unread = mine(userId, eq(notifications.lida, false));
   // One entry for the lot (how many), written only when something was unread.
   const entry = logStatement(db, log, {
     acao: 'notifications.read_all',
     entidade: 'notifications',
-    dados: { quantidade: { depois: dsql`(select count(*) from ${inbox} where ${unread})` } },
-    when: dsql`exists (select 1 from ${inbox} where ${unread})`,
+    dados: { quantidade: { depois: sql`(select count(*) from ${notifications} where ${unread})` } },
+    when: sql`exists (select 1 from ${notifications} where ${unread})`,
   });
   const [, res] = await db.batch([
     entry,
-    db.update(inbox).set({ lida: true, readAt: now, updatedAt: now }).where(unread),
+    db.update(notifications).set({ lida: true, readAt: now, updatedAt: now }).where(unread),
   ]);
   return res.meta.changes;
 }
 
 export async function markRead(db: Db, log: LogCtx, userId: string, id: string) {
   const now = new Date().toISOString();
-  const where = mine(userId, eq(inbox.id, id));
+  const where = mine(userId, eq(notifications.id, id));
   const [, [row]] = await db.batch([
     // Logged the first time only (reading a read notification again changes nothing worth a line).
-    logRowWrite(db, log, inbox, and(where, eq(inbox.lida, false)), {
+    logRowWrite(db, log, notifications, and(where, eq(notifications.lida, false)), {
       acao: 'notifications.read',
       entidade: 'notifications',
-      dados: changed(inbox, { lida: true }),
+      dados: changed(notifications, { lida: true }),
     }),
     db
-      .update(inbox)
-      .set({ lida: true, readAt: dsql`coalesce(${inbox.readAt}, ${now})`, updatedAt: now })
+      .update(notifications)
+      .set({ lida: true, readAt: sql`coalesce(${notifications.readAt}, ${now})`, updatedAt: now })
       .where(where)
       .returning(),
   ]);
@@ -194,14 +183,14 @@ export async function markRead(db: Db, log: LogCtx, userId: string, id: string) 
 }
 
 export async function deleteNotification(db: Db, log: LogCtx, userId: string, id: string) {
-  const where = mine(userId, eq(inbox.id, id));
+  const where = mine(userId, eq(notifications.id, id));
   const [, res] = await db.batch([
-    logRowWrite(db, log, inbox, where, {
+    logRowWrite(db, log, notifications, where, {
       acao: 'notifications.delete',
       entidade: 'notifications',
-      dados: deleted(inbox),
+      dados: deleted(notifications),
     }),
-    db.delete(inbox).where(where),
+    db.delete(notifications).where(where),
   ]);
   if (res.meta.changes === 0) throw notFound();
 }
@@ -227,7 +216,7 @@ export async function savePushToken(
       entidade: 'push_tokens',
       entidadeId: pushTokens.id,
       dados: { plataforma: { depois: plataforma } },
-      from: dsql`from ${pushTokens}`,
+      from: sql`from ${pushTokens}`,
       when: eq(pushTokens.token, token),
     }),
   ]);
