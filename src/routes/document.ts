@@ -25,6 +25,9 @@ export const TAGS: Record<string, string> = {
   Notifications: "The caller's in-app notifications and push tokens.",
   'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
   Health: 'Whether the Worker and its database answer.',
+  'Photo packages and orders':
+    'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
+  'Payment webhooks': "The payment gateway's signed notifications (no token).",
 };
 
 export interface DocumentOptions {
