@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { empresas, pacotes, pagamentoNotificacoes, pedidos } from '../../src/db/schema';
 import { runScheduled } from '../../src/scheduled';
 import { expirarPedidos, requeuePayments } from '../../src/scheduled/pedidos';
-import { db, makeAdmin, makeCatalog, makeFot, makeUser, uniq, type TestUser } from '../helpers/factories';
+import { db, makeAdmin, makeFot, makeUser, uniq, type TestUser } from '../helpers/factories';
 import { entriesOf } from '../helpers/activity-log';
 import { fakeMercadoPago, notify, runPayments, signedHeaders } from '../helpers/mercadopago';
-import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
+import { hmacHex, signatureManifest, verifyWebhookSignature } from '../../src/services/payments/mercadopago';
 import { MP_TEST_TOKEN } from '../setup/vars';
 
 const CPF = '529.982.247-25';
@@ -337,7 +338,7 @@ describe('checkout creation (payment consumer, preferencia)', () => {
     const o = await placeOrder(w);
     const down = fakeMercadoPago({ answer: () => Response.json({ message: 'boom' }, { status: 500 }) });
     const r1 = await runPayments([{ kind: 'preferencia', pedidoId: o.id }], down.fetchImpl);
-    expect(r1.retryMessages.map((m) => m.msgId)).toEqual(r1.ids);
+    expect(r1.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(r1.ids);
     expect(r1.delays[r1.ids[0]!]).toBe(10);
     const unreachable = fakeMercadoPago({
       answer: () => {
@@ -350,5 +351,277 @@ describe('checkout creation (payment consumer, preferencia)', () => {
     const r3 = await runPayments([{ kind: 'preferencia', pedidoId: o.id }], refused.fetchImpl);
     expect(r3.explicitAcks).toEqual(r3.ids);
     expect((await rowOf(o.id)).urlPagamento).toBeNull();
+  });
+});
+
+const notificationsOf = (pagamentoId: string) =>
+  db.select().from(pagamentoNotificacoes).where(eq(pagamentoNotificacoes.pagamentoId, pagamentoId));
+
+describe('POST /webhooks/mercadopago (signature)', () => {
+  it('a correctly signed notification is recorded once, logged, and answered 200; the body is not part of it', async () => {
+    const payId = String(Date.now()) + Math.floor(Math.random() * 1000);
+    const headers = await signedHeaders(payId);
+    const res = await notify(payId, headers);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: 'recebida' });
+    const [row] = await notificationsOf(payId);
+    expect(row).toMatchObject({ status: 'recebida', provedor: 'mercadopago' });
+    expect(row!.chave).toBe(
+      `id:${payId};request-id:${headers['x-request-id']};ts:${headers['x-signature'].slice(3, 13)};`,
+    );
+    expect((await entriesOf(row!.id, 'pagamentos.notificacao')).length).toBe(1);
+    // The same signed request with another body (a tampered amount): the body is never trusted nor
+    // signed, so this is the same notification, recorded once.
+    const tampered = await notify(payId, headers, { body: { data: { id: '999' }, transaction_amount: 0.01 } });
+    expect(tampered.status).toBe(200);
+    expect((await notificationsOf(payId)).length).toBe(1);
+  });
+
+  it('alphanumeric data.id is signed lowercased', async () => {
+    const payId = `ABC${Date.now()}`;
+    const headers = await signedHeaders(payId, { signId: payId.toLowerCase() });
+    expect((await notify(payId, headers)).status).toBe(200);
+    expect((await notificationsOf(payId)).length).toBe(1);
+  });
+
+  it('refuses with 401 INVALID_SIGNATURE and no effect: tampered id, wrong secret, old or future ts, missing or malformed header', async () => {
+    const payId = `9${Date.now()}`;
+    const now = Math.floor(Date.now() / 1000);
+    const good = await signedHeaders(payId);
+    const cases: Record<string, string>[] = [
+      await signedHeaders(payId, { signId: `${payId}1` }), // signed for another payment
+      await signedHeaders(payId, { secret: 'another-secret' }),
+      await signedHeaders(payId, { ts: now - 6 * 60 }),
+      await signedHeaders(payId, { ts: now + 6 * 60 }),
+      { ...good, 'x-request-id': crypto.randomUUID() }, // another request id than signed
+      { 'x-request-id': good['x-request-id'] }, // no signature
+      { ...good, 'x-signature': 'v1=abc' },
+      { ...good, 'x-signature': `ts=${now},v1=${'z'.repeat(64)}` },
+      { ...good, 'x-signature': 'garbage' },
+    ];
+    for (const headers of cases) {
+      const res = await notify(payId, headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    }
+    // Without data.id in the query string there is nothing signed to check.
+    const noId = await send('POST', '/webhooks/mercadopago?type=payment', { headers: good });
+    expect(noId.status).toBe(401);
+    expect((await notificationsOf(payId)).length).toBe(0);
+  });
+
+  it('five identical notifications at once (a replay) are recorded once', async () => {
+    const payId = `7${Date.now()}`;
+    const headers = await signedHeaders(payId);
+    const results = await Promise.all(Array.from({ length: 5 }, () => notify(payId, headers)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await notificationsOf(payId)).length).toBe(1);
+  });
+
+  it('a signed notification of another kind (merchant_order) is answered 200 and not recorded', async () => {
+    const id = `5${Date.now()}`;
+    const res = await notify(id, await signedHeaders(id), { type: 'merchant_order' });
+    expect(res.status).toBe(200);
+    expect((await notificationsOf(id)).length).toBe(0);
+  });
+});
+
+describe('verifyWebhookSignature (injected clock)', () => {
+  it('accepts within 5 minutes of ts and refuses beyond, in seconds or milliseconds', async () => {
+    const ts = 1_704_908_010;
+    const sign = async (t: string) => `ts=${t},v1=${await hmacHex('s3cr3t', signatureManifest('123', 'req-1', t))}`;
+    const check = (header: string, now: number) =>
+      verifyWebhookSignature({ secret: 's3cr3t', header, requestId: 'req-1', dataId: '123', now: new Date(now) });
+    const header = await sign(String(ts));
+    expect((await check(header, ts * 1000 + 299_000)).ok).toBe(true);
+    expect((await check(header, ts * 1000 - 299_000)).ok).toBe(true);
+    expect(await check(header, ts * 1000 + 301_000)).toEqual({ ok: false, reason: 'timestamp outside the tolerance' });
+    const ms = await sign(String(ts * 1000));
+    expect((await check(ms, ts * 1000 + 60_000)).ok).toBe(true);
+    expect(
+      await verifyWebhookSignature({
+        secret: undefined,
+        header,
+        requestId: 'req-1',
+        dataId: '123',
+        now: new Date(ts * 1000),
+      }),
+    ).toEqual({ ok: false, reason: 'MP_WEBHOOK_SECRET is not set' });
+    // The manifest drops a part the notification lacks (Mercado Pago's rule).
+    expect(signatureManifest('AbC', undefined, '1')).toBe('id:abc;ts:1;');
+  });
+});
+
+describe('payments (payment consumer, notificacao)', () => {
+  /** An order, and a notification of payment `payId` as the webhook records it. */
+  async function paidSetup() {
+    const w = await world();
+    const o = await placeOrder(w);
+    const mp = fakeMercadoPago();
+    const payId = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    mp.payments.set(payId, { id: payId, status: 'approved', external_reference: o.id, transaction_amount: 890 });
+    return { w, o, mp, payId };
+  }
+  async function notified(payId: string) {
+    expect((await notify(payId, await signedHeaders(payId))).status).toBe(200);
+    const rows = await notificationsOf(payId);
+    return rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1)!.id;
+  }
+
+  it('approved, the right order and amount: the order is pago, logged once; the notification processada', async () => {
+    const { w, o, mp, payId } = await paidSetup();
+    const n = await notified(payId);
+    const r = await runPayments([{ kind: 'notificacao', notificacaoId: n }], mp.fetchImpl);
+    expect(r.explicitAcks).toEqual(r.ids);
+    expect(mp.calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([`GET /v1/payments/${payId}`]);
+    const got = await api('GET', `/api/pedidos/${o.id}`, { token: w.admin.token });
+    expect(got.body.status).toBe('pago');
+    expect(got.body.pago_em).not.toBeNull();
+    expect((await rowOf(o.id)).pagamentoId).toBe(payId);
+    expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
+    expect((await notificationsOf(payId))[0]).toMatchObject({ status: 'processada', pedidoId: o.id });
+    // The same message again: the notification is settled, nothing is read or changed.
+    await runPayments([{ kind: 'notificacao', notificacaoId: n }], mp.fetchImpl);
+    expect(mp.calls.length).toBe(1);
+  });
+
+  it('five notifications of one approved payment processed at once pay the order once', async () => {
+    const { o, mp, payId } = await paidSetup();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await notified(payId));
+    expect(new Set(ids).size).toBe(5);
+    await Promise.all(ids.map((id) => runPayments([{ kind: 'notificacao', notificacaoId: id }], mp.fetchImpl)));
+    expect((await rowOf(o.id)).status).toBe('pago');
+    expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
+    expect((await notificationsOf(payId)).every((n) => n.status === 'processada')).toBe(true);
+  });
+
+  it('an amount mismatch pays nothing and is logged once (D15)', async () => {
+    const { o, mp, payId } = await paidSetup();
+    mp.payments.get(payId)!.transaction_amount = 8.9;
+    const n = await notified(payId);
+    await runPayments([{ kind: 'notificacao', notificacaoId: n }], mp.fetchImpl);
+    await runPayments([{ kind: 'notificacao', notificacaoId: n }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('pendente');
+    const [entry, ...more] = await entriesOf(o.id, 'pedidos.pagamento_divergente');
+    expect(more.length).toBe(0);
+    expect(entry?.dados.valor_centavos).toEqual({ antes: 89_000, depois: 890 });
+    expect((await notificationsOf(payId))[0]?.status).toBe('divergente');
+    // Another currency with the same figure is a mismatch too.
+    mp.payments.get(payId)!.transaction_amount = 890;
+    mp.payments.get(payId)!.currency_id = 'ARS';
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('pendente');
+  });
+
+  it('a gateway 500 retries the message and leaves the notification recebida; a 404 ignores it', async () => {
+    const { o, payId } = await paidSetup();
+    const n = await notified(payId);
+    const down = fakeMercadoPago({
+      answer: () => Response.json({ message: 'x' }, { status: 503, headers: { 'retry-after': '30' } }),
+    });
+    const r = await runPayments([{ kind: 'notificacao', notificacaoId: n }], down.fetchImpl);
+    expect(r.retryMessages.length).toBe(1);
+    expect(r.delays[r.ids[0]!]).toBe(30);
+    expect((await notificationsOf(payId))[0]?.status).toBe('recebida');
+    const unknown = fakeMercadoPago();
+    await runPayments([{ kind: 'notificacao', notificacaoId: n }], unknown.fetchImpl);
+    expect((await notificationsOf(payId))[0]?.status).toBe('ignorada');
+    expect((await rowOf(o.id)).status).toBe('pendente');
+  });
+
+  it('a payment of another reference (not one of our orders) is ignored', async () => {
+    const { mp, payId } = await paidSetup();
+    mp.payments.get(payId)!.external_reference = 'pedido-de-outro-sistema';
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    expect((await notificationsOf(payId))[0]?.status).toBe('ignorada');
+  });
+
+  it('pending and rejected payments leave the order pendente', async () => {
+    const { o, mp, payId } = await paidSetup();
+    for (const status of ['pending', 'in_process', 'rejected']) {
+      mp.payments.get(payId)!.status = status;
+      await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    }
+    expect((await rowOf(o.id)).status).toBe('pendente');
+  });
+
+  it('refunded after approved: estornado, each step logged once', async () => {
+    const { o, mp, payId } = await paidSetup();
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    mp.payments.get(payId)!.status = 'refunded';
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    const row = await rowOf(o.id);
+    expect(row.status).toBe('estornado');
+    expect(row.estornadoEm).not.toBeNull();
+    expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
+    expect((await entriesOf(o.id, 'pedidos.estornar')).length).toBe(1);
+  });
+
+  it('out of order: the approval processed after the refund (the gateway says refunded) ends estornado', async () => {
+    const { o, mp, payId } = await paidSetup();
+    const approvedNote = await notified(payId); // sent when it was approved...
+    mp.payments.get(payId)!.status = 'charged_back';
+    const refundNote = await notified(payId);
+    // ...but the refund's notification is processed first.
+    await runPayments([{ kind: 'notificacao', notificacaoId: refundNote }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    await runPayments([{ kind: 'notificacao', notificacaoId: approvedNote }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    // Even a stale "approved" read never moves it back.
+    mp.payments.get(payId)!.status = 'approved';
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
+    expect((await entriesOf(o.id, 'pedidos.estornar')).length).toBe(1);
+  });
+
+  it('a payment approved after the order expired or was cancelled still makes it pago (the money arrived)', async () => {
+    const { w, o, mp, payId } = await paidSetup();
+    await db.update(pedidos).set({ status: 'expirado' }).where(eq(pedidos.id, o.id));
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('pago');
+    const c = await placeOrder(w);
+    await api('POST', `/api/pedidos/${c.id}/cancelar`, { token: w.admin.token });
+    const payId2 = `${payId}2`;
+    mp.payments.set(payId2, { id: payId2, status: 'approved', external_reference: c.id, transaction_amount: 890 });
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId2) }], mp.fetchImpl);
+    expect((await rowOf(c.id)).status).toBe('pago');
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('expirar-pedidos: pendente orders past expira_em become expirado once, each logged; others untouched', async () => {
+    const w = await world();
+    const due = await placeOrder(w);
+    const fresh = await placeOrder(w);
+    const paid = await placeOrder(w);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await db.update(pedidos).set({ expiraEm: past }).where(eq(pedidos.id, due.id));
+    await db.update(pedidos).set({ expiraEm: past, status: 'pago' }).where(eq(pedidos.id, paid.id));
+    const now = new Date();
+    await Promise.all([expirarPedidos(env, now), expirarPedidos(env, now)]);
+    await runScheduled(env, now, { 'expirar-pedidos': expirarPedidos });
+    expect((await rowOf(due.id)).status).toBe('expirado');
+    expect((await rowOf(fresh.id)).status).toBe('pendente');
+    expect((await rowOf(paid.id)).status).toBe('pago');
+    expect((await entriesOf(due.id, 'pedidos.expirar')).length).toBe(1);
+  });
+
+  it('requeue-payments: enqueues orders still without a checkout after 2 minutes and notifications still recebida after 5', async () => {
+    const w = await world();
+    const o = await placeOrder(w);
+    const payId = `3${Date.now()}`;
+    expect((await notify(payId, await signedHeaders(payId))).status).toBe(200);
+    const sent: unknown[] = [];
+    const queue = { sendBatch: async (msgs: { body: unknown }[]) => void sent.push(...msgs.map((m) => m.body)) };
+    const e = { ...env, PAYMENT_QUEUE: queue as unknown as Queue };
+    expect(await requeuePayments(e, new Date())).toBe(sent.length);
+    expect(sent).not.toContainEqual({ kind: 'preferencia', pedidoId: o.id });
+    await requeuePayments(e, new Date(Date.now() + 6 * 60_000));
+    expect(sent).toContainEqual({ kind: 'preferencia', pedidoId: o.id });
+    const [n] = await notificationsOf(payId);
+    expect(sent).toContainEqual({ kind: 'notificacao', notificacaoId: n!.id });
   });
 });
