@@ -37,7 +37,7 @@ function order(user: TestUser, body: unknown, key: string | null = uniq('k'), re
     token: user.token,
     regiao,
     body,
-    headers: key === null ? {} : { 'idempotency-key': key },
+    headers: { 'idempotency-key': key },
   });
 }
 
