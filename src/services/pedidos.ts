@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
 import { cadastroFot, pacotes, pedidos, type PedidoRow, type PedidoStatus } from '../db/schema';
@@ -171,21 +171,26 @@ export async function createPedido(
   throw new ApiError('VALIDATION_FAILED', `parcelas: este pacote aceita no máximo ${pac.parcelasMax} parcelas`);
 }
 
-/** The list, newest first, and its count when paged: one batch. */
-export async function listPedidos(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, page: Page) {
-  const where = and(
+const listWhere = (user: Pick<AuthUser, 'role' | 'empresaId'>, regiao: string, f: PedidoFilters) =>
+  and(
     visible(user, regiao),
     f.fot_id ? eq(pedidos.fotId, f.fot_id) : undefined,
     f.status ? eq(pedidos.status, f.status) : undefined,
   );
-  const { limit, offset } = pageBounds(page);
-  const list = db
+
+/** The list's query, newest first (indexed per filter, test/perf/query-plans.test.ts). */
+export const pedidosList = (db: Db, user: Pick<AuthUser, 'role' | 'empresaId'>, regiao: string, f: PedidoFilters) =>
+  db
     .select()
     .from(pedidos)
-    .where(where)
-    .orderBy(desc(pedidos.createdAt), asc(pedidos.id))
-    .limit(limit)
-    .offset(offset);
+    .where(listWhere(user, regiao, f))
+    .orderBy(desc(pedidos.createdAt), desc(pedidos.id));
+
+/** The list and its count when paged: one batch. */
+export async function listPedidos(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, page: Page) {
+  const where = listWhere(user, regiao, f);
+  const { limit, offset } = pageBounds(page);
+  const list = pedidosList(db, user, regiao, f).limit(limit).offset(offset);
   if (!isPaged(page)) {
     const rows = await list;
     return { rows: rows.map(toPedidoResponse), total: rows.length };
