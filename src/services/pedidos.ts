@@ -236,12 +236,20 @@ export async function pedidoForPreference(db: Db, id: string) {
   return row;
 }
 
-/** Stores the checkout once: a redelivered message or a second checkout never replaces the first url. */
-export const savePreference = (db: Db, id: string, pref: { id: string; url: string }) =>
-  db
-    .update(pedidos)
-    .set({ urlPagamento: pref.url, preferenciaId: pref.id, updatedAt: nowIso() })
-    .where(and(eq(pedidos.id, id), isNull(pedidos.urlPagamento)));
+/** Stores the checkout once, logged: a redelivered message or a second checkout never replaces the first url. */
+export async function savePreference(db: Db, id: string, pref: { id: string; url: string }) {
+  const where = and(eq(pedidos.id, id), isNull(pedidos.urlPagamento));
+  const set = { urlPagamento: pref.url, preferenciaId: pref.id, updatedAt: nowIso() };
+  await db.batch([
+    logRowWrite(db, { atorId: null, atorRole: null, requestId: null }, pedidos, where, {
+      acao: 'pedidos.checkout',
+      entidade: 'pedidos',
+      regiao: pedidos.regiao,
+      dados: { url_pagamento: { antes: null, depois: pref.url }, preferencia_id: { depois: pref.id } },
+    }),
+    db.update(pedidos).set(set).where(where),
+  ]);
+}
 
 // --- The scheduled job ---------------------------------------------------------------------------
 
