@@ -331,6 +331,7 @@ describe('checkout creation (payment consumer, preferencia)', () => {
     const again = await runPayments([{ kind: 'preferencia', pedidoId: o.id }], mp.fetchImpl);
     expect(again.explicitAcks).toEqual(again.ids);
     expect(mp.calls.length).toBe(1);
+    expect((await entriesOf(o.id, 'pedidos.checkout')).length).toBe(1);
   });
 
   it('a gateway 500 or timeout retries the message with backoff and leaves the url null; a 400 is acknowledged', async () => {
