@@ -163,7 +163,9 @@ export async function createPedido(
         'IDEMPOTENCY_MISMATCH',
         'esta Idempotency-Key já foi usada com outro pedido: use uma chave nova para um pedido diferente',
       );
-    if (row.id === id) opts.enqueue([{ kind: 'preferencia', pedidoId: id }]);
+    // A new order's checkout; a repeat's too while it has none (the consumer creates it at most once).
+    if (row.id === id || (row.status === 'pendente' && row.urlPagamento === null))
+      opts.enqueue([{ kind: 'preferencia', pedidoId: row.id }]);
     return { created: row.id === id, pedido: toPedidoResponse(row) };
   }
   if (!fot) throw new ApiError('NOT_FOUND', 'fot_id: registro FOT não encontrado');
