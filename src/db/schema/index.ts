@@ -8,4 +8,5 @@ export * from './notifications';
 export * from './convites';
 export * from './mail';
 export * from './activity-log';
+export * from './financeiro';
 export * from './pedidos';
