@@ -3,7 +3,6 @@ import type { Db } from '../db/client';
 import { getConfig, type Bindings } from '../env';
 import type { PaymentMessage } from '../lib/messages';
 import { applyPayment, ignoreNotification, notificationById } from '../services/pagamentos';
-import { financeSteps } from '../services/pagamentos-financeiro';
 import { pedidoForPreference, savePreference } from '../services/pedidos';
 import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments';
 
@@ -71,7 +70,7 @@ async function processNotification(db: Db, gateway: Gateway, notificacaoId: stri
     }
     return result;
   }
-  const outcome = await applyPayment(db, notificacaoId, result.value, financeSteps(db), now());
+  const outcome = await applyPayment(db, notificacaoId, result.value, now());
   if (outcome === 'divergente') log('warn', 'payment amount does not match its order: nothing paid', { notificacaoId });
   return { kind: 'done' };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import { pagamentoNotificacoes, pedidos, type PedidoRow } from '../db/schema';
@@ -6,6 +6,7 @@ import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { UUID_RE } from '../lib/fields';
 import { logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { entryInsert, estornoStatements } from './financeiro';
 import { PAID_STATUSES, REVERSED_STATUSES, type GatewayPayment } from './payments/gateway';
 import { verifyWebhookSignature } from './payments/mercadopago';
 
@@ -69,13 +70,48 @@ export const staleNotifications = (db: Db, now: Date) =>
     )
     .limit(100);
 
-/** Builds the finance statements of a step (services/financeiro.ts once merged; see applyPayment). */
-export interface FinanceSteps {
-  /** Revenue entry of a paid order, written only if `when` holds; `id` is the new entry's id. */
-  receita(order: PedidoRow, id: string, pagoEm: string, when: ReturnType<typeof sql>): BatchItem<'sqlite'>[];
-  /** Reversal of the order's revenue entry (its id read from the order in SQL), only if `when` holds. */
-  estorno(order: PedidoRow, at: string, when: ReturnType<typeof sql>): BatchItem<'sqlite'>[];
-}
+/** The São Paulo calendar day of an instant (the finance entries' dates). */
+const spDate = (iso: string) => new Date(Date.parse(iso) - 3 * 3600 * 1000).toISOString().slice(0, 10);
+
+/**
+ * The order's revenue entry (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem`
+ * `pedido`, on its FOT record, already `pago`; inserted only if `when` holds. Its `chave_externa`
+ * `pedido:<id>` is unique per region, a second line of defence behind the guarded step.
+ */
+const receitaStatements = (db: Db, log: LogCtx, order: PedidoRow, id: string, at: string, when: SQL) =>
+  entryInsert(
+    db,
+    log,
+    {
+      id,
+      regiao: order.regiao,
+      tipo: 'receita',
+      categoria: { sistema: 'pacotes_fotos' },
+      descricao: `Pedido: ${order.pacoteNome} — ${order.compradorNome}`,
+      valorCentavos: order.valorCentavos,
+      vencimento: spDate(at),
+      origem: 'pedido',
+      status: 'pago',
+      pagoEm: spDate(at),
+      fotId: order.fotId,
+      chaveExterna: `pedido:${order.id}`,
+    },
+    { when },
+  ).statements;
+
+/**
+ * The reversal of the order's revenue entry (`estornado` plus its mirror): the entry is named by the
+ * order's `lancamento_id` while the order is `pago`, so when it is not, nothing matches.
+ */
+const estornoOf = (db: Db, log: LogCtx, order: PedidoRow, at: string) =>
+  estornoStatements(
+    db,
+    log,
+    {
+      id: sql`(select ${pedidos.lancamentoId} from ${pedidos} where ${pedidos.id} = ${order.id} and ${pedidos.status} = 'pago')`,
+    },
+    spDate(at),
+  ).statements;
 
 export type Outcome = 'processada' | 'ignorada' | 'divergente';
 
@@ -96,7 +132,6 @@ export async function applyPayment(
   db: Db,
   notificacaoId: string,
   payment: GatewayPayment,
-  finance: FinanceSteps,
   now: Date,
 ): Promise<Outcome> {
   const ref = payment.externalReference?.toLowerCase();
@@ -161,7 +196,7 @@ export async function applyPayment(
         valor_centavos: { depois: payment.valorCentavos },
       },
     }),
-    ...finance.receita(order, lancamentoId, at, whenPayable),
+    ...receitaStatements(db, log, order, lancamentoId, at, whenPayable),
     db
       .update(pedidos)
       .set({ status: 'pago', pagoEm: at, pagamentoId: payment.id, lancamentoId, updatedAt: at })
@@ -176,7 +211,7 @@ export async function applyPayment(
         regiao: order.regiao,
         dados: { status: { antes: pedidos.status, depois: 'estornado' }, status_gateway: { depois: payment.status } },
       }),
-      ...finance.estorno(order, at, sql`exists (select 1 from ${pedidos} where ${refundable})`),
+      ...estornoOf(db, log, order, at),
       db.update(pedidos).set({ status: 'estornado', estornadoEm: at, updatedAt: at }).where(refundable),
     );
   }

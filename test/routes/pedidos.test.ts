@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { empresas, pacotes, pagamentoNotificacoes, pedidos } from '../../src/db/schema';
+import {
+  categoriasFinanceiras,
+  empresas,
+  lancamentos,
+  pacotes,
+  pagamentoNotificacoes,
+  pedidos,
+} from '../../src/db/schema';
 import { runScheduled } from '../../src/scheduled';
 import { expirarPedidos, requeuePayments } from '../../src/scheduled/pedidos';
 import { db, makeAdmin, makeFot, makeUser, uniq, type TestUser } from '../helpers/factories';
@@ -355,6 +362,19 @@ describe('checkout creation (payment consumer, preferencia)', () => {
   });
 });
 
+/** The finance entries of an order: its revenue entry (chave_externa pedido:<id>) and the mirror of it. */
+async function financeOf(orderId: string) {
+  const receitas = await db
+    .select({ l: lancamentos, categoria: categoriasFinanceiras.label })
+    .from(lancamentos)
+    .innerJoin(categoriasFinanceiras, eq(categoriasFinanceiras.id, lancamentos.categoriaId))
+    .where(eq(lancamentos.chaveExterna, `pedido:${orderId}`));
+  const mirrors = receitas.length
+    ? await db.select().from(lancamentos).where(eq(lancamentos.estornoDe, receitas[0]!.l.id))
+    : [];
+  return { receitas, mirrors };
+}
+
 const notificationsOf = (pagamentoId: string) =>
   db.select().from(pagamentoNotificacoes).where(eq(pagamentoNotificacoes.pagamentoId, pagamentoId));
 
@@ -481,6 +501,20 @@ describe('payments (payment consumer, notificacao)', () => {
     expect((await rowOf(o.id)).pagamentoId).toBe(payId);
     expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
     expect((await notificationsOf(payId))[0]).toMatchObject({ status: 'processada', pedidoId: o.id });
+    const { receitas, mirrors } = await financeOf(o.id);
+    expect(receitas.length).toBe(1);
+    expect(receitas[0]!.categoria).toBe('Pacotes de fotos');
+    expect(receitas[0]!.l).toMatchObject({
+      tipo: 'receita',
+      origem: 'pedido',
+      status: 'pago',
+      valorCentavos: 89_000,
+      fotId: w.fot.id,
+      regiao: 'SP',
+    });
+    expect(receitas[0]!.l.id).toBe((await rowOf(o.id)).lancamentoId);
+    expect(mirrors).toEqual([]);
+    expect((await entriesOf(receitas[0]!.l.id, 'lancamentos.create')).length).toBe(1);
     // The same message again: the notification is settled, nothing is read or changed.
     await runPayments([{ kind: 'notificacao', notificacaoId: n }], mp.fetchImpl);
     expect(mp.calls.length).toBe(1);
@@ -495,6 +529,7 @@ describe('payments (payment consumer, notificacao)', () => {
     expect((await rowOf(o.id)).status).toBe('pago');
     expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
     expect((await notificationsOf(payId)).every((n) => n.status === 'processada')).toBe(true);
+    expect((await financeOf(o.id)).receitas.length).toBe(1);
   });
 
   it('an amount mismatch pays nothing and is logged once (D15)', async () => {
@@ -508,6 +543,7 @@ describe('payments (payment consumer, notificacao)', () => {
     expect(more.length).toBe(0);
     expect(entry?.dados.valor_centavos).toEqual({ antes: 89_000, depois: 890 });
     expect((await notificationsOf(payId))[0]?.status).toBe('divergente');
+    expect((await financeOf(o.id)).receitas).toEqual([]);
     // Another currency with the same figure is a mismatch too.
     mp.payments.get(payId)!.transaction_amount = 890;
     mp.payments.get(payId)!.currency_id = 'ARS';
@@ -558,6 +594,23 @@ describe('payments (payment consumer, notificacao)', () => {
     expect(row.estornadoEm).not.toBeNull();
     expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
     expect((await entriesOf(o.id, 'pedidos.estornar')).length).toBe(1);
+    const { receitas, mirrors } = await financeOf(o.id);
+    expect(receitas.map((r) => r.l.status)).toEqual(['estornado']);
+    expect(mirrors.length).toBe(1);
+    expect(mirrors[0]).toMatchObject({ tipo: 'despesa', origem: 'estorno', status: 'pago', valorCentavos: 89_000 });
+  });
+
+  it('five refund notifications at once after payment: one reversal, one mirror', async () => {
+    const { o, mp, payId } = await paidSetup();
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId) }], mp.fetchImpl);
+    mp.payments.get(payId)!.status = 'refunded';
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await notified(payId));
+    await Promise.all(ids.map((id) => runPayments([{ kind: 'notificacao', notificacaoId: id }], mp.fetchImpl)));
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    const { receitas, mirrors } = await financeOf(o.id);
+    expect(receitas.length).toBe(1);
+    expect(mirrors.length).toBe(1);
   });
 
   it('out of order: the approval processed after the refund (the gateway says refunded) ends estornado', async () => {
@@ -576,6 +629,10 @@ describe('payments (payment consumer, notificacao)', () => {
     expect((await rowOf(o.id)).status).toBe('estornado');
     expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
     expect((await entriesOf(o.id, 'pedidos.estornar')).length).toBe(1);
+    // The revenue entry and its mirror, each once, although the refund came first.
+    const { receitas, mirrors } = await financeOf(o.id);
+    expect(receitas.map((r) => r.l.status)).toEqual(['estornado']);
+    expect(mirrors.map((m) => m.tipo)).toEqual(['despesa']);
   });
 
   it('a payment approved after the order expired or was cancelled still makes it pago (the money arrived)', async () => {
@@ -589,6 +646,8 @@ describe('payments (payment consumer, notificacao)', () => {
     mp.payments.set(payId2, { id: payId2, status: 'approved', external_reference: c.id, transaction_amount: 890 });
     await runPayments([{ kind: 'notificacao', notificacaoId: await notified(payId2) }], mp.fetchImpl);
     expect((await rowOf(c.id)).status).toBe('pago');
+    expect((await financeOf(o.id)).receitas.length).toBe(1);
+    expect((await financeOf(c.id)).receitas.length).toBe(1);
   });
 });
 
