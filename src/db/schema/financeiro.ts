@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+  type AnySQLiteColumn,
+} from 'drizzle-orm/sqlite-core';
 import { agenda } from './agenda';
 import { cadastroFot } from './cadastro-fot';
 import { timestamps, uuidPk } from './columns';
@@ -128,3 +138,110 @@ export const lancamentos = sqliteTable(
 export type CategoriaFinanceiraRow = typeof categoriasFinanceiras.$inferSelect;
 export type ContratoRow = typeof contratos.$inferSelect;
 export type LancamentoRow = typeof lancamentos.$inferSelect;
+
+/** Tax tables (docs/decisions.md#d18-finance "Tax"): data, one per `vigencia` (the date it takes effect). */
+export const tabelasTributarias = sqliteTable('tabelas_tributarias', {
+  vigencia: text('vigencia').primaryKey(),
+  /** Percentages as given (11 = 11%); lib/money.ts turns them into exact integers. */
+  inssAliquota: real('inss_aliquota').notNull(),
+  inssTetoCentavos: integer('inss_teto_centavos').notNull(),
+  /** JSON `[{ate_centavos, aliquota, deducao_centavos}]`, ascending, `ate_centavos` null on the last. */
+  irrfFaixas: text('irrf_faixas').notNull(),
+  issAliquota: real('iss_aliquota').notNull(),
+  ...timestamps,
+});
+
+export const REPASSE_STATUS = ['rascunho', 'aprovado', 'pago', 'cancelado'] as const;
+export type RepasseStatus = (typeof REPASSE_STATUS)[number];
+
+/**
+ * A payout batch. `qtd_lancamentos` is how many fees it was built from; `lancamentos_vinculados`,
+ * set in the same batch from the link rows actually written, must equal it (CHECK): a fee taken
+ * meanwhile by another batch or no longer `previsto` fails the whole creation.
+ */
+export const repasses = sqliteTable(
+  'repasses',
+  {
+    id: uuidPk(),
+    regiao: text('regiao').notNull(),
+    de: text('de').notNull(),
+    ate: text('ate').notNull(),
+    status: text('status', { enum: REPASSE_STATUS }).notNull().default('rascunho'),
+    tabelaVigencia: text('tabela_vigencia'),
+    totalBrutoCentavos: integer('total_bruto_centavos').notNull(),
+    totalInssCentavos: integer('total_inss_centavos').notNull(),
+    totalIrrfCentavos: integer('total_irrf_centavos').notNull(),
+    totalIssCentavos: integer('total_iss_centavos').notNull(),
+    totalLiquidoCentavos: integer('total_liquido_centavos').notNull(),
+    qtdLancamentos: integer('qtd_lancamentos').notNull(),
+    lancamentosVinculados: integer('lancamentos_vinculados'),
+    aprovadoEm: text('aprovado_em'),
+    pagoEm: text('pago_em'),
+    canceladoEm: text('cancelado_em'),
+    ...timestamps,
+  },
+  (t) => [
+    index('repasses_regiao_created_idx').on(t.regiao, t.createdAt, t.id),
+    check(
+      'repasses_vinculos',
+      sql`${t.lancamentosVinculados} is null or ${t.lancamentosVinculados} = ${t.qtdLancamentos}`,
+    ),
+  ],
+);
+
+/** One professional's line of a batch, with the figures frozen at creation. */
+export const repasseItens = sqliteTable(
+  'repasse_itens',
+  {
+    id: uuidPk(),
+    repasseId: text('repasse_id')
+      .notNull()
+      .references(() => repasses.id, { onDelete: 'cascade' }),
+    profissionalId: text('profissional_id')
+      .notNull()
+      .references(() => profissionais.id, { onDelete: 'restrict' }),
+    nome: text('nome').notNull(),
+    cpfCnpj: text('cpf_cnpj'),
+    regimeFiscal: text('regime_fiscal').notNull(),
+    valorBrutoCentavos: integer('valor_bruto_centavos').notNull(),
+    inssCentavos: integer('inss_centavos').notNull(),
+    irrfCentavos: integer('irrf_centavos').notNull(),
+    issCentavos: integer('iss_centavos').notNull(),
+    valorLiquidoCentavos: integer('valor_liquido_centavos').notNull(),
+    chavePix: text('chave_pix'),
+    tipoChavePix: text('tipo_chave_pix'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('repasse_itens_repasse_profissional_uq').on(t.repasseId, t.profissionalId),
+    index('repasse_itens_profissional_idx').on(t.profissionalId),
+  ],
+);
+
+/**
+ * Which fees a batch pays. `ativo` is 1 while the batch is live and null once cancelled: the partial
+ * unique index keeps a fee in at most one live batch, whatever races.
+ */
+export const repasseLancamentos = sqliteTable(
+  'repasse_lancamentos',
+  {
+    repasseId: text('repasse_id')
+      .notNull()
+      .references(() => repasses.id, { onDelete: 'cascade' }),
+    lancamentoId: text('lancamento_id')
+      .notNull()
+      .references(() => lancamentos.id, { onDelete: 'restrict' }),
+    profissionalId: text('profissional_id').notNull(),
+    ativo: integer('ativo'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.repasseId, t.lancamentoId] }),
+    uniqueIndex('repasse_lancamentos_ativo_uq')
+      .on(t.lancamentoId)
+      .where(sql`${t.ativo} = 1`),
+  ],
+);
+
+export type TabelaTributariaRow = typeof tabelasTributarias.$inferSelect;
+export type RepasseRow = typeof repasses.$inferSelect;
+export type RepasseItemRow = typeof repasseItens.$inferSelect;

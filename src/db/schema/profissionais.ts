@@ -3,6 +3,11 @@ import { funcoes } from './catalogs';
 import { timestamps, uuidPk } from './columns';
 import { users } from './users';
 
+export const REGIME_FISCAL = ['autonomo_rpa', 'mei', 'pj'] as const;
+export type RegimeFiscal = (typeof REGIME_FISCAL)[number];
+export const TIPO_CHAVE_PIX = ['cpf', 'cnpj', 'email', 'telefone', 'aleatoria'] as const;
+export type TipoChavePix = (typeof TIPO_CHAVE_PIX)[number];
+
 export const profissionais = sqliteTable(
   'profissionais',
   {
@@ -41,6 +46,10 @@ export const profissionais = sqliteTable(
      * rejecting the sign-up deletes it, and an administrator account links by e-mail only approved ones.
      */
     aprovado: integer('aprovado', { mode: 'boolean' }).notNull().default(true),
+    /** Tax regime for payouts (docs/decisions.md#d18-finance "Tax"). */
+    regimeFiscal: text('regime_fiscal', { enum: REGIME_FISCAL }).notNull().default('mei'),
+    /** What `conta_pix` is; validated against it (lib/pix.ts). */
+    tipoChavePix: text('tipo_chave_pix', { enum: TIPO_CHAVE_PIX }),
     ...timestamps,
   },
   (t) => [
