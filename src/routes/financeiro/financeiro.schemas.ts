@@ -1,0 +1,143 @@
+import { z } from '@hono/zod-openapi';
+import { LANCAMENTO_STATUS, ORIGEM_LANCAMENTO, TIPO_LANCAMENTO } from '../../db/schema';
+import { isoDate, money, optStr, reqStr, uuid } from '../../lib/fields';
+import { pageFields } from '../../lib/pagination';
+import { out } from '../openapi';
+
+const q = <T extends z.ZodType>(name: string, s: T) => s.optional().openapi({ param: { name, in: 'query' } });
+
+/** BRL > 0, at most 2 decimals. */
+const positiveMoney = () =>
+  money()
+    .refine((v) => v > 0, 'deve ser maior que zero')
+    .openapi({ exclusiveMinimum: 0, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
+
+export const CategoriaRequest = z
+  .object({ nome: reqStr(80), tipo: z.enum(TIPO_LANCAMENTO) })
+  .openapi('CategoriaFinanceiraRequest');
+
+export const CategoriaSchema = z
+  .object({
+    id: out.id(),
+    nome: z.string(),
+    tipo: z.enum(TIPO_LANCAMENTO),
+    sistema: z.boolean().openapi({ description: 'a system category: cannot be renamed, retyped nor deleted' }),
+    regiao: out.regiao(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+  })
+  .openapi('CategoriaFinanceira');
+
+export const LancamentoRequest = z
+  .object({
+    tipo: z.enum(TIPO_LANCAMENTO),
+    categoria_id: uuid(),
+    descricao: reqStr(200),
+    valor: positiveMoney(),
+    vencimento: isoDate(),
+    fot_id: uuid().nullish(),
+    agenda_id: uuid().nullish(),
+    profissional_id: uuid().nullish(),
+    chave_externa: optStr(100),
+  })
+  .openapi('LancamentoRequest');
+
+export const LancamentoSchema = z
+  .object({
+    id: out.id(),
+    regiao: out.regiao(),
+    tipo: z.enum(TIPO_LANCAMENTO),
+    categoria_id: out.id(),
+    categoria_nome: z.string(),
+    descricao: z.string(),
+    valor: z.number().openapi({ description: 'BRL' }),
+    vencimento: out.date(),
+    status: z.enum(LANCAMENTO_STATUS),
+    pago_em: out.date().nullable(),
+    fot_id: out.id().nullable(),
+    agenda_id: out.id().nullable(),
+    profissional_id: out.id().nullable(),
+    origem: z.enum(ORIGEM_LANCAMENTO),
+    estorno_de: out.id().nullable(),
+    contrato_id: out.id().nullable(),
+    parcela: z.number().int().nullable(),
+    convite_id: out.id().nullable(),
+    chave_externa: z.string().nullable(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+  })
+  .openapi('Lancamento');
+
+export const LancamentosQuery = z.object({
+  tipo: q('tipo', z.enum(TIPO_LANCAMENTO)),
+  status: q('status', z.enum(LANCAMENTO_STATUS)),
+  categoria_id: q('categoria_id', uuid()),
+  fot_id: q('fot_id', uuid()),
+  agenda_id: q('agenda_id', uuid()),
+  profissional_id: q('profissional_id', uuid()),
+  de: q('de', isoDate()),
+  ate: q('ate', isoDate()),
+  ...pageFields,
+});
+
+export const PagarRequest = z
+  .object({ pago_em: isoDate().optional() })
+  .openapi('PagamentoRequest', { description: 'pago_em defaults to today (UTC)' });
+
+export const ContratoRequest = z
+  .object({
+    fot_id: uuid(),
+    valor_total: positiveMoney(),
+    parcelas: z.number().int().min(1).max(60),
+    primeiro_vencimento: isoDate(),
+    descricao: optStr(200),
+  })
+  .openapi('ContratoRequest');
+
+export const ContratoSchema = z
+  .object({
+    id: out.id(),
+    regiao: out.regiao(),
+    fot_id: out.id(),
+    valor_total: z.number(),
+    parcelas: z.number().int(),
+    primeiro_vencimento: out.date(),
+    descricao: z.string().nullable(),
+    lancamentos: z.array(LancamentoSchema),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+  })
+  .openapi('Contrato');
+
+export const ContratosQuery = z.object({ fot_id: q('fot_id', uuid()), ...pageFields });
+
+export const ResultadoQuery = z.object({
+  fot_id: q('fot_id', uuid()),
+  agenda_id: q('agenda_id', uuid()),
+  de: q('de', isoDate()),
+  ate: q('ate', isoDate()),
+});
+
+const Totais = z.object({ receitas: z.number(), despesas: z.number() });
+export const ResultadoSchema = z
+  .object({
+    receitas: z.number(),
+    despesas: z.number(),
+    resultado: z.number(),
+    margem_pct: z
+      .number()
+      .nullable()
+      .openapi({ description: 'resultado / receitas × 100, 2 decimals; null when receitas = 0' }),
+    previsto: Totais,
+    realizado: Totais,
+    por_categoria: z.array(
+      z.object({
+        categoria_id: out.id(),
+        nome: z.string(),
+        tipo: z.enum(TIPO_LANCAMENTO),
+        previsto: z.number(),
+        realizado: z.number(),
+      }),
+    ),
+  })
+  .openapi('Resultado');

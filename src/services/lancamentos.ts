@@ -1,0 +1,600 @@
+import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { Scope } from '../db/scope';
+import {
+  agenda,
+  cadastroFot,
+  categoriasFinanceiras,
+  contratos,
+  lancamentos,
+  profissionais,
+  type CategoriaFinanceiraRow,
+  type ContratoRow,
+  type LancamentoRow,
+  type LancamentoStatus,
+  type TipoLancamento,
+} from '../db/schema';
+import { nowIso } from '../db/schema/columns';
+import { writeThenRead } from '../db/write-read';
+import { ApiError } from '../lib/errors';
+import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
+import { nameKey } from '../lib/names';
+import { pageBounds, type Page } from '../lib/pagination';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import {
+  cancelarStatements,
+  ensureSystemCategories,
+  entryInsert,
+  estornoStatements,
+  pagarStatements,
+} from './financeiro';
+
+/**
+ * Finance routes' queries (docs/decisions.md#d18-finance, README "Money"): categories, entries,
+ * contracts and the result. The batchable builders they share with other aggregates are in
+ * services/financeiro.ts.
+ */
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+// Categories: a regional catalog (nome unique per region ignoring case, as services/catalogs.ts) with a tipo.
+
+const cat = categoriasFinanceiras;
+
+export function toCategoriaResponse(row: CategoriaFinanceiraRow) {
+  return {
+    id: row.id,
+    nome: row.label,
+    tipo: row.tipo,
+    sistema: row.sistema !== null,
+    regiao: row.regiao,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** The page and the total; the region's system categories are ensured in the same batch (a no-op once there). */
+export async function listCategorias(db: Db, regiao: string, page: Page) {
+  const [rows, [n]] = await writeThenRead(
+    db,
+    [ensureSystemCategories(db, regiao)],
+    [
+      db
+        .select()
+        .from(cat)
+        .where(eq(cat.regiao, regiao))
+        .orderBy(asc(cat.labelKey), asc(cat.id))
+        .limit(pageBounds(page).limit)
+        .offset(pageBounds(page).offset),
+      db.select({ n: count() }).from(cat).where(eq(cat.regiao, regiao)),
+    ],
+  );
+  return { rows: rows.map(toCategoriaResponse), total: n?.n ?? 0 };
+}
+
+export async function createCategoria(
+  db: Db,
+  log: LogCtx,
+  regiao: string,
+  body: { nome: string; tipo: TipoLancamento },
+) {
+  const now = nowIso();
+  const values = {
+    id: crypto.randomUUID(),
+    regiao,
+    label: body.nome,
+    labelKey: nameKey(body.nome),
+    tipo: body.tipo,
+    sistema: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // System categories first: a user category can never take a system name.
+  const [[row]] = await writeThenRead(
+    db,
+    [ensureSystemCategories(db, regiao)],
+    [
+      db.insert(cat).values(values).returning(),
+      logStatement(db, log, {
+        acao: 'categorias_financeiras.create',
+        entidade: 'categorias_financeiras',
+        entidadeId: values.id,
+        regiao,
+        dados: created(cat, values),
+      }),
+    ],
+  );
+  return toCategoriaResponse(row!);
+}
+
+const categoriaNotFound = () => new ApiError('NOT_FOUND', 'categoria não encontrada');
+const systemCategory = () =>
+  new ApiError('INVALID_STATE', 'categoria do sistema: não pode ser renomeada, ter o tipo trocado nem ser excluída');
+
+/**
+ * Renames or retypes a user category. System categories are fixed (409 INVALID_STATE); the tipo of
+ * a category with entries cannot change (409 IN_USE), both in the update's own guard.
+ */
+export async function updateCategoria(
+  db: Db,
+  log: LogCtx,
+  regiao: string,
+  id: string,
+  body: { nome: string; tipo: TipoLancamento },
+) {
+  const mine = and(eq(cat.id, id), eq(cat.regiao, regiao));
+  const where = and(
+    mine,
+    isNull(cat.sistema),
+    or(
+      eq(cat.tipo, body.tipo),
+      sql`not exists (select 1 from ${lancamentos} where ${lancamentos.categoriaId} = ${id})`,
+    ),
+  );
+  const set = { label: body.nome, labelKey: nameKey(body.nome), tipo: body.tipo };
+  const [[row], [current]] = await writeThenRead(
+    db,
+    [
+      logRowWrite(db, log, cat, where, {
+        acao: 'categorias_financeiras.update',
+        entidade: 'categorias_financeiras',
+        regiao,
+        dados: changed(cat, set),
+      }),
+    ],
+    [db.update(cat).set(set).where(where).returning(), db.select().from(cat).where(mine)],
+  );
+  if (row) return toCategoriaResponse(row);
+  if (!current) throw categoriaNotFound();
+  if (current.sistema !== null) throw systemCategory();
+  throw new ApiError('IN_USE', 'tipo: a categoria já tem lançamentos; o tipo não pode mudar');
+}
+
+/** System categories are never deleted (409 INVALID_STATE); a category with entries is 409 IN_USE (foreign key). */
+export async function deleteCategoria(db: Db, log: LogCtx, regiao: string, id: string) {
+  const mine = and(eq(cat.id, id), eq(cat.regiao, regiao));
+  const where = and(mine, isNull(cat.sistema));
+  const [res, [current]] = await writeThenRead(
+    db,
+    [
+      logRowWrite(db, log, cat, where, {
+        acao: 'categorias_financeiras.delete',
+        entidade: 'categorias_financeiras',
+        regiao,
+        dados: deleted(cat),
+      }),
+    ],
+    [db.delete(cat).where(where), db.select({ sistema: cat.sistema }).from(cat).where(mine)],
+  );
+  if (res.meta.changes > 0) return;
+  if (!current) throw categoriaNotFound();
+  throw systemCategory();
+}
+
+// Entries.
+
+const l = lancamentos;
+
+export const selectLancamentos = (db: Db) =>
+  db
+    .select({ l: lancamentos, categoriaNome: sql<string>`${cat.label}`.as('categoria_nome') })
+    .from(l)
+    .innerJoin(cat, eq(cat.id, l.categoriaId));
+
+export type LancamentoView = { l: LancamentoRow; categoriaNome: string };
+
+export function toLancamentoResponse({ l: r, categoriaNome }: LancamentoView) {
+  return {
+    id: r.id,
+    regiao: r.regiao,
+    tipo: r.tipo,
+    categoria_id: r.categoriaId,
+    categoria_nome: categoriaNome,
+    descricao: r.descricao,
+    valor: fromCentavos(r.valorCentavos),
+    vencimento: r.vencimento,
+    status: r.status,
+    pago_em: r.pagoEm,
+    fot_id: r.fotId,
+    agenda_id: r.agendaId,
+    profissional_id: r.profissionalId,
+    origem: r.origem,
+    estorno_de: r.estornoDe,
+    contrato_id: r.contratoId,
+    parcela: r.parcela,
+    convite_id: r.conviteId,
+    chave_externa: r.chaveExterna,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+  };
+}
+
+export interface LancamentoFilters {
+  tipo?: TipoLancamento;
+  status?: LancamentoStatus;
+  categoria_id?: string;
+  fot_id?: string;
+  agenda_id?: string;
+  profissional_id?: string;
+  de?: string;
+  ate?: string;
+}
+
+const filterWhere = (regiao: string, f: LancamentoFilters) =>
+  and(
+    eq(l.regiao, regiao),
+    f.tipo ? eq(l.tipo, f.tipo) : undefined,
+    f.status ? eq(l.status, f.status) : undefined,
+    f.categoria_id ? eq(l.categoriaId, f.categoria_id) : undefined,
+    f.fot_id ? eq(l.fotId, f.fot_id) : undefined,
+    f.agenda_id ? eq(l.agendaId, f.agenda_id) : undefined,
+    f.profissional_id ? eq(l.profissionalId, f.profissional_id) : undefined,
+    f.de ? gte(l.vencimento, f.de) : undefined,
+    f.ate ? lte(l.vencimento, f.ate) : undefined,
+  );
+
+/** A page by due date, and the total of the filters: two statements, one round trip, whatever the length. */
+export async function listLancamentos(db: Db, regiao: string, f: LancamentoFilters, page: Page) {
+  if (f.de && f.ate && f.de > f.ate) throw new ApiError('VALIDATION_FAILED', 'de: deve ser anterior ou igual a ate');
+  const where = filterWhere(regiao, f);
+  const [rows, [n]] = await db.batch([
+    selectLancamentos(db)
+      .where(where)
+      .orderBy(asc(l.vencimento), asc(l.createdAt), asc(l.id))
+      .limit(pageBounds(page).limit)
+      .offset(pageBounds(page).offset),
+    db.select({ n: count() }).from(l).where(where),
+  ]);
+  return { rows: rows.map(toLancamentoResponse), total: n?.n ?? 0 };
+}
+
+const lancamentoNotFound = () => new ApiError('NOT_FOUND', 'lançamento não encontrado');
+
+export async function getLancamento(db: Db, regiao: string, id: string) {
+  const [row] = await selectLancamentos(db).where(and(eq(l.id, id), eq(l.regiao, regiao)));
+  if (!row) throw lancamentoNotFound();
+  return toLancamentoResponse(row);
+}
+
+export interface LancamentoBody {
+  tipo: TipoLancamento;
+  categoria_id: string;
+  descricao: string;
+  valor: number;
+  vencimento: string;
+  fot_id?: string | null;
+  agenda_id?: string | null;
+  profissional_id?: string | null;
+  chave_externa?: string | null;
+}
+
+/**
+ * The references of an entry, each in the caller's region: one round trip. An unknown id or one of
+ * another region is 404 naming the field (the caller may not see it); a category of the other
+ * tipo is 400.
+ */
+async function checkRefs(
+  db: Db,
+  regiao: string,
+  b: {
+    categoria_id?: string;
+    tipo?: TipoLancamento;
+    fot_id?: string | null;
+    agenda_id?: string | null;
+    profissional_id?: string | null;
+  },
+) {
+  const none = db
+    .select({ id: sql<string>`null` })
+    .from(cat)
+    .where(sql`0`);
+  const [c, f, a, p] = await db.batch([
+    b.categoria_id
+      ? db
+          .select({ id: cat.id, tipo: cat.tipo })
+          .from(cat)
+          .where(and(eq(cat.id, b.categoria_id), eq(cat.regiao, regiao)))
+      : db
+          .select({ id: cat.id, tipo: cat.tipo })
+          .from(cat)
+          .where(sql`0`),
+    b.fot_id
+      ? db
+          .select({ id: cadastroFot.id })
+          .from(cadastroFot)
+          .where(and(eq(cadastroFot.id, b.fot_id), eq(cadastroFot.regiao, regiao)))
+      : none,
+    b.agenda_id
+      ? db
+          .select({ id: agenda.id, fotId: agenda.fotId })
+          .from(agenda)
+          .where(and(eq(agenda.id, b.agenda_id), eq(agenda.regiao, regiao)))
+      : db
+          .select({ id: agenda.id, fotId: agenda.fotId })
+          .from(agenda)
+          .where(sql`0`),
+    b.profissional_id
+      ? db
+          .select({ id: profissionais.id })
+          .from(profissionais)
+          .where(and(eq(profissionais.id, b.profissional_id), eq(profissionais.regiao, regiao)))
+      : none,
+  ]);
+  if (b.categoria_id && !c[0]) throw new ApiError('NOT_FOUND', 'categoria_id: categoria não encontrada nesta região');
+  if (b.tipo && c[0] && c[0].tipo !== b.tipo)
+    throw new ApiError('VALIDATION_FAILED', `categoria_id: a categoria é de ${c[0].tipo}, o lançamento é de ${b.tipo}`);
+  if (b.fot_id && !f[0]) throw new ApiError('NOT_FOUND', 'fot_id: FOT não encontrado nesta região');
+  if (b.agenda_id && !a[0]) throw new ApiError('NOT_FOUND', 'agenda_id: evento não encontrado nesta região');
+  if (b.profissional_id && !p[0])
+    throw new ApiError('NOT_FOUND', 'profissional_id: profissional não encontrado nesta região');
+  if (b.fot_id && a[0] && a[0].fotId !== b.fot_id)
+    throw new ApiError('VALIDATION_FAILED', 'agenda_id: o evento não pertence ao FOT informado');
+}
+
+/** POST: one `previsto` entry, `origem` `manual`, logged in its batch. A duplicate chave_externa is 409 CONFLICT. */
+export async function createLancamento(db: Db, log: LogCtx, regiao: string, b: LancamentoBody) {
+  await checkRefs(db, regiao, b);
+  const { id, statements } = entryInsert(db, log, {
+    regiao,
+    tipo: b.tipo,
+    categoria: { id: b.categoria_id },
+    descricao: b.descricao,
+    valorCentavos: toCentavos(b.valor),
+    vencimento: b.vencimento,
+    origem: 'manual',
+    fotId: b.fot_id ?? null,
+    agendaId: b.agenda_id ?? null,
+    profissionalId: b.profissional_id ?? null,
+    chaveExterna: b.chave_externa ?? null,
+  });
+  const [[row]] = await writeThenRead(db, statements, [selectLancamentos(db).where(eq(l.id, id))]);
+  return toLancamentoResponse(row!);
+}
+
+type Transition = 'pagar' | 'cancelar' | 'estornar';
+const FROM: Record<Transition, LancamentoStatus> = { pagar: 'previsto', cancelar: 'previsto', estornar: 'pago' };
+
+/**
+ * One guarded transition (the statements of services/financeiro.ts), the row read back in the same
+ * batch. Nothing changed: 404 if the entry is not in the region, else 409 INVALID_STATE naming the
+ * state it is in. A retried `pagar` is 409, never a second payment.
+ */
+export async function transition(db: Db, log: LogCtx, regiao: string, id: string, t: Transition, pagoEm?: string) {
+  const target = { id, regiao };
+  const statements =
+    t === 'pagar'
+      ? pagarStatements(db, log, target, pagoEm ?? today())
+      : t === 'cancelar'
+        ? cancelarStatements(db, log, target)
+        : estornoStatements(db, log, target, pagoEm ?? today()).statements;
+  const results = await db.batch([
+    ...(statements as unknown as [ReturnType<typeof pagarStatements>[1]]),
+    selectLancamentos(db).where(and(eq(l.id, id), eq(l.regiao, regiao))),
+  ]);
+  const update = results[1] as unknown as D1Result;
+  const [row] = results.at(-1) as unknown as LancamentoView[];
+  if (!row) throw lancamentoNotFound();
+  if (update.meta.changes === 0)
+    throw new ApiError(
+      'INVALID_STATE',
+      `o lançamento está ${row.l.status}: só um lançamento ${FROM[t]} pode ser ${t === 'pagar' ? 'pago' : t === 'cancelar' ? 'cancelado' : 'estornado'}`,
+    );
+  return toLancamentoResponse(row);
+}
+
+// Contracts.
+
+export function toContratoResponse(c: ContratoRow, parcelas: LancamentoView[]) {
+  return {
+    id: c.id,
+    regiao: c.regiao,
+    fot_id: c.fotId,
+    valor_total: fromCentavos(c.valorTotalCentavos),
+    parcelas: c.parcelas,
+    primeiro_vencimento: c.primeiroVencimento,
+    descricao: c.descricao,
+    lancamentos: parcelas.map(toLancamentoResponse),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+export interface ContratoBody {
+  fot_id: string;
+  valor_total: number;
+  parcelas: number;
+  primeiro_vencimento: string;
+  descricao?: string | null;
+}
+
+/**
+ * The contract and its `parcelas` monthly `receita` entries (category Contrato) in ONE batch:
+ * amounts by splitCentavos (the last absorbs the remainder), dates by addMonths from the first.
+ */
+export async function createContrato(db: Db, log: LogCtx, regiao: string, b: ContratoBody) {
+  await checkRefs(db, regiao, { fot_id: b.fot_id });
+  const total = toCentavos(b.valor_total);
+  if (total < b.parcelas) throw new ApiError('VALIDATION_FAILED', 'valor_total: menor que um centavo por parcela');
+  const now = nowIso();
+  const contrato = {
+    id: crypto.randomUUID(),
+    regiao,
+    fotId: b.fot_id,
+    valorTotalCentavos: total,
+    parcelas: b.parcelas,
+    primeiroVencimento: b.primeiro_vencimento,
+    descricao: b.descricao ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const nome = b.descricao ?? 'Contrato';
+  const parcelas = splitCentavos(total, b.parcelas).flatMap(
+    (valor, i) =>
+      entryInsert(
+        db,
+        log,
+        {
+          regiao,
+          tipo: 'receita',
+          categoria: { sistema: 'contrato' },
+          descricao: `${nome} — parcela ${i + 1}/${b.parcelas}`,
+          valorCentavos: valor,
+          vencimento: addMonths(b.primeiro_vencimento, i),
+          origem: 'contrato',
+          fotId: b.fot_id,
+          contratoId: contrato.id,
+          parcela: i + 1,
+        },
+        { categoriesEnsured: true },
+      ).statements,
+  );
+  const [[row], entries] = await writeThenRead(
+    db,
+    [
+      ensureSystemCategories(db, regiao),
+      db.insert(contratos).values(contrato),
+      logStatement(db, log, {
+        acao: 'contratos.create',
+        entidade: 'contratos',
+        entidadeId: contrato.id,
+        regiao,
+        dados: created(contratos, contrato),
+      }),
+      ...parcelas,
+    ],
+    [
+      db.select().from(contratos).where(eq(contratos.id, contrato.id)),
+      selectLancamentos(db).where(eq(l.contratoId, contrato.id)).orderBy(asc(l.parcela)),
+    ],
+  );
+  return toContratoResponse(row!, entries);
+}
+
+/** Administrators: the region's; an EVENT_OWNER: its company's classes only. */
+const contratoVisible = (scope: Scope, regiao: string) =>
+  and(
+    eq(contratos.regiao, regiao),
+    scope.role === 'EVENT_OWNER'
+      ? scope.empresaId
+        ? sql`${contratos.fotId} in (select ${cadastroFot.id} from ${cadastroFot} where ${cadastroFot.empresaId} = ${scope.empresaId})`
+        : sql`0`
+      : undefined,
+  );
+
+/** Contracts (newest first) and all their installments: three statements, one round trip. */
+export async function listContratos(db: Db, scope: Scope, regiao: string, fotId: string | undefined, page: Page) {
+  const where = and(contratoVisible(scope, regiao), fotId ? eq(contratos.fotId, fotId) : undefined);
+  const pageIds = db
+    .select({ id: contratos.id })
+    .from(contratos)
+    .where(where)
+    .orderBy(sql`${contratos.createdAt} desc`, asc(contratos.id))
+    .limit(pageBounds(page).limit)
+    .offset(pageBounds(page).offset);
+  const [rows, parcelas, [n]] = await db.batch([
+    db
+      .select()
+      .from(contratos)
+      .where(where)
+      .orderBy(sql`${contratos.createdAt} desc`, asc(contratos.id))
+      .limit(pageBounds(page).limit)
+      .offset(pageBounds(page).offset),
+    selectLancamentos(db).where(inArray(l.contratoId, pageIds)).orderBy(asc(l.contratoId), asc(l.parcela)),
+    db.select({ n: count() }).from(contratos).where(where),
+  ]);
+  const byContrato = new Map<string, LancamentoView[]>();
+  for (const p of parcelas) {
+    const list = byContrato.get(p.l.contratoId!) ?? [];
+    list.push(p);
+    byContrato.set(p.l.contratoId!, list);
+  }
+  return { rows: rows.map((c) => toContratoResponse(c, byContrato.get(c.id) ?? [])), total: n?.n ?? 0 };
+}
+
+// Result.
+
+export type ResultadoQuery = { fot_id?: string; agenda_id?: string; de?: string; ate?: string };
+
+interface ResultadoRow {
+  categoria_id: string;
+  nome: string;
+  tipo: TipoLancamento;
+  previsto: number;
+  realizado: number;
+}
+
+/**
+ * The result of an event, a class (its own entries, its events' and its gastos_captacao as
+ * category Captação, counted as realizado) or a period (on vencimento): ONE grouped query,
+ * whatever the number of entries. Counts `previsto` and `pago` only; mirrors (origem `estorno`)
+ * never (their original is `estornado`, so both are out). margem_pct = resultado / receitas × 100,
+ * 2 decimals, null when receitas is 0.
+ */
+export async function resultado(db: Db, regiao: string, q: ResultadoQuery) {
+  const modes = [q.fot_id !== undefined, q.agenda_id !== undefined, q.de !== undefined || q.ate !== undefined];
+  if (modes.filter(Boolean).length !== 1)
+    throw new ApiError('VALIDATION_FAILED', 'informe exatamente um de: fot_id, agenda_id, ou de+ate');
+  if (modes[2] && (!q.de || !q.ate)) throw new ApiError('VALIDATION_FAILED', 'de e ate: informe os dois');
+  if (q.de && q.ate && q.de > q.ate) throw new ApiError('VALIDATION_FAILED', 'de: deve ser anterior ou igual a ate');
+
+  let scope: SQL;
+  let captacao = sql``;
+  if (q.fot_id) {
+    scope = sql`(e.fot_id = ${q.fot_id} or e.agenda_id in (select a.id from agenda a where a.fot_id = ${q.fot_id}))`;
+    captacao = sql`union all
+      select (select c.id from categorias_financeiras c where c.regiao = f.regiao and c.sistema = 'captacao'),
+             'despesa', 'pago', f.gastos_captacao_centavos
+      from cadastro_fot f where f.id = ${q.fot_id} and f.regiao = ${regiao} and f.gastos_captacao_centavos > 0`;
+  } else if (q.agenda_id) scope = sql`e.agenda_id = ${q.agenda_id}`;
+  else scope = sql`e.vencimento between ${q.de} and ${q.ate}`;
+
+  const query = sql`select x.categoria_id as categoria_id, c.nome as nome, x.tipo as tipo,
+      coalesce(sum(case when x.status = 'previsto' then x.valor end), 0) as previsto,
+      coalesce(sum(case when x.status = 'pago' then x.valor end), 0) as realizado
+    from (
+      select e.categoria_id, e.tipo, e.status, e.valor_centavos as valor from lancamentos e
+      where e.regiao = ${regiao} and e.status in ('previsto', 'pago') and e.origem <> 'estorno' and ${scope}
+      ${captacao}
+    ) x join categorias_financeiras c on c.id = x.categoria_id
+    group by x.categoria_id, x.tipo
+    order by x.tipo desc, c.nome_key`;
+  const exists = q.fot_id
+    ? db
+        .select({ id: cadastroFot.id })
+        .from(cadastroFot)
+        .where(and(eq(cadastroFot.id, q.fot_id), eq(cadastroFot.regiao, regiao)))
+    : q.agenda_id
+      ? db
+          .select({ id: agenda.id })
+          .from(agenda)
+          .where(and(eq(agenda.id, q.agenda_id), eq(agenda.regiao, regiao)))
+      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1)`);
+  const [found, rows] = await db.batch([exists, db.all<ResultadoRow>(query)]);
+  if (!found[0]) throw new ApiError('NOT_FOUND', q.fot_id ? 'FOT não encontrado' : 'evento não encontrado');
+  return toResultado(rows as ResultadoRow[]);
+}
+
+export function toResultado(rows: ResultadoRow[]) {
+  const sum = (tipo: TipoLancamento, k: 'previsto' | 'realizado') =>
+    rows.filter((r) => r.tipo === tipo).reduce((s, r) => s + r[k], 0);
+  const prev = { receitas: sum('receita', 'previsto'), despesas: sum('despesa', 'previsto') };
+  const real = { receitas: sum('receita', 'realizado'), despesas: sum('despesa', 'realizado') };
+  const receitas = prev.receitas + real.receitas;
+  const despesas = prev.despesas + real.despesas;
+  const res = receitas - despesas;
+  return {
+    receitas: fromCentavos(receitas),
+    despesas: fromCentavos(despesas),
+    resultado: fromCentavos(res),
+    margem_pct: receitas === 0 ? null : Math.round((res * 10_000) / receitas) / 100,
+    previsto: { receitas: fromCentavos(prev.receitas), despesas: fromCentavos(prev.despesas) },
+    realizado: { receitas: fromCentavos(real.receitas), despesas: fromCentavos(real.despesas) },
+    por_categoria: rows.map((r) => ({
+      categoria_id: r.categoria_id,
+      nome: r.nome,
+      tipo: r.tipo,
+      previsto: fromCentavos(r.previsto),
+      realizado: fromCentavos(r.realizado),
+    })),
+  };
+}

@@ -1,0 +1,394 @@
+import { and, eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agenda, categoriasFinanceiras, lancamentos, logsAtividade, tiposEventos } from '../../src/db/schema';
+import { addMonths, splitCentavos } from '../../src/lib/money';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeProfissional,
+  makeUser,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
+import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+
+let admin: TestUser;
+let owner: TestUser;
+
+beforeAll(async () => {
+  admin = await makeAdmin();
+  owner = await makeUser({ role: 'BUSINESS_OWNER' });
+});
+
+const systemId = async (regiao: string, sistema: string) => {
+  const [row] = await db
+    .select()
+    .from(categoriasFinanceiras)
+    .where(and(eq(categoriasFinanceiras.regiao, regiao), eq(categoriasFinanceiras.sistema, sistema)));
+  return row!.id;
+};
+
+async function makeEvento(regiao = 'SP', dataEvento = '2027-05-10') {
+  const fot = await makeFot(regiao);
+  const tipo = await makeCatalog(tiposEventos, regiao);
+  const [row] = await db
+    .insert(agenda)
+    .values({ regiao, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
+    .returning();
+  return { fot, event: row!, tipo };
+}
+
+const entry = async (over: Record<string, unknown> = {}, regiao = 'SP') => {
+  const res = await api('POST', '/api/financeiro/lancamentos', {
+    token: admin.token,
+    regiao,
+    body: {
+      tipo: 'despesa',
+      categoria_id: await systemId(regiao, 'logistica'),
+      descricao: 'Van',
+      valor: 150.25,
+      vencimento: '2027-03-10',
+      ...over,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+};
+
+describe('finance categories', () => {
+  it('lists the system categories, creates, renames, deletes a user one', async () => {
+    const list = await api('GET', '/api/financeiro/categorias', { token: owner.token, regiao: 'MG' });
+    expect(list.status).toBe(200);
+    expect(list.body.filter((c: any) => c.sistema).map((c: any) => c.nome)).toHaveLength(6);
+    expect(list.headers.get('x-total-count')).toBe(String(list.body.length));
+
+    const nome = uniq('Buffet');
+    const created = await api('POST', '/api/financeiro/categorias', {
+      token: admin.token,
+      body: { nome, tipo: 'despesa' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ nome, tipo: 'despesa', sistema: false, regiao: 'SP' });
+    expectError(
+      await api('POST', '/api/financeiro/categorias', {
+        token: admin.token,
+        body: { nome: nome.toUpperCase(), tipo: 'receita' },
+      }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await api('POST', '/api/financeiro/categorias', {
+        token: admin.token,
+        body: { nome: 'contrato', tipo: 'receita' },
+      }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await api('POST', '/api/financeiro/categorias', { token: admin.token, body: { nome: 'X', tipo: 'outro' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const renamed = await api('PUT', `/api/financeiro/categorias/${created.body.id}`, {
+      token: admin.token,
+      body: { nome: `${nome} 2`, tipo: 'receita' },
+    });
+    expect(renamed.body).toMatchObject({ nome: `${nome} 2`, tipo: 'receita' });
+    expectError(
+      await api('PUT', `/api/financeiro/categorias/${created.body.id}`, {
+        token: admin.token,
+        regiao: 'MG',
+        body: { nome: 'x', tipo: 'receita' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    // with an entry, its tipo is fixed and it cannot be deleted
+    await entry({ tipo: 'receita', categoria_id: created.body.id });
+    expectError(
+      await api('PUT', `/api/financeiro/categorias/${created.body.id}`, {
+        token: admin.token,
+        body: { nome, tipo: 'despesa' },
+      }),
+      409,
+      'IN_USE',
+    );
+    expectError(
+      await api('DELETE', `/api/financeiro/categorias/${created.body.id}`, { token: admin.token }),
+      409,
+      'IN_USE',
+    );
+
+    const free = await api('POST', '/api/financeiro/categorias', {
+      token: admin.token,
+      body: { nome: uniq('T'), tipo: 'receita' },
+    });
+    expect((await api('DELETE', `/api/financeiro/categorias/${free.body.id}`, { token: admin.token })).status).toBe(
+      204,
+    );
+    expectError(
+      await api('DELETE', `/api/financeiro/categorias/${free.body.id}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await api('DELETE', '/api/financeiro/categorias/nope', { token: admin.token }), 400, 'INVALID_ID');
+  });
+
+  it('system categories cannot be renamed, retyped nor deleted', async () => {
+    const id = await systemId('SP', 'captacao');
+    expectError(await api('DELETE', `/api/financeiro/categorias/${id}`, { token: admin.token }), 409, 'INVALID_STATE');
+    expectError(
+      await api('PUT', `/api/financeiro/categorias/${id}`, {
+        token: admin.token,
+        body: { nome: 'Outra', tipo: 'despesa' },
+      }),
+      409,
+      'INVALID_STATE',
+    );
+  });
+});
+
+describe('finance entries', () => {
+  it('creates a previsto entry with its references, logs it, reads it', async () => {
+    const { fot, event } = await makeEvento();
+    const prof = await makeProfissional('SP');
+    const body = await entry({
+      fot_id: fot.id,
+      agenda_id: event.id,
+      profissional_id: prof.id,
+      chave_externa: uniq('k'),
+    });
+    expect(body).toMatchObject({
+      status: 'previsto',
+      origem: 'manual',
+      valor: 150.25,
+      categoria_nome: 'Logística',
+      fot_id: fot.id,
+      agenda_id: event.id,
+      profissional_id: prof.id,
+    });
+    const [row] = await db.select().from(lancamentos).where(eq(lancamentos.id, body.id));
+    expect(row!.valorCentavos).toBe(15025);
+    const got = await api('GET', `/api/financeiro/lancamentos/${body.id}`, { token: admin.token });
+    expect(got.body).toEqual(body);
+    expectError(
+      await api('GET', `/api/financeiro/lancamentos/${body.id}`, { token: admin.token, regiao: 'MG' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api('GET', `/api/financeiro/lancamentos/${UNKNOWN_ID}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
+    const logs = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.entidade, 'lancamentos'), eq(logsAtividade.entidadeId, body.id)));
+    expect(logs.map((l) => l.acao)).toEqual(['lancamentos.create']);
+  });
+
+  it('refuses bad input, references of another region and a category of the other tipo', async () => {
+    const base = {
+      tipo: 'despesa',
+      categoria_id: await systemId('SP', 'logistica'),
+      descricao: 'x',
+      valor: 1,
+      vencimento: '2027-01-01',
+    };
+    const post = (body: unknown, regiao = 'SP') =>
+      api('POST', '/api/financeiro/lancamentos', { token: admin.token, regiao, body });
+    expectError(await post({ ...base, valor: 0 }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, valor: 1.234 }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, vencimento: '2027-02-30' }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, descricao: '' }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, tipo: 'receita' }), 400, 'VALIDATION_FAILED');
+    expectError(await post(base, 'MG'), 404, 'NOT_FOUND');
+    const mg = await makeEvento('MG');
+    expectError(await post({ ...base, agenda_id: mg.event.id }), 404, 'NOT_FOUND');
+    expectError(await post({ ...base, fot_id: mg.fot.id }), 404, 'NOT_FOUND');
+    expectError(await post({ ...base, profissional_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
+    const sp = await makeEvento('SP');
+    const other = await makeEvento('SP');
+    expectError(await post({ ...base, fot_id: other.fot.id, agenda_id: sp.event.id }), 400, 'VALIDATION_FAILED');
+    const chave = uniq('k');
+    expect((await post({ ...base, chave_externa: chave })).status).toBe(201);
+    expectError(await post({ ...base, chave_externa: chave }), 409, 'CONFLICT');
+  });
+
+  it('lists with every filter and X-Total-Count, paged', async () => {
+    const { fot, event } = await makeEvento();
+    const prof = await makeProfissional('SP');
+    const ids = [];
+    for (const v of ['2031-01-05', '2031-01-10', '2031-02-01'])
+      ids.push((await entry({ vencimento: v, agenda_id: event.id, fot_id: fot.id, profissional_id: prof.id })).id);
+    await api('POST', `/api/financeiro/lancamentos/${ids[1]}/pagar`, { token: admin.token });
+    const q = (s: string) => api('GET', `/api/financeiro/lancamentos?${s}`, { token: admin.token });
+    const all = await q(`agenda_id=${event.id}`);
+    expect(all.body.map((e: any) => e.id)).toEqual(ids);
+    expect(all.headers.get('x-total-count')).toBe('3');
+    const page = await q(`fot_id=${fot.id}&limit=1&offset=1`);
+    expect(page.body.map((e: any) => e.id)).toEqual([ids[1]]);
+    expect(page.headers.get('x-total-count')).toBe('3');
+    expect((await q(`profissional_id=${prof.id}&status=pago`)).body.map((e: any) => e.id)).toEqual([ids[1]]);
+    expect((await q(`agenda_id=${event.id}&de=2031-01-06&ate=2031-01-31`)).body.map((e: any) => e.id)).toEqual([
+      ids[1],
+    ]);
+    expect((await q(`agenda_id=${event.id}&tipo=receita`)).body).toEqual([]);
+    const cat = await systemId('SP', 'logistica');
+    expect((await q(`agenda_id=${event.id}&categoria_id=${cat}`)).body).toHaveLength(3);
+    expectError(await q('de=2031-02-01&ate=2031-01-01'), 400, 'VALIDATION_FAILED');
+    expectError(await q('status=feito'), 400, 'VALIDATION_FAILED');
+    expect(
+      (await api('GET', `/api/financeiro/lancamentos?agenda_id=${event.id}`, { token: admin.token, regiao: 'MG' }))
+        .body,
+    ).toEqual([]);
+  });
+
+  it('state machine: pagar, cancelar, estornar; anything else is 409 INVALID_STATE', async () => {
+    const a = await entry({ tipo: 'receita', categoria_id: await systemId('SP', 'pacotes_fotos') });
+    const path = (id: string, t: string) => `/api/financeiro/lancamentos/${id}/${t}`;
+    expectError(await api('POST', path(a.id, 'estornar'), { token: admin.token }), 409, 'INVALID_STATE');
+    const paid = await api('POST', path(a.id, 'pagar'), { token: admin.token, body: { pago_em: '2027-03-11' } });
+    expect(paid.body).toMatchObject({ status: 'pago', pago_em: '2027-03-11', valor: 150.25 });
+    expectError(await api('POST', path(a.id, 'pagar'), { token: admin.token }), 409, 'INVALID_STATE');
+    expectError(await api('POST', path(a.id, 'cancelar'), { token: admin.token }), 409, 'INVALID_STATE');
+    expectError(
+      await api('POST', path(a.id, 'pagar'), { token: admin.token, body: { pago_em: 'ontem' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const reversed = await api('POST', path(a.id, 'estornar'), { token: admin.token, body: { pago_em: '2027-04-01' } });
+    expect(reversed.body.status).toBe('estornado');
+    const [mirror] = await db.select().from(lancamentos).where(eq(lancamentos.estornoDe, a.id));
+    expect(mirror).toMatchObject({
+      tipo: 'despesa',
+      valorCentavos: 15025,
+      origem: 'estorno',
+      status: 'pago',
+      pagoEm: '2027-04-01',
+    });
+    expectError(await api('POST', path(a.id, 'estornar'), { token: admin.token }), 409, 'INVALID_STATE');
+    expectError(await api('POST', path(mirror!.id, 'cancelar'), { token: admin.token }), 409, 'INVALID_STATE');
+
+    const b = await entry();
+    expect((await api('POST', path(b.id, 'cancelar'), { token: admin.token })).body.status).toBe('cancelado');
+    expectError(await api('POST', path(b.id, 'pagar'), { token: admin.token }), 409, 'INVALID_STATE');
+    expectError(await api('POST', path(b.id, 'pagar'), { token: admin.token, regiao: 'MG' }), 404, 'NOT_FOUND');
+    expectError(await api('POST', path(UNKNOWN_ID, 'cancelar'), { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(await api('POST', path('x', 'cancelar'), { token: admin.token }), 400, 'INVALID_ID');
+    const logs = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, a.id));
+    expect(logs.map((l) => l.acao).sort()).toEqual(['lancamentos.create', 'lancamentos.estornar', 'lancamentos.pagar']);
+  });
+
+  it('10 parallel pagar on one entry: one success', async () => {
+    const e = await entry();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api('POST', `/api/financeiro/lancamentos/${e.id}/pagar`, { token: admin.token }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(9);
+    const logs = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.entidadeId, e.id), eq(logsAtividade.acao, 'lancamentos.pagar')));
+    expect(logs).toHaveLength(1);
+  });
+
+  it('10 parallel estornar: one mirror', async () => {
+    const e = await entry();
+    await api('POST', `/api/financeiro/lancamentos/${e.id}/pagar`, { token: admin.token });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api('POST', `/api/financeiro/lancamentos/${e.id}/estornar`, { token: admin.token }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await db.select().from(lancamentos).where(eq(lancamentos.estornoDe, e.id))).toHaveLength(1);
+  });
+});
+
+describe('contracts', () => {
+  it('creates the contract and its installments in cents, monthly, end-of-month clamped', async () => {
+    const fot = await makeFot('SP');
+    const res = await api('POST', '/api/financeiro/contratos', {
+      token: admin.token,
+      body: {
+        fot_id: fot.id,
+        valor_total: 1000,
+        parcelas: 3,
+        primeiro_vencimento: '2027-01-31',
+        descricao: 'Formatura',
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(
+      res.body.lancamentos.map((p: any) => [p.valor, p.vencimento, p.parcela, p.origem, p.categoria_nome]),
+    ).toEqual([
+      [333.33, '2027-01-31', 1, 'contrato', 'Contrato'],
+      [333.33, '2027-02-28', 2, 'contrato', 'Contrato'],
+      [333.34, '2027-03-31', 3, 'contrato', 'Contrato'],
+    ]);
+    const list = await api('GET', `/api/financeiro/contratos?fot_id=${fot.id}`, { token: admin.token });
+    expect(list.body).toEqual([res.body]);
+    expect(list.headers.get('x-total-count')).toBe('1');
+  });
+
+  it('refuses bad input and a FOT of another region', async () => {
+    const fot = await makeFot('MG');
+    const post = (body: unknown) => api('POST', '/api/financeiro/contratos', { token: admin.token, body });
+    const base = { fot_id: fot.id, valor_total: 100, parcelas: 2, primeiro_vencimento: '2027-01-10' };
+    expectError(await post(base), 404, 'NOT_FOUND');
+    expectError(await post({ ...base, parcelas: 61 }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, parcelas: 0 }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, valor_total: -1 }), 400, 'VALIDATION_FAILED');
+    const sp = await makeFot('SP');
+    expectError(await post({ ...base, fot_id: sp.id, valor_total: 0.01 }), 400, 'VALIDATION_FAILED');
+  });
+
+  it("an EVENT_OWNER reads its own company's contracts only", async () => {
+    const mine = await makeFot('SP');
+    const theirs = await makeFot('SP');
+    const eo = await makeUser({ role: 'EVENT_OWNER', empresaId: mine.empresaId });
+    for (const f of [mine, theirs])
+      await api('POST', '/api/financeiro/contratos', {
+        token: admin.token,
+        body: { fot_id: f.id, valor_total: 10, parcelas: 1, primeiro_vencimento: '2027-01-10' },
+      });
+    const list = await api('GET', '/api/financeiro/contratos', { token: eo.token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((c: any) => c.fot_id)).toEqual([mine.id]);
+    expect((await api('GET', `/api/financeiro/contratos?fot_id=${theirs.id}`, { token: eo.token })).body).toEqual([]);
+    const pro = await makeUser({ role: 'profissional' });
+    expectError(await api('GET', '/api/financeiro/contratos', { token: pro.token }), 403, 'FORBIDDEN');
+  });
+
+  it('splitCentavos: sum exact, all equal but the last, which is larger by less than n cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 100_000_000_000 }), (n, total) => {
+        fc.pre(total >= n);
+        const parts = splitCentavos(total, n);
+        expect(parts).toHaveLength(n);
+        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+        const first = parts[0]!;
+        for (const p of parts.slice(0, -1)) expect(p).toBe(first);
+        expect(parts.at(-1)! - first).toBeGreaterThanOrEqual(0);
+        expect(parts.at(-1)! - first).toBeLessThan(n);
+        for (const p of parts.slice(0, -1)) expect(Math.abs(p - first)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+
+  it('addMonths clamps to the end of the month and never chains', () => {
+    expect(addMonths('2027-01-31', 1)).toBe('2027-02-28');
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2027-01-31', 2)).toBe('2027-03-31');
+    expect(addMonths('2027-11-15', 3)).toBe('2028-02-15');
+  });
+});
