@@ -13,6 +13,7 @@ import {
 } from '../db/schema';
 import type { Scope } from '../db/scope';
 import { writeThenRead } from '../db/write-read';
+import { feeOnAccept, feeOnCancel } from './financeiro';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
@@ -388,7 +389,21 @@ export async function answer(
   const { insert, push: messages } = prepareNotifications(db, notes, {
     when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
   });
-  const [written, ...rest] = await writeThenRead(db, [entry], [write, ...insert, view]);
+  // This answer, as the batch sees it right after the update (the same test the notifications use).
+  const answered = sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`;
+  // The fee (docs/decisions.md#d18-finance): created by an acceptance, cancelled by a decline after one.
+  const fee =
+    status === 'aceito'
+      ? feeOnAccept(db, log, id, answered)
+      : feeOnCancel(
+          db,
+          log,
+          id,
+          sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = 'aceito')`,
+        );
+  const before = status === 'aceito' ? [entry] : [entry, ...fee];
+  const after = status === 'aceito' ? fee : [];
+  const [written, ...rest] = await writeThenRead(db, before, [write, ...insert, ...after, view]);
   if (written.meta.changes === 0) {
     const reason = status === 'aceito' ? await refusalReason(db, id) : undefined;
     if (reason === 'QUOTA_FULL') throw new ApiError('QUOTA_FULL', 'the team quota of this function is already filled');
@@ -427,6 +442,8 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
     regiao,
     dados: deleted(convites),
   });
-  await writeThenRead(db, [...insert, entry], [db.delete(convites).where(eq(convites.id, id))]);
+  // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).
+  const fee = feeOnCancel(db, log, id);
+  await writeThenRead(db, [...insert, entry, ...fee], [db.delete(convites).where(eq(convites.id, id))]);
   push(messages);
 }

@@ -6,6 +6,7 @@ import {
   CATEGORIAS_SISTEMA,
   categoriasFinanceiras,
   lancamentos,
+  repasseLancamentos,
   type CategoriaSistema,
   type OrigemLancamento,
   type TipoLancamento,
@@ -327,7 +328,13 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string, accepted?: S
  */
 export function feeOnCancel(db: Db, log: LogCtx, conviteId: string, when?: SQL): Stmt[] {
   const l = lancamentos;
-  const where = and(eq(l.conviteId, conviteId), eq(l.status, 'previsto'), when);
+  // A fee already gathered into a live payout batch stays: cancel the batch first (README "Money").
+  const where = and(
+    eq(l.conviteId, conviteId),
+    eq(l.status, 'previsto'),
+    sql`not exists (select 1 from ${repasseLancamentos} where ${repasseLancamentos.lancamentoId} = ${l.id} and ${repasseLancamentos.ativo} = 1)`,
+    when,
+  );
   const set = { status: 'cancelado' as const };
   return [
     logRowWrite(db, log, l, where, {

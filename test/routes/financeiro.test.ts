@@ -1,13 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agenda, categoriasFinanceiras, lancamentos, logsAtividade, tiposEventos } from '../../src/db/schema';
+import { agenda, categoriasFinanceiras, funcoes, lancamentos, logsAtividade, tiposEventos } from '../../src/db/schema';
 import { addMonths, splitCentavos } from '../../src/lib/money';
 import {
   db,
   makeAdmin,
   makeCatalog,
   makeFot,
+  makePreco,
   makeProfissional,
   makeUser,
   uniq,
@@ -390,5 +391,59 @@ describe('contracts', () => {
     expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
     expect(addMonths('2027-01-31', 2)).toBe('2027-03-31');
     expect(addMonths('2027-11-15', 3)).toBe('2028-02-15');
+  });
+});
+
+describe('fees from invitations', () => {
+  it('accepting creates one previsto fee at the price of the moment; declining cancels it; withdrawing too', async () => {
+    const { event, tipo } = await makeEvento('SP', '2031-06-01');
+    const funcao = await makeCatalog(funcoes, 'SP');
+    await makePreco(tipo.id, funcao.id, { regiao: 'SP', valorCentavos: 40_000 });
+    const user = await makeUser({ role: 'profissional' });
+    const prof = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
+    const inv = await api('POST', `/api/agenda/${event.id}/convites`, {
+      token: admin.token,
+      body: { profissional_id: prof.id, funcao_id: funcao.id },
+    });
+    expect(inv.status).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api('PATCH', `/api/convites/${inv.body.id}`, { token: user.token, body: { status: 'aceito' } }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    const fees = () => db.select().from(lancamentos).where(eq(lancamentos.conviteId, inv.body.id));
+    expect(await fees()).toHaveLength(1);
+    expect((await fees())[0]).toMatchObject({
+      status: 'previsto',
+      tipo: 'despesa',
+      origem: 'cache',
+      valorCentavos: 40_000,
+      agendaId: event.id,
+      profissionalId: prof.id,
+      vencimento: '2031-06-01',
+    });
+    await api('PATCH', `/api/convites/${inv.body.id}`, { token: user.token, body: { status: 'recusado' } });
+    expect((await fees()).map((f) => f.status)).toEqual(['cancelado']);
+    await api('PATCH', `/api/convites/${inv.body.id}`, { token: user.token, body: { status: 'aceito' } });
+    expect((await fees()).map((f) => f.status).sort()).toEqual(['cancelado', 'previsto']);
+    const live = (await fees()).find((f) => f.status === 'previsto')!;
+    expect((await api('DELETE', `/api/convites/${inv.body.id}`, { token: admin.token })).status).toBe(204);
+    const [after] = await db.select().from(lancamentos).where(eq(lancamentos.id, live.id));
+    expect(after!.status).toBe('cancelado');
+  });
+
+  it('no price, no fee', async () => {
+    const { event } = await makeEvento('SP', '2031-06-02');
+    const funcao = await makeCatalog(funcoes, 'SP');
+    const user = await makeUser({ role: 'profissional' });
+    const prof = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
+    const inv = await api('POST', `/api/agenda/${event.id}/convites`, {
+      token: admin.token,
+      body: { profissional_id: prof.id, funcao_id: funcao.id },
+    });
+    const ok = await api('PATCH', `/api/convites/${inv.body.id}`, { token: user.token, body: { status: 'aceito' } });
+    expect(ok.status).toBe(200);
+    expect(await db.select().from(lancamentos).where(eq(lancamentos.conviteId, inv.body.id))).toEqual([]);
   });
 });
