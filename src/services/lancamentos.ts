@@ -548,16 +548,23 @@ export async function resultado(db: Db, regiao: string, q: ResultadoQuery) {
   } else if (q.agenda_id) scope = sql`e.agenda_id = ${q.agenda_id}`;
   else scope = sql`e.vencimento between ${q.de} and ${q.ate}`;
 
-  const query = sql`select x.categoria_id as categoria_id, c.nome as nome, x.tipo as tipo,
-      coalesce(sum(case when x.status = 'previsto' then x.valor end), 0) as previsto,
-      coalesce(sum(case when x.status = 'pago' then x.valor end), 0) as realizado
-    from (
+  // A drizzle select over a SQL source (a raw db.all() cannot join a D1 batch).
+  const source = sql`(
       select e.categoria_id, e.tipo, e.status, e.valor_centavos as valor from lancamentos e
       where e.regiao = ${regiao} and e.status in ('previsto', 'pago') and e.origem <> 'estorno' and ${scope}
       ${captacao}
-    ) x join categorias_financeiras c on c.id = x.categoria_id
-    group by x.categoria_id, x.tipo
-    order by x.tipo desc, c.nome_key`;
+    ) x join categorias_financeiras c on c.id = x.categoria_id`;
+  const query = db
+    .select({
+      categoria_id: sql<string>`x.categoria_id`.as('categoria_id'),
+      nome: sql<string>`c.nome`.as('nome'),
+      tipo: sql<TipoLancamento>`x.tipo`.as('tipo'),
+      previsto: sql<number>`coalesce(sum(case when x.status = 'previsto' then x.valor end), 0)`.as('previsto'),
+      realizado: sql<number>`coalesce(sum(case when x.status = 'pago' then x.valor end), 0)`.as('realizado'),
+    })
+    .from(source)
+    .groupBy(sql`x.categoria_id, x.tipo`)
+    .orderBy(sql`x.tipo desc, c.nome_key`);
   const exists = q.fot_id
     ? db
         .select({ id: cadastroFot.id })
@@ -568,8 +575,8 @@ export async function resultado(db: Db, regiao: string, q: ResultadoQuery) {
           .select({ id: agenda.id })
           .from(agenda)
           .where(and(eq(agenda.id, q.agenda_id), eq(agenda.regiao, regiao)))
-      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1)`);
-  const [found, rows] = await db.batch([exists, db.all<ResultadoRow>(query)]);
+      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`);
+  const [found, rows] = await db.batch([exists, query]);
   if (!found[0]) throw new ApiError('NOT_FOUND', q.fot_id ? 'FOT não encontrado' : 'evento não encontrado');
   return toResultado(rows as ResultadoRow[]);
 }

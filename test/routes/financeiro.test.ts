@@ -1,7 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agenda, categoriasFinanceiras, funcoes, lancamentos, logsAtividade, tiposEventos } from '../../src/db/schema';
+import {
+  agenda,
+  cadastroFot,
+  categoriasFinanceiras,
+  funcoes,
+  lancamentos,
+  logsAtividade,
+  tiposEventos,
+} from '../../src/db/schema';
 import { addMonths, splitCentavos } from '../../src/lib/money';
 import {
   db,
@@ -445,5 +453,97 @@ describe('fees from invitations', () => {
     const ok = await api('PATCH', `/api/convites/${inv.body.id}`, { token: user.token, body: { status: 'aceito' } });
     expect(ok.status).toBe(200);
     expect(await db.select().from(lancamentos).where(eq(lancamentos.conviteId, inv.body.id))).toEqual([]);
+  });
+});
+
+describe('result', () => {
+  it('per FOT: its entries, its events’ entries and gastos_captacao; never cancelled, reversed nor mirrors', async () => {
+    const { fot, event } = await makeEvento('SP', '2031-07-01');
+    await db.update(cadastroFot).set({ gastosCaptacaoCentavos: 50_000 }).where(eq(cadastroFot.id, fot.id));
+    const receita = await systemId('SP', 'contrato');
+    const r1 = await entry({ tipo: 'receita', categoria_id: receita, valor: 2000, fot_id: fot.id });
+    await entry({ valor: 300, agenda_id: event.id });
+    const paid = await entry({ valor: 100, agenda_id: event.id });
+    await api('POST', `/api/financeiro/lancamentos/${paid.id}/pagar`, { token: admin.token });
+    const cancelled = await entry({ valor: 999, agenda_id: event.id });
+    await api('POST', `/api/financeiro/lancamentos/${cancelled.id}/cancelar`, { token: admin.token });
+    const reversed = await entry({ valor: 777, fot_id: fot.id });
+    await api('POST', `/api/financeiro/lancamentos/${reversed.id}/pagar`, { token: admin.token });
+    await api('POST', `/api/financeiro/lancamentos/${reversed.id}/estornar`, { token: admin.token });
+    void r1;
+    const res = await api('GET', `/api/financeiro/resultado?fot_id=${fot.id}`, { token: admin.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      receitas: 2000,
+      despesas: 900,
+      resultado: 1100,
+      margem_pct: 55,
+      previsto: { receitas: 2000, despesas: 300 },
+      realizado: { receitas: 0, despesas: 600 },
+    });
+    expect(res.body.por_categoria.find((c: any) => c.nome === 'Captação')).toMatchObject({
+      realizado: 500,
+      previsto: 0,
+    });
+    const ev = await api('GET', `/api/financeiro/resultado?agenda_id=${event.id}`, { token: admin.token });
+    expect(ev.body).toMatchObject({ receitas: 0, despesas: 400, resultado: -400, margem_pct: null });
+  });
+
+  it('exactly one of fot_id, agenda_id, de+ate; other region 404', async () => {
+    const { fot, event } = await makeEvento('MG');
+    const q = (s: string, regiao = 'SP') =>
+      api('GET', `/api/financeiro/resultado?${s}`, { token: admin.token, regiao });
+    expectError(await q(''), 400, 'VALIDATION_FAILED');
+    expectError(await q(`fot_id=${fot.id}&agenda_id=${event.id}`), 400, 'VALIDATION_FAILED');
+    expectError(await q('de=2031-01-01'), 400, 'VALIDATION_FAILED');
+    expectError(await q('de=2031-02-01&ate=2031-01-01'), 400, 'VALIDATION_FAILED');
+    expectError(await q(`fot_id=${fot.id}`), 404, 'NOT_FOUND');
+    expectError(await q(`agenda_id=${event.id}`), 404, 'NOT_FOUND');
+    expect((await q(`agenda_id=${event.id}`, 'MG')).status).toBe(200);
+  });
+
+  it('property: the period result equals a brute-force sum over random entries', async () => {
+    const regiao = 'MG';
+    const cats = { receita: await systemId(regiao, 'contrato'), despesa: await systemId(regiao, 'logistica') };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            tipo: fc.constantFrom('receita' as const, 'despesa' as const),
+            centavos: fc.integer({ min: 1, max: 10_000_000 }),
+            status: fc.constantFrom('previsto' as const, 'pago' as const, 'cancelado' as const),
+          }),
+          { minLength: 0, maxLength: 12 },
+        ),
+        async (items) => {
+          // a fresh year per run: the period holds exactly these entries
+          const year = 2100 + Math.floor(Math.random() * 800);
+          const day = `${year}-01-15`;
+          for (const it of items)
+            await db.insert(lancamentos).values({
+              regiao,
+              tipo: it.tipo,
+              categoriaId: cats[it.tipo],
+              descricao: 'p',
+              valorCentavos: it.centavos,
+              vencimento: day,
+              status: it.status,
+            });
+          const res = await api('GET', `/api/financeiro/resultado?de=${year}-01-01&ate=${year}-12-31`, {
+            token: admin.token,
+            regiao,
+          });
+          const sum = (t: string, s?: string) =>
+            items
+              .filter((i) => i.tipo === t && i.status !== 'cancelado' && (!s || i.status === s))
+              .reduce((a, i) => a + i.centavos, 0) / 100;
+          expect(res.body.receitas).toBeCloseTo(sum('receita'), 2);
+          expect(res.body.despesas).toBeCloseTo(sum('despesa'), 2);
+          expect(res.body.realizado.receitas).toBeCloseTo(sum('receita', 'pago'), 2);
+          expect(res.body.previsto.despesas).toBeCloseTo(sum('despesa', 'previsto'), 2);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
