@@ -1,5 +1,6 @@
 import { setTotal } from '../../lib/pagination';
 import * as fin from '../../services/lancamentos';
+import * as tabelas from '../../services/tabelas-tributarias';
 import { handler, logCtx } from '../route';
 import * as r from './financeiro.routes';
 
@@ -89,3 +90,13 @@ export const listContratos = handler(r.listContratos, async (c) => {
 export const getResultado = handler(r.getResultado, async (c) =>
   c.json(await fin.resultado(c.var.db, c.var.regiao, c.req.valid('query')), 200),
 );
+
+export const putTabela = handler(r.putTabela, async (c) =>
+  c.json(await tabelas.putTabela(c.var.db, logCtx(c), c.req.valid('param').vigencia, c.req.valid('json')), 200),
+);
+
+export const listTabelas = handler(r.listTabelas, async (c) => {
+  const rows = await tabelas.listTabelas(c.var.db);
+  setTotal(c, rows.length);
+  return c.json(rows, 200);
+});

@@ -14,6 +14,9 @@ import {
   PagarRequest,
   ResultadoQuery,
   ResultadoSchema,
+  TabelaRequest,
+  TabelaSchema,
+  VigenciaParam,
 } from './financeiro.schemas';
 
 const tags = ['Finance'];
@@ -184,4 +187,25 @@ export const getResultado = authedRoute({
   description: `${inRegion} Exactly one of fot_id, agenda_id, or de+ate (else 400). Counts previsto and pago entries, never cancelado/estornado nor the mirrors of reversals. A FOT includes its events' entries and its gastos_captacao as category Captação (realizado). One grouped query.`,
   request: { query: ResultadoQuery },
   responses: { 200: jsonResponse(ResultadoSchema, 'The result'), 404: errors[404] },
+});
+
+export const putTabela = authedRoute({
+  method: 'put',
+  path: '/tabelas-tributarias/{vigencia}',
+  tags,
+  allow: requireRole('SUPERADMIN'),
+  summary: 'Create or replace the tax table in force from vigencia (SUPERADMIN)',
+  description:
+    'Global (not regional). Rates in percent (11 = 11%, up to 4 decimals), amounts in BRL. irrf_faixas ascending by ate (upper bound of the IRRF base), ate null on the last one only.',
+  request: { params: VigenciaParam, body: jsonBody(TabelaRequest) },
+  responses: { 200: jsonResponse(TabelaSchema, 'The table') },
+});
+
+export const listTabelas = authedRoute({
+  method: 'get',
+  path: '/tabelas-tributarias',
+  tags,
+  allow: requireAdmin,
+  summary: 'Tax tables, newest vigencia first (administrators)',
+  responses: { 200: listResponse(TabelaSchema, 'Tax tables') },
 });

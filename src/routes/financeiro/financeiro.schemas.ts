@@ -141,3 +141,45 @@ export const ResultadoSchema = z
     ),
   })
   .openapi('Resultado');
+
+const pct = () =>
+  z
+    .number()
+    .min(0)
+    .max(100)
+    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'no máximo 4 casas decimais')
+    .openapi({ minimum: 0, maximum: 100, description: 'percent: 11 = 11%', example: 7.5 });
+
+export const VigenciaParam = z.object({
+  vigencia: isoDate().openapi({ param: { name: 'vigencia', in: 'path' } }),
+});
+
+export const TabelaRequest = z
+  .object({
+    inss_aliquota: pct(),
+    inss_teto: money(),
+    irrf_faixas: z
+      .array(z.object({ ate: money().nullable(), aliquota: pct(), deducao: money() }))
+      .min(1)
+      .max(20)
+      .refine(
+        (fs) =>
+          fs.every((f, i) => (i === fs.length - 1 ? f.ate === null : f.ate !== null)) &&
+          fs.every((f, i) => i === 0 || f.ate === null || f.ate > fs[i - 1]!.ate!),
+        'ate: crescente, null só (e sempre) na última faixa',
+      ),
+    iss_aliquota: pct(),
+  })
+  .openapi('TabelaTributariaRequest');
+
+export const TabelaSchema = z
+  .object({
+    vigencia: out.date(),
+    inss_aliquota: z.number(),
+    inss_teto: z.number(),
+    irrf_faixas: z.array(z.object({ ate: z.number().nullable(), aliquota: z.number(), deducao: z.number() })),
+    iss_aliquota: z.number(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+  })
+  .openapi('TabelaTributaria');

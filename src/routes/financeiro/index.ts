@@ -16,4 +16,6 @@ export const financeiroRoutes = createRouter()
   .openapi(r.estornarLancamento, h.estornarLancamento)
   .openapi(r.createContrato, h.createContrato)
   .openapi(r.listContratos, h.listContratos)
-  .openapi(r.getResultado, h.getResultado);
+  .openapi(r.getResultado, h.getResultado)
+  .openapi(r.putTabela, h.putTabela)
+  .openapi(r.listTabelas, h.listTabelas);
