@@ -152,6 +152,40 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/pedidos', allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'GET', path: `/api/pedidos/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+  // Finance (decisions D18): administrators; EVENT_OWNER reads contracts; tax tables written by a SUPERADMIN.
+  ...finance(),
 ];
+
+function finance(): ProtectedRoute[] {
+  const f = '/api/financeiro';
+  const entry = { tipo: 'despesa', categoria_id: ID, descricao: 'x', valor: 1, vencimento: '2030-01-01' };
+  const table = {
+    inss_aliquota: 11,
+    inss_teto: 1000,
+    irrf_faixas: [{ ate: null, aliquota: 0, deducao: 0 }],
+    iss_aliquota: 0,
+  };
+  return [
+    ...catalogRoutes(`${f}/categorias`, { nome: 'Categoria da tabela', tipo: 'despesa' }).map((r) =>
+      r.method === 'GET' ? { ...r, allowed: ADMINS } : r,
+    ),
+    { method: 'GET', path: `${f}/lancamentos`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/lancamentos`, allowed: ADMINS, body: entry },
+    { method: 'GET', path: `${f}/lancamentos/${ID}`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/lancamentos/${ID}/pagar`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/lancamentos/${ID}/cancelar`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/lancamentos/${ID}/estornar`, allowed: ADMINS },
+    {
+      method: 'POST',
+      path: `${f}/contratos`,
+      allowed: ADMINS,
+      body: { fot_id: ID, valor_total: 10, parcelas: 1, primeiro_vencimento: '2030-01-01' },
+    },
+    { method: 'GET', path: `${f}/contratos`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+    { method: 'GET', path: `${f}/resultado?agenda_id=${ID}`, allowed: ADMINS },
+    { method: 'GET', path: `${f}/tabelas-tributarias`, allowed: ADMINS },
+    { method: 'PUT', path: `${f}/tabelas-tributarias/2030-01-01`, allowed: ['SUPERADMIN'], body: table },
+  ];
+}
 
 export { ADMINS };

@@ -1,7 +1,7 @@
 // The D1 cost of every route (issue 8): at most 3 round trips per request, authentication
 // included, and the same count with 1 row and with 100+ rows. Own file: it fills the database.
 import { env } from 'cloudflare:test';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/env';
 import { emailOutbox } from '../../src/db/schema';
@@ -10,10 +10,12 @@ import { requestPasswordReset } from '../../src/services/password-reset';
 import {
   agenda,
   agendaEquipe,
+  categoriasFinanceiras,
   convites,
   cursos,
   empresas,
   funcoes,
+  lancamentos,
   pacotes,
   pedidos,
   precos,
@@ -559,6 +561,130 @@ async function calls(): Promise<Call[]> {
       body: { data: { id: payId } },
       expect: 200,
     },
+    ...(await financeCalls(a)),
+  ];
+}
+
+// Finance (D18): one FOT and event that grow() fills with entries and contracts.
+const fin: { fot?: string; event?: string; cat?: string } = {};
+
+async function financeWorld() {
+  if (fin.fot) return;
+  const fot = await makeFot('SP');
+  const tipo = await makeCatalog(tiposEventos);
+  const [ev] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-01' })
+    .returning();
+  const [cat] = await db
+    .select()
+    .from(categoriasFinanceiras)
+    .where(and(eq(categoriasFinanceiras.regiao, 'SP'), eq(categoriasFinanceiras.sistema, 'logistica')));
+  Object.assign(fin, { fot: fot.id, event: ev!.id, cat: cat!.id });
+}
+
+async function financeGrow() {
+  await financeWorld();
+  const rows = Array.from({ length: 110 }, (_, i) => ({
+    regiao: 'SP',
+    tipo: 'despesa' as const,
+    categoriaId: fin.cat!,
+    descricao: `e${i}`,
+    valorCentavos: 100 + i,
+    vencimento: '2027-03-01',
+    agendaId: fin.event!,
+    fotId: fin.fot!,
+  }));
+  for (let i = 0; i < rows.length; i += 5) await db.insert(lancamentos).values(rows.slice(i, i + 5));
+  for (let i = 0; i < 3; i++)
+    await api('POST', '/api/financeiro/contratos', {
+      token: admin.token,
+      body: { fot_id: fin.fot, valor_total: 1000, parcelas: 40, primeiro_vencimento: '2027-01-31' },
+    });
+}
+
+async function financeCalls(a: string): Promise<Call[]> {
+  await financeWorld();
+  const f = '/api/financeiro';
+  const fresh = async () => {
+    const res = await api('POST', `${f}/lancamentos`, {
+      token: a,
+      body: { tipo: 'despesa', categoria_id: fin.cat, descricao: 'x', valor: 10, vencimento: '2027-03-01' },
+    });
+    return res.body.id as string;
+  };
+  const [toPay, toCancel, toReverse] = [await fresh(), await fresh(), await fresh()];
+  await api('POST', `${f}/lancamentos/${toReverse}/pagar`, { token: a });
+  const entry = {
+    tipo: 'despesa',
+    categoria_id: fin.cat,
+    descricao: 'x',
+    valor: 10,
+    vencimento: '2027-03-01',
+    agenda_id: fin.event,
+  };
+  const tabela = {
+    inss_aliquota: 11,
+    inss_teto: 1000,
+    irrf_faixas: [{ ate: null, aliquota: 0, deducao: 0 }],
+    iss_aliquota: 0,
+  };
+  return [
+    { name: 'fin categorias', method: 'GET', path: `${f}/categorias`, token: a, expect: 200 },
+    {
+      name: 'fin categoria create',
+      method: 'POST',
+      path: `${f}/categorias`,
+      token: a,
+      body: { nome: uniq('C'), tipo: 'despesa' },
+      expect: 201,
+    },
+    { name: 'fin lancamentos', method: 'GET', path: `${f}/lancamentos?agenda_id=${fin.event}`, token: a, expect: 200 },
+    {
+      name: 'fin lancamentos paged',
+      method: 'GET',
+      path: `${f}/lancamentos?fot_id=${fin.fot}&limit=20`,
+      token: a,
+      expect: 200,
+    },
+    { name: 'fin lancamento create', method: 'POST', path: `${f}/lancamentos`, token: a, body: entry, expect: 201 },
+    { name: 'fin lancamento get', method: 'GET', path: `${f}/lancamentos/${toPay}`, token: a, expect: 200 },
+    { name: 'fin pagar', method: 'POST', path: `${f}/lancamentos/${toPay}/pagar`, token: a, expect: 200 },
+    { name: 'fin cancelar', method: 'POST', path: `${f}/lancamentos/${toCancel}/cancelar`, token: a, expect: 200 },
+    { name: 'fin estornar', method: 'POST', path: `${f}/lancamentos/${toReverse}/estornar`, token: a, expect: 200 },
+    {
+      name: 'fin contrato create',
+      method: 'POST',
+      path: `${f}/contratos`,
+      token: a,
+      body: { fot_id: fin.fot, valor_total: 100, parcelas: 12, primeiro_vencimento: '2027-01-10' },
+      expect: 201,
+    },
+    { name: 'fin contratos', method: 'GET', path: `${f}/contratos?fot_id=${fin.fot}`, token: a, expect: 200 },
+    { name: 'fin resultado fot', method: 'GET', path: `${f}/resultado?fot_id=${fin.fot}`, token: a, expect: 200 },
+    {
+      name: 'fin resultado evento',
+      method: 'GET',
+      path: `${f}/resultado?agenda_id=${fin.event}`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'fin resultado periodo',
+      method: 'GET',
+      path: `${f}/resultado?de=2027-01-01&ate=2027-12-31`,
+      token: a,
+      expect: 200,
+    },
+    { name: 'fin tabelas', method: 'GET', path: `${f}/tabelas-tributarias`, token: a, expect: 200 },
+    {
+      name: 'fin tabela put',
+      method: 'PUT',
+      path: `${f}/tabelas-tributarias/2029-01-01`,
+      token: a,
+      body: tabela,
+      expect: 200,
+    },
   ];
 }
 
@@ -597,6 +723,7 @@ describe('D1 round trips per request', () => {
     await world();
     small = await measure();
     await grow();
+    await financeGrow();
     large = await measure();
     console.log(
       [
