@@ -26,7 +26,6 @@ export const codeToStatus = {
   RATE_LIMITED: 429,
   // Payments (decisions-2 D19).
   INVALID_SIGNATURE: 401,
-  INVALID_STATE: 409,
   IDEMPOTENCY_MISMATCH: 409,
   INTERNAL: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
