@@ -10,7 +10,7 @@ const q = <T extends z.ZodType>(name: string, s: T) => s.optional().openapi({ pa
 const positiveMoney = () =>
   money()
     .refine((v) => v > 0, 'deve ser maior que zero')
-    .openapi({ exclusiveMinimum: 0, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
+    .openapi({ minimum: 0.01, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
 
 export const CategoriaRequest = z
   .object({ nome: reqStr(80), tipo: z.enum(TIPO_LANCAMENTO) })
