@@ -77,15 +77,16 @@ export async function putTabela(db: Db, log: LogCtx, vigencia: string, b: Tabela
       logStatement(db, log, {
         acao: 'tabelas_tributarias.update',
         entidade: 'tabelas_tributarias',
-        entidadeId: vigencia,
-        dados: changed(t, set),
+        // entidade_id is a UUID in the log: the table's key (a date) goes in dados.
+        entidadeId: null,
+        dados: { vigencia: { antes: t.vigencia }, ...changed(t, set) },
         from: sql`from ${t}`,
         when: eq(t.vigencia, vigencia),
       }),
       logStatement(db, log, {
         acao: 'tabelas_tributarias.create',
         entidade: 'tabelas_tributarias',
-        entidadeId: vigencia,
+        entidadeId: null,
         dados: created(t, values),
         when: sql`not exists (select 1 from ${t} where ${t.vigencia} = ${vigencia})`,
       }),

@@ -182,9 +182,9 @@ function finance(): ProtectedRoute[] {
       body: { fot_id: ID, valor_total: 10, parcelas: 1, primeiro_vencimento: '2030-01-01' },
     },
     { method: 'GET', path: `${f}/contratos`, allowed: [...ADMINS, 'EVENT_OWNER'] },
-    { method: 'GET', path: `${f}/resultado?agenda_id=${ID}`, allowed: ADMINS },
+    { method: 'GET', path: `${f}/resultado`, allowed: ADMINS },
     { method: 'GET', path: `${f}/tabelas-tributarias`, allowed: ADMINS },
-    { method: 'PUT', path: `${f}/tabelas-tributarias/2030-01-01`, allowed: ['SUPERADMIN'], body: table },
+    { method: 'PUT', path: `${f}/tabelas-tributarias/{vigencia}`, allowed: ['SUPERADMIN'], body: table },
   ];
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logsAtividade } from '../../src/db/schema';
 import { percentOf, withholding, type TaxTable } from '../../src/lib/money';
@@ -126,5 +126,5 @@ const taxLogs = (vigencia: string) =>
   db
     .select()
     .from(logsAtividade)
-    .where(and(eq(logsAtividade.entidade, 'tabelas_tributarias'), eq(logsAtividade.entidadeId, vigencia)))
+    .where(and(eq(logsAtividade.entidade, 'tabelas_tributarias'), like(logsAtividade.dados, `%${vigencia}%`)))
     .orderBy(logsAtividade.seq);

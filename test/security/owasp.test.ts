@@ -49,7 +49,7 @@ import {
 const doc = await openApi();
 const ops = operations(doc);
 const bodyOps = ops.filter((o) => o.body);
-const fill = (path: string, id: string) => path.replace('{id}', id);
+const fill = (path: string, id: string) => path.replace('{id}', id).replace('{vigencia}', '2030-01-01');
 const ipHeader = () => ({
   'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
 });
@@ -722,8 +722,17 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         if (max > funcoes.length)
           problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
         const ids = funcoes.slice(0, max).map((f) => f.id);
+        // Tax brackets (D18) are data, not references: max ascending brackets, the last open-ended.
         const items =
-          typeOf(a.schema.items) === 'object' ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 })) : ids;
+          a.path === 'irrf_faixas'
+            ? Array.from({ length: max }, (_, i) => ({
+                ate: i === max - 1 ? null : (i + 1) * 100,
+                aliquota: i,
+                deducao: 0,
+              }))
+            : typeOf(a.schema.items) === 'object'
+              ? ids.map((funcao_id) => ({ funcao_id, quantidade: 1 }))
+              : ids;
         const body = a.path ? { ...(validBody(opKey(op), w) as object), [a.path]: items } : items;
         const res = await api(op.method, path, { token: caller.token, body });
         checked++;

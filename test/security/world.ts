@@ -34,6 +34,8 @@ export interface RegionRows {
   convite: { id: string };
   pacote: { id: string };
   pedido: { id: string };
+  categoria: { id: string };
+  lancamento: { id: string };
 }
 
 export interface World {
@@ -129,8 +131,25 @@ async function regionRows(
       requestHash: 'world',
     })
     .returning();
+  const [categoria] = await db
+    .insert(schema.categoriasFinanceiras)
+    .values({ regiao, label: uniq('Categoria'), labelKey: uniq('categoria'), tipo: 'despesa' })
+    .returning();
+  const [lancamento] = await db
+    .insert(schema.lancamentos)
+    .values({
+      regiao,
+      tipo: 'despesa',
+      categoriaId: categoria!.id,
+      descricao: 'Van',
+      valorCentavos: 10_000,
+      vencimento: '2027-01-10',
+    })
+    .returning();
   return {
     regiao,
+    categoria: categoria!,
+    lancamento: lancamento!,
     empresa: fot.refs.empresa,
     curso,
     ano: fot.refs.ano,
@@ -183,6 +202,8 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/v1\/notifications\/\{id\}/, () => w.notificationOfAdmin.id],
     [/^\/api\/pacotes\/\{id\}/, () => rows.pacote.id],
     [/^\/api\/pedidos\/\{id\}/, () => rows.pedido.id],
+    [/^\/api\/financeiro\/categorias\/\{id\}/, () => rows.categoria.id],
+    [/^\/api\/financeiro\/lancamentos\/\{id\}/, () => rows.lancamento.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -349,6 +370,32 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'PATCH /api/convites/{id}': () => ({ status: 'recusado' }),
     'POST /api/pacotes': () => ({ nome: uniq('Pacote'), preco: 250.5, parcelas_max: 3 }),
     'PUT /api/pacotes/{id}': () => ({ descricao: 'Capa dura' }),
+    'POST /api/financeiro/categorias': () => ({ nome: uniq('Categoria'), tipo: 'despesa' }),
+    'PUT /api/financeiro/categorias/{id}': () => ({ nome: uniq('Categoria'), tipo: 'despesa' }),
+    'POST /api/financeiro/lancamentos': () => ({
+      tipo: 'despesa',
+      categoria_id: rows.categoria.id,
+      descricao: 'Van',
+      valor: 150.5,
+      vencimento: '2027-01-10',
+    }),
+    'POST /api/financeiro/lancamentos/{id}/pagar': () => ({ pago_em: '2027-01-11' }),
+    'POST /api/financeiro/lancamentos/{id}/estornar': () => ({ pago_em: '2027-01-12' }),
+    'POST /api/financeiro/contratos': () => ({
+      fot_id: rows.fot.id,
+      valor_total: 1000,
+      parcelas: 3,
+      primeiro_vencimento: '2027-01-31',
+    }),
+    'PUT /api/financeiro/tabelas-tributarias/{vigencia}': () => ({
+      inss_aliquota: 11,
+      inss_teto: 7786.02,
+      irrf_faixas: [
+        { ate: 2259.2, aliquota: 0, deducao: 0 },
+        { ate: null, aliquota: 27.5, deducao: 896 },
+      ],
+      iss_aliquota: 5,
+    }),
     'POST /api/pedidos': () => ({
       fot_id: rows.fot.id,
       pacote_id: rows.pacote.id,
