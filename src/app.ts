@@ -15,6 +15,8 @@ import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
+import { logisticaRoutes } from './routes/logistica';
+import { calendarioRoutes, icalRoutes } from './routes/calendario';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
@@ -137,7 +139,10 @@ export function createApp() {
     // Photo packages, orders and the payment webhook (D19).
     .route('/api/pacotes', pacotesRoutes)
     .route('/api/pedidos', pedidosRoutes)
-    .route('/webhooks', webhooksRoutes);
+    .route('/webhooks', webhooksRoutes)
+    .route('/api/agenda', logisticaRoutes)
+    .route('/api/me/calendario', calendarioRoutes)
+    .route('/ical', icalRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

@@ -28,6 +28,8 @@ export const TAGS: Record<string, string> = {
   'Photo packages and orders':
     'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
   'Payment webhooks': "The payment gateway's signed notifications (no token).",
+  'Call sheets': "An event's logistics (call sheet), versioned; changes notify the accepted team.",
+  'Calendar feeds': "The caller's iCalendar (RFC 5545) subscription url, and the public feed it points to.",
 };
 
 export interface DocumentOptions {
@@ -45,8 +47,9 @@ export function operationIdOf(method: string, path: string): string {
     .split('/')
     .filter(Boolean)
     .filter((seg, i, all) => !(i === 0 && seg === 'api') && !(seg === 'v1' && all[i - 1] === 'api'))
-    .map((seg) => (seg.startsWith('{') ? `by-${seg.slice(1, -1)}` : seg))
-    .flatMap((seg) => seg.split(/[-_]/))
+    // `{token}.ics` → `by-token-ics`
+    .map((seg) => seg.replace(/\{(\w+)\}/g, 'by-$1'))
+    .flatMap((seg) => seg.split(/[-_.]/))
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
   return method.toLowerCase() + words.join('');
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import {
   agenda,
   agendaEquipe,
+  agendaLogistica,
   convites,
   funcoes,
   profissionais,
@@ -138,6 +139,8 @@ export function toConviteResponse(v: ConviteView) {
     status: v.c.status,
     convidado_por: v.c.convidadoPor,
     respondido_em: v.c.respondidoEm,
+    confirmado_em: v.c.confirmadoEm,
+    ciente_versao: v.c.cienteVersao,
     created_at: v.c.createdAt,
     updated_at: v.c.updatedAt,
     evento: {
@@ -376,7 +379,12 @@ export async function answer(
   }));
   const where =
     status === 'aceito' ? acceptWhere(id) : and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito']));
-  const write = db.update(convites).set({ status, respondidoEm: now, updatedAt: now }).where(where);
+  // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
+  const confirmation = status === 'recusado' ? { confirmadoEm: null } : {};
+  const write = db
+    .update(convites)
+    .set({ status, respondidoEm: now, updatedAt: now, ...confirmation })
+    .where(where);
   // Before the guarded update, under the same guard: written exactly when the answer is.
   const entry = logRowWrite(db, log, convites, where, {
     acao: status === 'aceito' ? 'convites.accept' : 'convites.decline',
@@ -429,4 +437,87 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
   });
   await writeThenRead(db, [...insert, entry], [db.delete(convites).where(eq(convites.id, id))]);
   push(messages);
+}
+
+// Confirmation and call-sheet acknowledgement (docs/decisions-2 D16): the invited professional only.
+
+const notAccepted = () => new ApiError('INVALID_STATE', 'o convite não está aceito');
+
+/** Why a guarded confirmation/acknowledgement touched nothing: 404 when not the caller's, else its state. */
+async function refusal(db: Db, user: AuthUser, id: string, needsSheet: boolean): Promise<never> {
+  const [row] = await db
+    .select({
+      status: convites.status,
+      sheet: sql<
+        number | null
+      >`(select ${agendaLogistica.versao} from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${convites.agendaId})`,
+    })
+    .from(convites)
+    .where(and(eq(convites.id, id), ownConvites(user)));
+  if (!row) throw conviteNotFound();
+  if (row.status !== 'aceito') throw notAccepted();
+  if (needsSheet && row.sheet === null)
+    throw new ApiError('INVALID_STATE', 'o evento ainda não tem ficha de logística');
+  throw new ApiError('CONFLICT', 'o convite mudou enquanto era salvo: tente de novo');
+}
+
+/**
+ * Confirms presence: only an accepted invitation. Idempotent: the first confirmation's time is kept
+ * (one guarded UPDATE; the entry is written the first time only).
+ */
+export async function confirm(db: Db, log: LogCtx, user: AuthUser, id: string) {
+  const now = new Date().toISOString();
+  const where = and(eq(convites.id, id), ownConvites(user), eq(convites.status, 'aceito'));
+  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.confirmadoEm} is null`), {
+    acao: 'convites.confirm',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { confirmado_em: { antes: null, depois: now } },
+  });
+  const [written, view] = await writeThenRead(
+    db,
+    [entry],
+    [
+      db
+        .update(convites)
+        .set({ confirmadoEm: sql`coalesce(${convites.confirmadoEm}, ${now})`, updatedAt: now })
+        .where(where),
+      selectConvites(db).where(eq(convites.id, id)),
+    ],
+  );
+  if (written.meta.changes === 0) return refusal(db, user, id, false);
+  return oneConvite(view);
+}
+
+/** The current call-sheet version of the invitation's event (null: no sheet). */
+const currentVersao = sql`(select ${agendaLogistica.versao} from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${convites.agendaId})`;
+
+/**
+ * Acknowledges the event's call sheet as it is now: `ciente_versao` = its `versao`. Only an
+ * accepted invitation of an event that has a sheet (409 INVALID_STATE otherwise).
+ */
+export async function acknowledge(db: Db, log: LogCtx, user: AuthUser, id: string) {
+  const now = new Date().toISOString();
+  const where = and(
+    eq(convites.id, id),
+    ownConvites(user),
+    eq(convites.status, 'aceito'),
+    sql`${currentVersao} is not null`,
+  );
+  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.cienteVersao} is not ${currentVersao}`), {
+    acao: 'convites.acknowledge',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { ciente_versao: { antes: convites.cienteVersao, depois: currentVersao } },
+  });
+  const [written, view] = await writeThenRead(
+    db,
+    [entry],
+    [
+      db.update(convites).set({ cienteVersao: currentVersao, updatedAt: now }).where(where),
+      selectConvites(db).where(eq(convites.id, id)),
+    ],
+  );
+  if (written.meta.changes === 0) return refusal(db, user, id, true);
+  return oneConvite(view);
 }

@@ -48,6 +48,8 @@ export const agenda = sqliteTable(
     index('agenda_user_data_idx').on(t.userId, t.dataEvento),
     index('agenda_fot_idx').on(t.fotId),
     index('agenda_tipo_evento_idx').on(t.tipoEventoId),
+    // The reminders job scans events by date across regions (services/lembretes.ts).
+    index('agenda_data_idx').on(t.dataEvento),
   ],
 );
 

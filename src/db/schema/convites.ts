@@ -41,6 +41,10 @@ export const convites = sqliteTable(
     status: text('status', { enum: CONVITE_STATUS }).notNull().default('pendente'),
     convidadoPor: text('convidado_por').references(() => users.id, { onDelete: 'set null' }),
     respondidoEm: text('respondido_em'),
+    /** Presence confirmed by the professional (D16); the first confirmation's time is kept. */
+    confirmadoEm: text('confirmado_em'),
+    /** The call-sheet version the professional acknowledged (D16). */
+    cienteVersao: integer('ciente_versao'),
     ...timestamps,
   },
   (t) => [

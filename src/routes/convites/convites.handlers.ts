@@ -52,3 +52,11 @@ export const cancel = handler(r.cancel, async (c) => {
   await convites.cancel(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, pushOf(c));
   return c.body(null, 204);
 });
+
+export const confirm = handler(r.confirm, async (c) =>
+  c.json(await convites.confirm(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+);
+
+export const acknowledge = handler(r.acknowledge, async (c) =>
+  c.json(await convites.acknowledge(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+);

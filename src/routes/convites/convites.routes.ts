@@ -77,3 +77,27 @@ export const cancel = authedRoute({
   request: { params: IdParam },
   responses: { 204: { description: 'Cancelled' }, ...base },
 });
+
+export const confirm = authedRoute({
+  method: 'patch',
+  path: '/{id}/confirmacao',
+  tags,
+  allow: requireRole('profissional'),
+  summary: 'Confirm presence at the event (the invited professional; only an accepted invitation)',
+  description:
+    'Idempotent: a second call keeps the first confirmado_em. 409 INVALID_STATE when the invitation is not aceito. Declining the invitation later clears the confirmation.',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ConviteSchema, 'Confirmed'), 409: errors[409], ...base },
+});
+
+export const acknowledge = authedRoute({
+  method: 'patch',
+  path: '/{id}/ciente',
+  tags,
+  allow: requireRole('profissional'),
+  summary: "Acknowledge the event's current call sheet (sets ciente_versao to its versao)",
+  description:
+    '409 INVALID_STATE when the invitation is not aceito or the event has no call sheet yet. Calling again after a change acknowledges the new versao.',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ConviteSchema, 'Acknowledged'), 409: errors[409], ...base },
+});

@@ -27,6 +27,15 @@ export const ConviteSchema = z
     status: z.enum(CONVITE_STATUS),
     convidado_por: out.id().nullable(),
     respondido_em: out.timestamp().nullable(),
+    confirmado_em: out
+      .timestamp()
+      .nullable()
+      .openapi({ description: 'when the professional confirmed presence (PATCH .../confirmacao); null: not yet' }),
+    ciente_versao: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'the call-sheet versao the professional acknowledged (PATCH .../ciente)' }),
     created_at: out.timestamp(),
     updated_at: out.timestamp(),
     evento: z.object({

@@ -1,0 +1,14 @@
+import { createRouter } from '../router';
+import * as h from './calendario.handlers';
+import * as r from './calendario.routes';
+
+/** The caller's feed under /api/me/calendario (docs/decisions-2 D16). */
+export const calendarioRoutes = createRouter()
+  .openapi(r.get, h.get)
+  .openapi(r.rotate, h.rotate)
+  .openapi(r.disable, h.disable);
+
+/** The public feed under /ical: documented through the registry, served by a plain route (see calendario.routes.ts). */
+export const icalRoutes = createRouter();
+icalRoutes.openAPIRegistry.registerPath(r.feed);
+icalRoutes.get('/:token.ics', h.feed);
