@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { rawBatch } from '../db/raw-batch';
 import {
   agenda,
   cadastroFot,
@@ -168,9 +169,9 @@ export async function feedCalendar(db: Db, token: string, now: Date) {
     );
   const live = [...statusesTo('CONFIRMED'), ...statusesTo('TENTATIVE')];
   const gone = statusesTo('CANCELLED');
-  const [owners, events] = await db.batch([
-    db.all<{ id: string; role: Role }>(sql`select id, role from ${owner} o`),
-    db.all<FeedRow>(sql`with o as ${owner},
+  const [owners, events] = await rawBatch(db, [
+    sql`select id, role from ${owner} o`,
+    sql`with o as ${owner},
       mine as (
         select ${convites.agendaId} as agenda_id, ${convites.status} as status from ${convites}
           join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}
@@ -192,11 +193,11 @@ export async function feedCalendar(db: Db, token: string, now: Date) {
         join ${cadastroFot} on ${cadastroFot.id} = ${agenda.fotId}
       where ${agenda.dataEvento} >= ${from}
       order by ${agenda.dataEvento}, ${agenda.horario}, ${agenda.id}
-      limit ${MAX_EVENTS}`),
+      limit ${MAX_EVENTS}`,
   ]);
-  const who = owners[0];
+  const who = owners!.rows[0] as { id: string } | undefined;
   if (!who) return undefined;
-  return renderCalendar(who.id, events, now);
+  return renderCalendar(who.id, events!.rows as unknown as FeedRow[], now);
 }
 
 function renderCalendar(ownerId: string, events: FeedRow[], now: Date) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { rawBatch } from '../db/raw-batch';
 import { ADMIN_ROLES, agenda, convites, lembretesEnviados, notifications, profissionais, users } from '../db/schema';
 import { eventStartSql } from '../lib/dates';
 import type { PushMessage } from '../lib/messages';
@@ -101,23 +102,19 @@ export async function sendReminders(db: Db, now: Date) {
     where l.execucao = ${run} and l.tipo = 'equipe_nao_confirmada'
     returning id, user_id, titulo, mensagem, dados`;
   type Sent = { id: string; user_id: string; titulo: string; mensagem: string; dados: string };
-  const [a, b, c, members, adminRows] = await db.batch([
-    db.run(memberKinds),
-    db.run(unconfirmed),
-    db.run(team),
-    db.all<Sent>(toMembers),
-    db.all<Sent>(toAdmins),
-  ]);
-  const push: PushMessage[] = [...members, ...adminRows].map((r) => ({
-    userId: r.user_id,
-    notificationId: r.id,
-    titulo: r.titulo,
-    mensagem: r.mensagem,
-    dados: JSON.parse(r.dados) as Record<string, unknown>,
-  }));
-  const changes = (r: unknown) => (r as { meta?: { changes?: number } }).meta?.changes ?? 0;
+  const [a, b, c, members, adminRows] = await rawBatch(db, [memberKinds, unconfirmed, team, toMembers, toAdmins]);
+  const push: PushMessage[] = [...members!.rows, ...adminRows!.rows].map((row) => {
+    const r = row as Sent;
+    return {
+      userId: r.user_id,
+      notificationId: r.id,
+      titulo: r.titulo,
+      mensagem: r.mensagem,
+      dados: JSON.parse(r.dados) as Record<string, unknown>,
+    };
+  });
   return {
-    lembretes: changes(a) + changes(b) + changes(c),
+    lembretes: a!.changes + b!.changes + c!.changes,
     notificacoes: push.length,
     push,
   };
