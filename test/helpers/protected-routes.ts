@@ -152,6 +152,23 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/pedidos', allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'GET', path: `/api/pedidos/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+  // Event operations (decisions-2 D16): call sheets, confirmations, calendar feeds.
+  {
+    method: 'GET',
+    path: `/api/agenda/${ID}/logistica`,
+    allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'],
+  },
+  {
+    method: 'PUT',
+    path: `/api/agenda/${ID}/logistica`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { traje: 'Preto' },
+  },
+  { method: 'PATCH', path: `/api/convites/${ID}/confirmacao`, allowed: ['profissional'] },
+  { method: 'PATCH', path: `/api/convites/${ID}/ciente`, allowed: ['profissional'] },
+  { method: 'GET', path: '/api/me/calendario', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
+  { method: 'POST', path: '/api/me/calendario/rotacionar', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
+  { method: 'DELETE', path: '/api/me/calendario', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
 ];
 
 export { ADMINS };

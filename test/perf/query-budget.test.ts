@@ -205,6 +205,18 @@ async function calls(): Promise<Call[]> {
     headers: { 'idempotency-key': uniq('c') },
   });
   const payId = uniq('pay');
+  // Event operations (D16): an accepted member of the event, its call sheet, the viewer's feed.
+  const member = await makeUser({ role: 'profissional' });
+  const memberProf = await makeProfissional('SP', { usuarioId: member.id }, [ctx.funcao!]);
+  const [accepted] = await db
+    .insert(convites)
+    .values({ agendaId: ctx.event!, profissionalId: memberProf.id, funcaoId: ctx.funcao!, status: 'aceito' })
+    .returning();
+  await api('PUT', `/api/agenda/${ctx.event}/logistica`, { token: admin.token, body: { traje: uniq('traje') } });
+  const feedUrl = (await api('GET', '/api/me/calendario', { token: viewer.token })).body.url as string;
+  const rotating = await makeUser({ role: 'agenda_viewer' });
+  await api('GET', '/api/me/calendario', { token: rotating.token });
+  const firstFeed = await makeUser({ role: 'agenda_viewer' });
   return [
     {
       name: 'forgot-password (known address)',
@@ -559,6 +571,47 @@ async function calls(): Promise<Call[]> {
       body: { data: { id: payId } },
       expect: 200,
     },
+    // Event operations (D16).
+    {
+      name: 'logistica get',
+      method: 'GET',
+      path: `/api/agenda/${ctx.event}/logistica`,
+      token: member.token,
+      expect: 200,
+    },
+    {
+      name: 'logistica put (change)',
+      method: 'PUT',
+      path: `/api/agenda/${ctx.event}/logistica`,
+      token: a,
+      body: { observacoes: uniq('obs') },
+      expect: 200,
+    },
+    {
+      name: 'convite confirmacao',
+      method: 'PATCH',
+      path: `/api/convites/${accepted!.id}/confirmacao`,
+      token: member.token,
+      expect: 200,
+    },
+    {
+      name: 'convite ciente',
+      method: 'PATCH',
+      path: `/api/convites/${accepted!.id}/ciente`,
+      token: member.token,
+      expect: 200,
+    },
+    { name: 'calendario get (first)', method: 'GET', path: '/api/me/calendario', token: firstFeed.token, expect: 200 },
+    { name: 'calendario get', method: 'GET', path: '/api/me/calendario', token: viewer.token, expect: 200 },
+    {
+      name: 'calendario rotate',
+      method: 'POST',
+      path: '/api/me/calendario/rotacionar',
+      token: rotating.token,
+      expect: 200,
+    },
+    { name: 'calendario delete', method: 'DELETE', path: '/api/me/calendario', token: rotating.token, expect: 204 },
+    { name: 'ical feed', method: 'GET', path: new URL(feedUrl).pathname, expect: 200 },
   ];
 }
 

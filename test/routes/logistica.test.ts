@@ -53,9 +53,18 @@ describe('PUT/GET /api/agenda/{id}/logistica', () => {
     const { admin, event, accepted, pending } = await world();
     await put(admin.token, event.id, sheet);
     const before = (await notificationsOf(accepted.user.id, 'logistica_alterada')).length;
-    const changed = await put(admin.token, event.id, { traje: 'Branco', horario_chegada: '18:00', ponto_encontro: 'Portaria B' });
+    const changed = await put(admin.token, event.id, {
+      traje: 'Branco',
+      horario_chegada: '18:00',
+      ponto_encontro: 'Portaria B',
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ versao: 2, traje: 'Branco', horario_chegada: '18:00', observacoes: sheet.observacoes });
+    expect(changed.body).toMatchObject({
+      versao: 2,
+      traje: 'Branco',
+      horario_chegada: '18:00',
+      observacoes: sheet.observacoes,
+    });
     const notes = await notificationsOf(accepted.user.id, 'logistica_alterada');
     expect(notes.length).toBe(before + 1);
     const last = notes.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1)!;
@@ -110,7 +119,8 @@ describe('PUT/GET /api/agenda/{id}/logistica', () => {
     const otherViewer = await makeUser({ role: 'agenda_viewer' });
     const stranger = await makePro('SP');
     const otherOwner = await makeUser({ role: 'EVENT_OWNER', empresaId: null });
-    for (const who of [otherViewer, stranger.user, otherOwner]) expectError(await get(who.token, event.id), 404, 'NOT_FOUND');
+    for (const who of [otherViewer, stranger.user, otherOwner])
+      expectError(await get(who.token, event.id), 404, 'NOT_FOUND');
     expectError(await get(admin.token, event.id, 'MG'), 404, 'NOT_FOUND');
   });
 
@@ -147,7 +157,10 @@ describe('PUT/GET /api/agenda/{id}/logistica', () => {
 
   it("keeps D10: changing the event's date notifies the team (agenda_alterada)", async () => {
     const { admin, event, accepted } = await world();
-    const res = await api('PUT', `/api/agenda/${event.id}`, { token: admin.token, body: { data_evento: '2027-06-01' } });
+    const res = await api('PUT', `/api/agenda/${event.id}`, {
+      token: admin.token,
+      body: { data_evento: '2027-06-01' },
+    });
     expect(res.status).toBe(200);
     expect(await notificationsOf(accepted.user.id, 'agenda_alterada')).toHaveLength(1);
   });

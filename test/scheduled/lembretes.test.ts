@@ -32,8 +32,7 @@ async function world(dataEvento: string, horario: string | null = '20:00') {
   return { admin, event, pro, ini: eventStart(dataEvento, horario) };
 }
 
-const tiposOf = async (userId: string) =>
-  (await notificationsOf(userId)).map((n) => n.tipo).sort();
+const tiposOf = async (userId: string) => (await notificationsOf(userId)).map((n) => n.tipo).sort();
 
 describe('scheduled job lembretes', () => {
   it('sends each kind at its moment, São Paulo time, and none twice', async () => {
@@ -62,7 +61,9 @@ describe('scheduled job lembretes', () => {
     // Three more runs, one after the start: nothing new.
     for (const h of [6, 1, -0.25]) await run(at(ini, h));
     expect(await tiposOf(pro.user.id)).toEqual(['confirmacao_pendente', 'lembrete_d1', 'lembrete_d2', 'lembrete_d7']);
-    expect((await notificationsOf(admin.id, 'equipe_nao_confirmada')).filter((n) => n.dados.agenda_id === event.id)).toHaveLength(1);
+    expect(
+      (await notificationsOf(admin.id, 'equipe_nao_confirmada')).filter((n) => n.dados.agenda_id === event.id),
+    ).toHaveLength(1);
     const d1 = (await notificationsOf(pro.user.id, 'lembrete_d1'))[0]!;
     expect(d1.dados).toEqual({ agenda_id: event.id, convite_id: convite.id });
     expect(d1.mensagem).toBe('Lembrete: você está na equipe do evento de 10/03/2031 às 20:00.');
@@ -82,7 +83,9 @@ describe('scheduled job lembretes', () => {
     await run(at(ini, 23));
     await run(at(ini, 11));
     expect(await tiposOf(pro.user.id)).toEqual(['lembrete_d1']);
-    expect((await notificationsOf(admin.id, 'equipe_nao_confirmada')).filter((n) => n.dados.agenda_id === event.id)).toEqual([]);
+    expect(
+      (await notificationsOf(admin.id, 'equipe_nao_confirmada')).filter((n) => n.dados.agenda_id === event.id),
+    ).toEqual([]);
   });
 
   it('none for pending or declined invitations, deleted events, or events already started', async () => {

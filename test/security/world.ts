@@ -357,6 +357,7 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       comprador_cpf: '529.982.247-25',
       parcelas: 2,
     }),
+    'PUT /api/agenda/{id}/logistica': () => ({ traje: 'Preto social', transporte: 'van' }),
   };
   return bodies[key]?.();
 }
