@@ -214,3 +214,32 @@ describe('lib/ical foldLine', () => {
     expect(folded).not.toContain('\uFFFD');
   });
 });
+
+describe('calendar feed races', () => {
+  it('two concurrent rotations: one new url wins, the other is 409, and only the winner serves', async () => {
+    const pro = await makePro('SP');
+    const first = await urlOf(pro.user);
+    const results = await Promise.all(
+      [0, 1].map(() => api('POST', '/api/me/calendario/rotacionar', { token: pro.user.token })),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'CONFLICT');
+    const current = await urlOf(pro.user);
+    expect(current).not.toBe(first);
+    expect(ok.map((r) => r.body.url)).toContain(current);
+    expect((await fetchFeed(first)).status).toBe(404);
+    expect((await fetchFeed(current)).status).toBe(200);
+  });
+
+  it('turning the feed off is logged without the token', async () => {
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    const url = await urlOf(viewer);
+    const [row] = await db.select().from(calendarios).where(eq(calendarios.userId, viewer.id));
+    await api('DELETE', '/api/me/calendario', { token: viewer.token });
+    const [entry] = await entriesOf(row!.id, 'calendarios.delete');
+    expect(entry).toBeDefined();
+    expect(JSON.stringify(entry)).not.toContain(row!.tokenHash);
+    expect(JSON.stringify(entry)).not.toContain(url.split('/ical/')[1]!.slice(0, 43));
+  });
+});
