@@ -10,5 +10,7 @@ export const calendarioRoutes = createRouter()
 
 /** The public feed under /ical: documented through the registry, served by a plain route (see calendario.routes.ts). */
 export const icalRoutes = createRouter();
-icalRoutes.openAPIRegistry.registerPath(r.feed);
+// The registry would print `middleware` into the document: only the OpenAPI part goes in.
+const { middleware: _unused, ...feedDoc } = r.feed;
+icalRoutes.openAPIRegistry.registerPath(feedDoc);
 icalRoutes.get('/:token.ics', h.feed);
