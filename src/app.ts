@@ -21,6 +21,8 @@ import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
 import { profissionaisRoutes } from './routes/profissionais';
+import { importacoesRoutes } from './routes/importacoes';
+import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/importacoes';
 import {
   anosFormaturasConfig,
   anosFormaturasRoutes,
@@ -82,11 +84,17 @@ export function createApp() {
       maxAge: 600,
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
-    }),
+  const smallBody = bodyLimit({
+    maxSize: BODY_LIMIT_BYTES,
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
+  });
+  // A spreadsheet upload (POST /api/importacoes) may carry up to 1 MiB (docs/decisions-2 D20).
+  const upload = bodyLimit({
+    maxSize: IMPORT_MAX_BYTES,
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'o arquivo passa de 1 MiB'), 413),
+  });
+  app.use((c, next) =>
+    c.req.method === 'POST' && c.req.path === '/api/importacoes' ? upload(c, next) : smallBody(c, next),
   );
   app.use(emptyBodyIsNoBody);
 
@@ -130,7 +138,8 @@ export function createApp() {
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes)
-    .route('/api/logs-atividade', logsAtividadeRoutes);
+    .route('/api/logs-atividade', logsAtividadeRoutes)
+    .route('/api', importacoesRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

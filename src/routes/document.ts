@@ -24,6 +24,8 @@ export const TAGS: Record<string, string> = {
   'Teams and invitations': 'Team quota of an event and the invitations of professionals to it.',
   Notifications: "The caller's in-app notifications and push tokens.",
   'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
+  'Import and export':
+    'Spreadsheet (CSV) import with validation, preview and an all-or-nothing apply; exports in the same format (administrators).',
   Health: 'Whether the Worker and its database answer.',
 };
 

@@ -101,6 +101,7 @@ export interface AgendaBody {
   foto_faltante: N;
   cine_faltante: N;
   recep_faltante: N;
+  chave_externa: S;
   created_at: string;
   updated_at: string;
   fot: {

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { cadastroFot } from './cadastro-fot';
 import { tiposEventos } from './catalogs';
 import { timestamps, uuidPk } from './columns';
@@ -41,6 +41,8 @@ export const agenda = sqliteTable(
     fotoFaltante: qtd('foto_faltante'),
     cineFaltante: qtd('cine_faltante'),
     recepFaltante: qtd('recep_faltante'),
+    /** The event's key in the client's own spreadsheet: a re-import updates instead of duplicating (D20). */
+    chaveExterna: text('chave_externa'),
     ...timestamps,
   },
   (t) => [
@@ -48,6 +50,7 @@ export const agenda = sqliteTable(
     index('agenda_user_data_idx').on(t.userId, t.dataEvento),
     index('agenda_fot_idx').on(t.fotId),
     index('agenda_tipo_evento_idx').on(t.tipoEventoId),
+    uniqueIndex('agenda_regiao_chave_externa_uq').on(t.regiao, t.chaveExterna),
   ],
 );
 

@@ -29,6 +29,9 @@ const fields = {
   foto_faltante: count(),
   cine_faltante: count(),
   recep_faltante: count(),
+  chave_externa: optStr(100).openapi({
+    description: "the event's key in the client's spreadsheet, unique per region: a re-import updates the event",
+  }),
 };
 
 export const CreateAgendaRequest = z.object(fields).openapi('CreateAgendaRequest', {
@@ -81,6 +84,7 @@ export const AgendaSchema = z
     foto_faltante: n(),
     cine_faltante: n(),
     recep_faltante: n(),
+    chave_externa: s(),
     created_at: out.timestamp(),
     updated_at: out.timestamp(),
     fot: z.object({
