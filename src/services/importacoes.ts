@@ -516,12 +516,14 @@ export async function validateFile(
       if (target) keys.push({ kind: 'id', value: String(target.id) });
       for (const k of keys) {
         const prev = seenKeys.get(`${k.kind}:${k.value}`);
-        if (prev !== undefined && prev !== row.linha)
+        if (prev !== undefined && prev !== row.linha) {
           err(
             k.kind === 'id' ? ID_COLUMN : k.kind,
             'CONFLICT',
             `${k.kind === 'id' ? 'id' : k.kind}: ${KEY_LABEL[k.kind]} repetido no arquivo (linha ${prev})`,
           );
+          break; // one line repeated is one error, whatever the number of keys it shares
+        }
       }
       if (t === 'cadastro-fot' && !target && existing.fotsElsewhere?.has(cols.fot as number))
         err('fot', 'DUPLICATE_FOT', 'fot: este número de FOT já existe em outra região');

@@ -129,6 +129,13 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Activity log (decisions D15): administrators read it; only a SUPERADMIN verifies the chain.
   { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
   { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
+  // Spreadsheet import and export (decisions-2 D20): administrators.
+  { method: 'GET', path: '/api/importacoes/modelos/profissionais.csv', allowed: ADMINS },
+  { method: 'POST', path: '/api/importacoes?tipo=profissionais', allowed: ADMINS, body: 'nome\nMaria' },
+  { method: 'GET', path: `/api/importacoes/${ID}`, allowed: ADMINS },
+  { method: 'GET', path: `/api/importacoes/${ID}/erros.csv`, allowed: ADMINS },
+  { method: 'POST', path: `/api/importacoes/${ID}/aplicar`, allowed: ADMINS },
+  { method: 'GET', path: '/api/exportacoes/profissionais.csv', allowed: ADMINS },
 ];
 
 export { ADMINS };

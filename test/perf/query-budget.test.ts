@@ -30,6 +30,8 @@ interface Call {
   method: string;
   path: string;
   body?: unknown;
+  /** A text/csv body (spreadsheet import). */
+  csv?: string;
   token?: string;
   expect: number;
 }
@@ -136,6 +138,11 @@ async function calls(): Promise<Call[]> {
   const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
   const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
   const invited = await makeUser({ role: 'profissional' });
+  const imp = await api('POST', '/api/importacoes?tipo=profissionais', {
+    token: admin.token,
+    rawBody: importFile(),
+    headers: { 'content-type': 'text/csv' },
+  });
   return [
     {
       name: 'forgot-password (known address)',
@@ -428,8 +435,36 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
+    // Import and export (decisions-2 D20): the same round trips for a file of 3 lines as of 5,000.
+    { name: 'import template', method: 'GET', path: '/api/importacoes/modelos/agenda.csv', token: a, expect: 200 },
+    {
+      name: 'import upload',
+      method: 'POST',
+      path: '/api/importacoes?tipo=profissionais',
+      token: a,
+      csv: importFile(),
+      expect: 201,
+    },
+    { name: 'import get', method: 'GET', path: `/api/importacoes/${imp.body.id}`, token: a, expect: 200 },
+    {
+      name: 'import erros.csv',
+      method: 'GET',
+      path: `/api/importacoes/${imp.body.id}/erros.csv`,
+      token: a,
+      expect: 200,
+    },
+    { name: 'import apply', method: 'POST', path: `/api/importacoes/${imp.body.id}/aplicar`, token: a, expect: 200 },
+    { name: 'export agenda', method: 'GET', path: '/api/exportacoes/agenda.csv', token: a, expect: 200 },
+    { name: 'export profissionais', method: 'GET', path: '/api/exportacoes/profissionais.csv', token: a, expect: 200 },
   ];
 }
+
+/** Three new professionals with a login each (the apply creates accounts and invitations). */
+const importFile = () =>
+  [
+    'nome;email;funcao_profissional;cpf_cnpj_titular',
+    ...[1, 2, 3].map((i) => `Importado ${i};${uniq('imp')}@example.com;${ctx.funcao};`),
+  ].join('\n');
 
 /** Statements per request (a batch counts each of its statements), printed beside the round trips. */
 const statements: Record<string, number> = {};
@@ -441,10 +476,11 @@ async function measure(): Promise<Record<string, number>> {
   for (const call of await calls()) {
     const headers: Record<string, string> = call.token ? authHeaders(call.token) : {};
     if (call.body !== undefined) headers['content-type'] = 'application/json';
+    if (call.csv !== undefined) headers['content-type'] = 'text/csv';
     headers['cf-connecting-ip'] = uniq('ip');
     const res = await api(call.method, call.path, {
       headers,
-      rawBody: call.body === undefined ? undefined : JSON.stringify(call.body),
+      rawBody: call.csv ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
       countQueries: true,
     });
     expect(res.status, `${call.name}: ${JSON.stringify(res.body)}`).toBe(call.expect);
