@@ -30,4 +30,5 @@ CREATE TABLE `importacoes` (
 --> statement-breakpoint
 CREATE INDEX `importacoes_regiao_created_idx` ON `importacoes` (`regiao`,`created_at`);--> statement-breakpoint
 ALTER TABLE `agenda` ADD `chave_externa` text;--> statement-breakpoint
-CREATE UNIQUE INDEX `agenda_regiao_chave_externa_uq` ON `agenda` (`regiao`,`chave_externa`);
+CREATE UNIQUE INDEX `agenda_regiao_chave_externa_uq` ON `agenda` (`regiao`,`chave_externa`);--> statement-breakpoint
+CREATE INDEX `profissionais_cpf_cnpj_idx` ON `profissionais` (`cpf_cnpj_titular`);

@@ -739,10 +739,13 @@ export async function applyImport(
     sql`exists (select 1 from ${importacaoLinhas} l where l.importacao_id = ${id} and l.acao = 'atualizar'
       and not exists (select 1 from ${table} where ${table.id} = l.alvo_id and ${table.regiao} = ${regiao}))`,
   ];
-  if (tipo === 'profissionais')
-    conflicts.push(sql`exists (select 1 from ${importacaoLinhas} l join ${profissionais} on ${profissionais.regiao} = ${regiao}
-      and (${profissionais.cpfCnpjTitular} = ${fromJson('cpf_cnpj_titular')} or ${profissionais.email} = ${fromJson('email')})
-      where l.importacao_id = ${id} and l.acao = 'criar')`);
+  if (tipo === 'profissionais') {
+    // Two probes per staged line, each on an index (cpf_cnpj_titular, email): never a join of the two tables.
+    const holder = (col: SQLiteColumn, field: string) =>
+      sql`exists (select 1 from ${profissionais} where ${col} = ${fromJson(field)} and ${profissionais.regiao} = ${regiao})`;
+    conflicts.push(sql`exists (select 1 from ${importacaoLinhas} l where l.importacao_id = ${id} and l.acao = 'criar'
+      and (${holder(profissionais.cpfCnpjTitular, 'cpf_cnpj_titular')} or ${holder(profissionais.email, 'email')}))`);
+  }
   const recheck = db
     .update(importacoes)
     .set({ status: sql`null` as unknown as 'validado' })
