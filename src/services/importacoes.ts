@@ -407,6 +407,12 @@ const KEY_LABEL: Record<string, string> = {
   id: 'id',
 };
 
+/** A cell quoted in an error, cut to a readable length. */
+const short = (v: string) => (v.length > 60 ? `${v.slice(0, 57)}...` : v);
+
+/** Errors kept and answered per import (the rest is counted in `erro`): the summary row stays far below D1's 2 MB. */
+export const MAX_ERRORS = 2000;
+
 export interface ValidationResult {
   total: number;
   criar: number;
@@ -493,7 +499,7 @@ export async function validateFile(
       );
       if (found) wire[col.wire] = found;
       else {
-        err(col.csv, 'NOT_FOUND', `${col.csv}: "${v}" não encontrado na região ${regiao}`);
+        err(col.csv, 'NOT_FOUND', `${col.csv}: "${short(v)}" não encontrado na região ${regiao}`);
         wire[col.wire] = '00000000-0000-4000-8000-000000000000'; // reported once, not again by the schema
       }
     }
@@ -556,13 +562,16 @@ export async function validateFile(
     atualizar: staged.length - criar,
     iguais,
     erro: linhasComErro,
-    erros: erros.sort((a, b) => a.linha - b.linha),
+    erros: erros.sort((a, b) => a.linha - b.linha).slice(0, MAX_ERRORS),
     staged,
   };
 }
 
-/** JSON parameters of at most this many characters (D1 binds values up to 2 MB; a margin stays). */
-const JSON_CHUNK_CHARS = 500_000;
+/**
+ * JSON parameters of at most this many characters: under D1's 100 KB per statement even if a bound
+ * value counted towards it (a value may hold 2 MB). A 1 MiB file stages in about 15 statements.
+ */
+const JSON_CHUNK_CHARS = 90_000;
 
 function jsonChunks<T>(items: T[]): string[] {
   const out: string[] = [];

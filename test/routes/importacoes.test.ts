@@ -9,6 +9,7 @@ import * as schema from '../../src/db/schema';
 import { parseCsv } from '../../src/lib/csv';
 import agendaVirgula from '../fixtures/agenda-virgula.csv?raw';
 import profissionaisBom from '../fixtures/profissionais-utf8-bom.csv?raw';
+import readme from '../../README.md?raw';
 import fotWin1252 from '../fixtures/cadastro-fot-win1252.csv.txt?inline';
 import { entriesOf, lastSeq, logEntries } from '../helpers/activity-log';
 import { failingD1 } from '../helpers/failing-d1';
@@ -294,6 +295,15 @@ describe('POST /api/importacoes: validation', () => {
     const res = await upload(admin.token, 'profissionais', many);
     expectError(res, 413, 'PAYLOAD_TOO_LARGE');
     expect(res.body.error).toBe('o arquivo tem 5001 linhas; o máximo é 5000');
+  });
+
+  it('lists at most 2,000 errors, counting every line with one; a long cell is cut in the message', async () => {
+    const csv = `nome;uf;funcao_profissional\n${';XX;Nenhuma\n'.repeat(1100)}Ana;SP;${'y'.repeat(300)}\n`;
+    const res = await upload(admin.token, 'profissionais', csv);
+    expect(res.body.por_acao.erro).toBe(1101);
+    expect(res.body.erros).toHaveLength(2000);
+    const last = await upload(admin.token, 'profissionais', `nome;funcao_profissional\nAna;${'y'.repeat(300)}`);
+    expect(last.body.erros[0].error).toBe(`funcao_profissional: "${'y'.repeat(57)}..." não encontrado na região SP`);
   });
 
   it('an unclosed quote is an error of the line where it opened', async () => {
@@ -680,5 +690,32 @@ describe('property: any valid set of rows → import, apply → export → impor
       }),
       { numRuns: 12 },
     );
+  });
+});
+
+describe('README', () => {
+  it('its example file of each kind is read with the header of the template, and validates once its catalogs exist', async () => {
+    const section = readme.slice(readme.indexOf('## Importing spreadsheets'));
+    const blocks = [...section.matchAll(/```csv\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks).toHaveLength(3);
+    const regiao = 'MG';
+    await makeCatalog(schema.funcoes, regiao, 'Fotógrafo');
+    await makeCatalog(schema.empresas, regiao, 'Alfa Formaturas');
+    await makeCatalog(schema.cursos, regiao, 'Medicina');
+    await makeCatalog(schema.anosFormaturas, regiao, '2027.2');
+    await makeCatalog(schema.tiposEventos, regiao, 'Colação de grau');
+    const [prof, fot, ag] = blocks as [string, string, string];
+    for (const [tipo, csv] of [
+      ['profissionais', prof],
+      ['cadastro-fot', fot],
+    ] as const) {
+      const tpl = await api('GET', `/api/importacoes/modelos/${tipo}.csv`, { token: admin.token });
+      expect(parseCsv(csv).header).toEqual(parseCsv(tpl.body).header);
+      const res = await upload(admin.token, tipo, csv, regiao);
+      expect(res.body, tipo).toMatchObject({ status: 'validado', por_acao: { criar: 1, erro: 0 } });
+      expect((await aplicar(admin.token, res.body.id, regiao)).status).toBe(200);
+    }
+    const res = await upload(admin.token, 'agenda', ag, regiao);
+    expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 1, erro: 0 } });
   });
 });
