@@ -130,12 +130,17 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
   { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
   // Spreadsheet import and export (decisions-2 D20): administrators.
-  { method: 'GET', path: '/api/importacoes/modelos/profissionais.csv', allowed: ADMINS },
-  { method: 'POST', path: '/api/importacoes?tipo=profissionais', allowed: ADMINS, body: 'nome\nMaria' },
+  ...['profissionais', 'cadastro-fot', 'agenda', 'lancamentos'].map((tipo) => ({
+    method: 'GET',
+    path: `/api/importacoes/modelos/${tipo}.csv`,
+    allowed: ADMINS,
+  })),
+  { method: 'POST', path: '/api/importacoes', allowed: ADMINS },
   { method: 'GET', path: `/api/importacoes/${ID}`, allowed: ADMINS },
   { method: 'GET', path: `/api/importacoes/${ID}/erros.csv`, allowed: ADMINS },
   { method: 'POST', path: `/api/importacoes/${ID}/aplicar`, allowed: ADMINS },
-  { method: 'GET', path: '/api/exportacoes/profissionais.csv', allowed: ADMINS },
+  // The file name as documented: authorization runs before the path is validated.
+  { method: 'GET', path: '/api/exportacoes/{arquivo}', allowed: ADMINS },
 ];
 
 export { ADMINS };

@@ -60,9 +60,9 @@ describe('GET /api/importacoes/modelos/{tipo}.csv', () => {
     expect(parsed.rows[0]!.cells).toHaveLength(parsed.header.length);
   });
 
-  it('refuses an unknown kind (400) and lancamentos until finance exists', async () => {
-    expectError(await api('GET', '/api/importacoes/modelos/outros.csv', { token: admin.token }), 400, 'INVALID_ID');
-    expectError(await api('GET', '/api/importacoes/modelos/agenda.txt', { token: admin.token }), 400, 'INVALID_ID');
+  it('has no route for an unknown kind (404); lancamentos answers 400 until finance exists', async () => {
+    expectError(await api('GET', '/api/importacoes/modelos/outros.csv', { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(await api('GET', '/api/importacoes/modelos/agenda.txt', { token: admin.token }), 404, 'NOT_FOUND');
     const fin = await api('GET', '/api/importacoes/modelos/lancamentos.csv', { token: admin.token });
     expectError(fin, 400, 'VALIDATION_FAILED');
   });
@@ -148,7 +148,7 @@ describe('fixture files: encodings, separators, quoted newlines', () => {
 
   it('Windows-1252 with `;`, Brazilian money and catalog names without accents in the case typed', async () => {
     const bytes = bytesOf(fotWin1252);
-    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toThrow();
+    expect(() => new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)).toThrow();
     const res = await upload(admin.token, 'cadastro-fot', bytes);
     expect(res.body).toMatchObject({ status: 'validado', total: 2, por_acao: { criar: 2, erro: 0 } });
     expect((await aplicar(admin.token, res.body.id)).status).toBe(200);

@@ -32,6 +32,7 @@ export interface RegionRows {
   agenda: { id: string };
   profissional: { id: string };
   convite: { id: string };
+  importacao: { id: string };
 }
 
 export interface World {
@@ -105,6 +106,11 @@ async function regionRows(
     [funcao.id],
   );
   const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
+  // A validated spreadsheet import with nothing to write (decisions-2 D20).
+  const [importacao] = await db
+    .insert(schema.importacoes)
+    .values({ regiao, tipo: 'cadastro-fot', status: 'validado', total: 1, criar: 0, atualizar: 0, iguais: 1, erro: 0 })
+    .returning({ id: schema.importacoes.id });
   return {
     regiao,
     empresa: fot.refs.empresa,
@@ -118,6 +124,7 @@ async function regionRows(
     agenda,
     profissional,
     convite,
+    importacao: importacao!,
   };
 }
 
@@ -155,6 +162,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/agenda\/\{id\}/, () => rows.agenda.id],
     [/^\/api\/convites\/\{id\}/, () => rows.convite.id],
     [/^\/api\/v1\/notifications\/\{id\}/, () => w.notificationOfAdmin.id],
+    [/^\/api\/importacoes\/\{id\}/, () => rows.importacao.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ImportTipo } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import {
   applyImport,
@@ -21,10 +22,8 @@ const csv = (c: Context, body: string, filename: string) =>
 
 const CSV_TYPES = /^(text\/csv|text\/plain|application\/vnd\.ms-excel|application\/octet-stream)\b/i;
 
-export const template = handler(r.template, async (c) => {
-  const tipo = c.req.valid('param').arquivo;
-  return csv(c, templateCsv(tipo), `modelo-${tipo}.csv`);
-});
+export const template = (tipo: ImportTipo) =>
+  handler(r.templates[0]!, async (c) => csv(c, templateCsv(tipo), `modelo-${tipo}.csv`));
 
 export const create = handler(r.create, async (c) => {
   const bytes = new Uint8Array(await c.req.arrayBuffer());

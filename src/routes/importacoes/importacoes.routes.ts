@@ -1,3 +1,4 @@
+import { IMPORT_TIPOS } from '../../db/schema';
 import { requireAdmin } from '../../middleware/require-role';
 import { errors, IdParam, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
@@ -5,15 +6,20 @@ import { csvContent, ExportQuery, ImportSchema, ArquivoParam, TipoQuery } from '
 
 const tags = ['Import and export'];
 
-export const template = authedRoute({
-  method: 'get',
-  path: '/importacoes/modelos/{arquivo}',
-  tags,
-  allow: requireAdmin,
-  summary: 'The CSV template of a kind: header and one example line',
-  request: { params: ArquivoParam },
-  responses: { 200: csvContent('Template (UTF-8 with BOM, `;`-separated)') },
-});
+/**
+ * One template route per kind, each a literal path: `/{tipo}.csv` as a parameter would make the
+ * document ambiguous with `/{id}/aplicar` (a template named `aplicar`).
+ */
+export const templates = IMPORT_TIPOS.map((tipo) =>
+  authedRoute({
+    method: 'get',
+    path: `/importacoes/modelos/${tipo}.csv`,
+    tags,
+    allow: requireAdmin,
+    summary: `The CSV template of ${tipo}: header and one example line`,
+    responses: { 200: csvContent('Template (UTF-8 with BOM, `;`-separated)') },
+  }),
+);
 
 export const create = authedRoute({
   method: 'post',
