@@ -49,22 +49,23 @@ beforeAll(async () => {
 });
 
 describe('GET /api/importacoes/modelos/{tipo}.csv', () => {
-  it.each(['profissionais', 'cadastro-fot', 'agenda'])('answers the %s header and one example row', async (tipo) => {
-    const res = await api('GET', `/api/importacoes/modelos/${tipo}.csv`, { token: admin.token });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    const parsed = parseCsv(res.body);
-    expect(parsed.delimiter).toBe(';');
-    expect(parsed.header[0]).toBe('id');
-    expect(parsed.rows).toHaveLength(1);
-    expect(parsed.rows[0]!.cells).toHaveLength(parsed.header.length);
-  });
+  it.each(['profissionais', 'cadastro-fot', 'agenda', 'lancamentos'])(
+    'answers the %s header and one example row',
+    async (tipo) => {
+      const res = await api('GET', `/api/importacoes/modelos/${tipo}.csv`, { token: admin.token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const parsed = parseCsv(res.body);
+      expect(parsed.delimiter).toBe(';');
+      expect(parsed.header[0]).toBe('id');
+      expect(parsed.rows).toHaveLength(1);
+      expect(parsed.rows[0]!.cells).toHaveLength(parsed.header.length);
+    },
+  );
 
-  it('has no route for an unknown kind (404); lancamentos answers 400 until finance exists', async () => {
+  it('has no route for an unknown kind (404)', async () => {
     expectError(await api('GET', '/api/importacoes/modelos/outros.csv', { token: admin.token }), 404, 'NOT_FOUND');
     expectError(await api('GET', '/api/importacoes/modelos/agenda.txt', { token: admin.token }), 404, 'NOT_FOUND');
-    const fin = await api('GET', '/api/importacoes/modelos/lancamentos.csv', { token: admin.token });
-    expectError(fin, 400, 'VALIDATION_FAILED');
   });
 
   it('is for administrators only', async () => {
@@ -268,7 +269,7 @@ describe('POST /api/importacoes: validation', () => {
     expect(res.body.error).toContain(error);
   });
 
-  it('400 for a body that is not CSV, an unknown or missing tipo, and lancamentos (not yet available)', async () => {
+  it('400 for a body that is not CSV, an unknown or missing tipo, an unknown region', async () => {
     expectError(
       await upload(admin.token, 'profissionais', '{"nome":"x"}', 'SP', 'application/json'),
       400,
@@ -284,7 +285,6 @@ describe('POST /api/importacoes: validation', () => {
       400,
       'VALIDATION_FAILED',
     );
-    expectError(await upload(admin.token, 'lancamentos', 'descricao\nA'), 400, 'VALIDATION_FAILED');
     expectError(await upload(admin.token, 'profissionais', 'nome\nA', 'XX'), 400, 'INVALID_REGION');
   });
 
@@ -613,7 +613,19 @@ describe('GET /api/exportacoes/{tipo}.csv', () => {
   });
 
   it('every kind: export → import reports no change', async () => {
-    for (const tipo of ['profissionais', 'cadastro-fot', 'agenda']) {
+    const categoria = { id: crypto.randomUUID(), regiao: 'SP', label: uniq('Venda'), tipo: 'receita' as const };
+    await db.insert(schema.categoriasFinanceiras).values({ ...categoria, labelKey: categoria.label.toLowerCase() });
+    await db.insert(schema.lancamentos).values({
+      regiao: 'SP',
+      tipo: 'receita',
+      categoriaId: categoria.id,
+      descricao: '=fórmula; com "aspas"',
+      valorCentavos: 123456789,
+      vencimento: '2027-06-30',
+      status: 'estornado',
+      pagoEm: '2027-06-01',
+    });
+    for (const tipo of ['profissionais', 'cadastro-fot', 'agenda', 'lancamentos']) {
       const exp = await exportar(admin.token, tipo);
       expect(exp.status).toBe(200);
       const back = await upload(admin.token, tipo, exp.body);
@@ -717,5 +729,90 @@ describe('README', () => {
     }
     const res = await upload(admin.token, 'agenda', ag, regiao);
     expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 1, erro: 0 } });
+  });
+});
+
+describe('lancamentos (finance entries, D18)', () => {
+  it('creates previsto and pago entries, matches by chave_externa, refuses changing a paid one, round-trips', async () => {
+    const receita = { id: crypto.randomUUID(), regiao: 'SP', label: uniq('Mensalidade'), tipo: 'receita' as const };
+    const despesa = { id: crypto.randomUUID(), regiao: 'SP', label: uniq('Frete'), tipo: 'despesa' as const };
+    await db
+      .insert(schema.categoriasFinanceiras)
+      .values([receita, despesa].map((c) => ({ ...c, labelKey: c.label.toLowerCase() })));
+    const fot = await makeFot('SP');
+    const [k1, k2] = [uniq('NF'), uniq('NF')];
+    const head = 'chave_externa;tipo;categoria;descricao;valor;vencimento;status;pago_em;fot';
+    const csv = [
+      head,
+      `${k1};receita;${receita.label.toUpperCase()};Parcela 1;1.500,00;10/01/2027;;;${fot.fot}`,
+      `${k2};despesa;${despesa.label};Frete do evento;250.5;2027-01-15;pago;16/01/2027;`,
+      `;despesa;${receita.label};Errada;0;31/02/2027;cancelado;;`,
+      `;receita;${receita.label};Sem data de pagamento;10;10/01/2027;pago;;`,
+      `;receita;${receita.label};Já cancelada;10;10/01/2027;cancelado;;`,
+    ].join('\n');
+    const res = await upload(admin.token, 'lancamentos', csv);
+    expect(res.body).toMatchObject({ status: 'com_erros', por_acao: { criar: 2, erro: 3 } });
+    const cols = (linha: number) =>
+      res.body.erros
+        .filter((e: { linha: number }) => e.linha === linha)
+        .map((e: { coluna: string }) => e.coluna)
+        .sort();
+    // The entry rules run once the line passes the schema.
+    expect(cols(4)).toEqual(['valor', 'vencimento']);
+    expect(cols(5)).toEqual(['pago_em']);
+    expect(cols(6)).toEqual(['status']);
+
+    const ok = await upload(admin.token, 'lancamentos', csv.split('\n').slice(0, 3).join('\n'));
+    expect(ok.body).toMatchObject({ status: 'validado', por_acao: { criar: 2, erro: 0 } });
+    expect((await aplicar(admin.token, ok.body.id)).status).toBe(200);
+    const rows = await db
+      .select()
+      .from(schema.lancamentos)
+      .where(inArray(schema.lancamentos.chaveExterna, [k1, k2]));
+    const [a, b] = [rows.find((r) => r.chaveExterna === k1)!, rows.find((r) => r.chaveExterna === k2)!];
+    expect(a).toMatchObject({
+      valorCentavos: 150000,
+      status: 'previsto',
+      origem: 'importacao',
+      fotId: fot.id,
+      categoriaId: receita.id,
+    });
+    expect(b).toMatchObject({ valorCentavos: 25050, status: 'pago', pagoEm: '2027-01-16', tipo: 'despesa' });
+    expect(await entriesOf(a.id, 'lancamentos.create')).toHaveLength(1);
+
+    // Re-import: the previsto entry changes, the paid one may not.
+    const again = await upload(
+      admin.token,
+      'lancamentos',
+      [head, `${k1};receita;${receita.label};Parcela 1 (corrigida);1.600,00;10/01/2027;;;${fot.fot}`].join('\n'),
+    );
+    expect(again.body.por_acao).toMatchObject({ criar: 0, atualizar: 1 });
+    expect((await aplicar(admin.token, again.body.id)).status).toBe(200);
+    const [a2] = await db.select().from(schema.lancamentos).where(eq(schema.lancamentos.id, a.id));
+    expect(a2).toMatchObject({ descricao: 'Parcela 1 (corrigida)', valorCentavos: 160000 });
+    const paid = await upload(
+      admin.token,
+      'lancamentos',
+      [head, `${k2};despesa;${despesa.label};Frete;999;15/01/2027;pago;16/01/2027;`].join('\n'),
+    );
+    expect(paid.body.erros).toEqual([
+      {
+        linha: 2,
+        coluna: null,
+        code: 'CONFLICT',
+        error: 'o lançamento está pago e não pode ser alterado por importação',
+      },
+    ]);
+    const mismatch = await upload(
+      admin.token,
+      'lancamentos',
+      [head, `;receita;${despesa.label};X;1;10/01/2027;;;`].join('\n'),
+    );
+    expect(mismatch.body.erros[0]).toMatchObject({ coluna: 'categoria', code: 'VALIDATION_FAILED' });
+
+    const exp = await exportar(admin.token, 'lancamentos', '?de=2027-01-01&ate=2027-01-31');
+    expect(rowsOf(exp.body).length).toBeGreaterThanOrEqual(2);
+    const back = await upload(admin.token, 'lancamentos', exp.body);
+    expect(back.body).toMatchObject({ status: 'validado', por_acao: { criar: 0, atualizar: 0, erro: 0 } });
   });
 });

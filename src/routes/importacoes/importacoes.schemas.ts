@@ -1,18 +1,37 @@
 import { z } from '@hono/zod-openapi';
-import { IMPORT_STATUS, IMPORT_TIPOS, type ImportTipo } from '../../db/schema';
+import { IMPORT_STATUS, IMPORT_TIPOS, LANCAMENTO_STATUS, TIPO_LANCAMENTO, type ImportTipo } from '../../db/schema';
 import { codeToStatus, type ErrorCode } from '../../lib/errors';
-import { isoDate } from '../../lib/fields';
+import { isoDate, money, optStr, reqStr, uuid } from '../../lib/fields';
 import type { RowSchemas } from '../../services/importacoes';
 import { CreateAgendaRequest } from '../agenda/agenda.schemas';
 import { CreateFotRequest } from '../cadastro-fot/cadastro-fot.schemas';
 import { CreateProfissionalInput } from '../profissionais/profissionais.schemas';
 import { out } from '../openapi';
 
+/**
+ * A finance entry line (D18), from the same field builders. The entries' own create route (issue 16)
+ * is not on this branch yet: when it lands, its body schema replaces this one here.
+ */
+const LancamentoLinha = z.object({
+  tipo: z.enum(TIPO_LANCAMENTO),
+  categoria_id: uuid(),
+  descricao: reqStr(300),
+  valor: money().refine((v) => v > 0, 'must be > 0'),
+  vencimento: isoDate(),
+  status: z.enum(LANCAMENTO_STATUS).nullish(),
+  pago_em: isoDate().nullish(),
+  fot_id: uuid().nullish(),
+  agenda_id: uuid().nullish(),
+  profissional_id: uuid().nullish(),
+  chave_externa: optStr(100),
+});
+
 /** Each row is validated by the body schema of the kind's own create route: one set of rules. */
 export const rowSchemas: RowSchemas = {
   profissionais: CreateProfissionalInput,
   'cadastro-fot': CreateFotRequest,
   agenda: CreateAgendaRequest,
+  lancamentos: LancamentoLinha,
 };
 
 const tipo = z.enum(IMPORT_TIPOS);
