@@ -709,17 +709,22 @@ describe('README', () => {
   it('its example file of each kind is read with the header of the template, and validates once its catalogs exist', async () => {
     const section = readme.slice(readme.indexOf('## Importing spreadsheets'));
     const blocks = [...section.matchAll(/```csv\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(blocks).toHaveLength(3);
+    expect(blocks).toHaveLength(4);
     const regiao = 'MG';
     await makeCatalog(schema.funcoes, regiao, 'Fotógrafo');
     await makeCatalog(schema.empresas, regiao, 'Alfa Formaturas');
     await makeCatalog(schema.cursos, regiao, 'Medicina');
     await makeCatalog(schema.anosFormaturas, regiao, '2027.2');
     await makeCatalog(schema.tiposEventos, regiao, 'Colação de grau');
-    const [prof, fot, ag] = blocks as [string, string, string];
+    const [prof, fot, lanc, ag] = blocks as [string, string, string, string];
+    await db
+      .insert(schema.categoriasFinanceiras)
+      .values({ regiao, label: 'Contrato', labelKey: 'contrato', tipo: 'receita' })
+      .onConflictDoNothing();
     for (const [tipo, csv] of [
       ['profissionais', prof],
       ['cadastro-fot', fot],
+      ['lancamentos', lanc],
     ] as const) {
       const tpl = await api('GET', `/api/importacoes/modelos/${tipo}.csv`, { token: admin.token });
       expect(parseCsv(csv).header).toEqual(parseCsv(tpl.body).header);
