@@ -72,6 +72,29 @@ function ensureDevCorsOrigins(vars: Record<string, string>) {
   console.log(`Added CORS_ORIGINS=${DEV_CORS_ORIGINS} to ${DEV_VARS}.`);
 }
 
+/** The local fake of Mercado Pago (scripts/fake-mercadopago.ts): orders get a checkout url without an account. */
+const FAKE_MP_URL = 'http://localhost:8790';
+
+/** A .dev.vars without the payment settings points them at the local fake once, with a random webhook secret. */
+function ensureDevPayments(vars: Record<string, string>) {
+  if (vars.MP_API_URL !== undefined) return;
+  const lines = {
+    MP_API_URL: FAKE_MP_URL,
+    MP_ACCESS_TOKEN: 'TEST-local-fake',
+    MP_WEBHOOK_SECRET: randomHex(32),
+  };
+  appendFileSync(
+    DEV_VARS,
+    `\n# Added by npm run dev: payments go to the local fake of Mercado Pago (npm run fake:mercadopago).\n` +
+      Object.entries(lines)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') +
+      '\n',
+  );
+  Object.assign(vars, lines);
+  console.log(`Added MP_API_URL=${FAKE_MP_URL}, MP_ACCESS_TOKEN and a random MP_WEBHOOK_SECRET to ${DEV_VARS}.`);
+}
+
 /** wrangler's own launcher, run with this node: it passes SIGINT/SIGTERM on and shuts workerd down. */
 function wranglerBin(): string {
   const require = createRequire(import.meta.url);
@@ -86,6 +109,7 @@ async function main() {
   ensureDevVars();
   const vars = readDevVars(DEV_VARS);
   ensureDevCorsOrigins(vars);
+  ensureDevPayments(vars);
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
 

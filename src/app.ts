@@ -37,6 +37,9 @@ import {
 } from './routes/catalogs';
 import { openApiDocument } from './routes/document';
 import { tiposEventosRoutes } from './routes/tipos-eventos';
+import { pacotesRoutes } from './routes/pacotes';
+import { pedidosRoutes } from './routes/pedidos';
+import { webhooksRoutes } from './routes/webhooks';
 import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -78,7 +81,7 @@ export function createApp() {
     cors({
       origin: (origin, c: Context<AppEnv>) => (c.var.config.CORS_ORIGINS.includes(origin) ? origin : null),
       credentials: true,
-      allowHeaders: ['Authorization', 'Content-Type', 'x-regiao'],
+      allowHeaders: ['Authorization', 'Content-Type', 'x-regiao', 'Idempotency-Key'],
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count', 'X-Next-Cursor'],
       maxAge: 600,
@@ -139,7 +142,11 @@ export function createApp() {
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes)
     .route('/api/logs-atividade', logsAtividadeRoutes)
-    .route('/api', importacoesRoutes);
+    .route('/api', importacoesRoutes)
+    // Photo packages, orders and the payment webhook (D19).
+    .route('/api/pacotes', pacotesRoutes)
+    .route('/api/pedidos', pedidosRoutes)
+    .route('/webhooks', webhooksRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

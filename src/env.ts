@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Db } from './db/client';
 import type { AuthUser } from './db/schema';
 import type { PendingAuth } from './lib/tokens';
-import type { MailMessage, PushMessage } from './lib/messages';
+import type { MailMessage, PaymentMessage, PushMessage } from './lib/messages';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -28,6 +28,13 @@ export interface Bindings {
   RESEND_API_URL?: string;
   RESEND_API_KEY?: string;
   RESET_TOKEN_TTL_SECONDS?: string;
+  /** Payments (docs/decisions-2 D19): the queue of checkout creations and webhook notifications, the gateway settings. */
+  PAYMENT_QUEUE?: Queue<PaymentMessage>;
+  PAYMENT_PROVIDER?: string;
+  MP_API_URL?: string;
+  MP_ACCESS_TOKEN?: string;
+  MP_WEBHOOK_SECRET?: string;
+  PEDIDO_TTL_SECONDS?: string;
 }
 
 const csv = (s: string) =>
@@ -68,6 +75,13 @@ const baseUrl = (fallback: string) =>
     .refine(isSafeUrl, SAFE_URL);
 
 export const MAIL_PROVIDERS = ['resend', 'cloudflare', 'log'] as const;
+export const PAYMENT_PROVIDERS = ['mercadopago'] as const;
+
+const optionalSecret = z
+  .string()
+  .trim()
+  .optional()
+  .transform((s) => s || undefined);
 
 export const configSchema = z.object({
   JWT_SECRET: z
@@ -120,6 +134,24 @@ export const configSchema = z.object({
     .optional()
     .transform((s) => s || undefined),
   RESET_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(1800),
+  /** The payment gateway (D19); only Mercado Pago today. */
+  PAYMENT_PROVIDER: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s || 'mercadopago').toLowerCase())
+    .pipe(z.enum(PAYMENT_PROVIDERS)),
+  MP_API_URL: baseUrl('https://api.mercadopago.com'),
+  MP_ACCESS_TOKEN: optionalSecret,
+  /** Signs the webhook's notifications; unset, every notification is refused (401). */
+  MP_WEBHOOK_SECRET: optionalSecret,
+  /** How long an order waits for its payment before the scheduled job expires it (default 72 h). */
+  PEDIDO_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(900)
+    .max(30 * 86_400)
+    .default(3 * 86_400),
 });
 
 export type Config = z.infer<typeof configSchema>;

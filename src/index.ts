@@ -2,7 +2,14 @@ import { createApp } from './app';
 import type { Bindings } from './env';
 import { handleEmailBatch } from './queue/email-consumer';
 import { handlePushBatch } from './queue/push-consumer';
-import { EMAIL_QUEUE_NAME, type MailMessage, type PushMessage } from './lib/messages';
+import { handlePaymentBatch } from './queue/payment-consumer';
+import {
+  EMAIL_QUEUE_NAME,
+  PAYMENT_QUEUE_NAME,
+  type MailMessage,
+  type PaymentMessage,
+  type PushMessage,
+} from './lib/messages';
 import { runScheduled } from './scheduled';
 
 const app = createApp();
@@ -10,14 +17,16 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   // One Worker consumes every queue (wrangler.toml): dispatch on the queue's name.
-  queue: (batch: MessageBatch<PushMessage | MailMessage>, env: Bindings) =>
+  queue: (batch: MessageBatch<PushMessage | MailMessage | PaymentMessage>, env: Bindings) =>
     batch.queue === EMAIL_QUEUE_NAME
       ? handleEmailBatch(batch as MessageBatch<MailMessage>, env)
-      : handlePushBatch(batch as MessageBatch<PushMessage>, env),
+      : batch.queue === PAYMENT_QUEUE_NAME
+        ? handlePaymentBatch(batch as MessageBatch<PaymentMessage>, env)
+        : handlePushBatch(batch as MessageBatch<PushMessage>, env),
   // The Cron Trigger (wrangler.toml [triggers]): every job of the dispatcher, at the trigger's time.
   scheduled: (controller: ScheduledController, env: Bindings, ctx: ExecutionContext) => {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
   },
-} satisfies ExportedHandler<Bindings, PushMessage | MailMessage>;
+} satisfies ExportedHandler<Bindings, PushMessage | MailMessage | PaymentMessage>;
 
 export type { AppType } from './app';

@@ -62,3 +62,9 @@ export function normalizeCpfCnpj(v: string): string | undefined {
   const d = digitsOnly(v);
   return cpfValid(d) || cnpjValid(d) ? d : undefined;
 }
+
+/** Digits of a valid CPF (punctuation allowed in input), or undefined; a CNPJ is not a CPF. */
+export function normalizeCpf(v: string): string | undefined {
+  const d = normalizeCpfCnpj(v);
+  return d?.length === 11 ? d : undefined;
+}

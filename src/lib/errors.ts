@@ -26,6 +26,10 @@ export const codeToStatus = {
   // Spreadsheet import (docs/decisions-2 D20).
   IMPORT_HAS_ERRORS: 409,
   ALREADY_APPLIED: 409,
+  // Payments (decisions-2 D19).
+  INVALID_SIGNATURE: 401,
+  INVALID_STATE: 409,
+  IDEMPOTENCY_MISMATCH: 409,
   INTERNAL: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type * as core from 'zod/v4/core';
-import { isUf, normalizeCpfCnpj, UFS } from './brazil';
+import { isUf, normalizeCpf, normalizeCpfCnpj, UFS } from './brazil';
 import { isIsoDate, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
 import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
@@ -137,6 +137,21 @@ export const optCpfCnpj = () =>
     })
     .nullish()
     .openapi({ example: '529.982.247-25' });
+
+/** A required CPF (check digits verified), punctuation allowed, stored as its 11 digits. */
+export const cpf = () =>
+  z
+    .string()
+    .trim()
+    .transform((s, ctx) => {
+      const digits = normalizeCpf(s);
+      if (!digits) {
+        ctx.addIssue({ code: 'custom', message: 'must be a valid CPF' });
+        return z.NEVER;
+      }
+      return digits;
+    })
+    .openapi({ example: '529.982.247-25', description: 'check digits verified; answered as 11 digits' });
 
 /** Optional CEP (00000-000), stored as 8 digits; empty clears it. */
 export const optCep = () =>

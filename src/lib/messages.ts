@@ -19,3 +19,11 @@ export interface MailMessage {
 
 /** Queue names as wrangler.toml declares them: src/index.ts dispatches on them. */
 export const EMAIL_QUEUE_NAME = 'event-ops-email';
+
+/**
+ * The payment queue (docs/decisions-2 D19): create the checkout of an order (its url_pagamento), or
+ * read the payment of a recorded webhook notification from the gateway and apply it.
+ */
+export type PaymentMessage = { kind: 'preferencia'; pedidoId: string } | { kind: 'notificacao'; notificacaoId: string };
+
+export const PAYMENT_QUEUE_NAME = 'event-ops-payments';

@@ -27,6 +27,9 @@ export const TAGS: Record<string, string> = {
   'Import and export':
     'Spreadsheet (CSV) import with validation, preview and an all-or-nothing apply; exports in the same format (administrators).',
   Health: 'Whether the Worker and its database answer.',
+  'Photo packages and orders':
+    'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
+  'Payment webhooks': "The payment gateway's signed notifications (no token).",
 };
 
 export interface DocumentOptions {

@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
+import { createRoute, z, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Item, SelectRows } from '../db/fast-select';
 import type { Scope } from '../db/scope';
@@ -47,6 +47,9 @@ type Def = Omit<RouteConfig, 'security' | 'middleware'> & Access;
 
 type RequestOf<D> = (D extends { request: infer Rq } ? Rq : {}) &
   (D extends { regional: true } ? { headers: typeof RegionHeader } : {});
+/** A regional route's headers: its own (an Idempotency-Key) plus x-regiao. */
+const withRegion = (headers: unknown) =>
+  headers instanceof z.ZodObject ? headers.extend(RegionHeader.shape) : RegionHeader;
 /**
  * 413: the body limit (app.ts) reads the body of any request that has one, before routing, so every
  * operation a client can send a body to can answer it: every method but GET and HEAD, documented
@@ -72,7 +75,7 @@ export function authedRoute<const D extends Def>(def: D): AuthedRoute<D> {
     ...rest,
     security: bearer,
     middleware,
-    request: { ...request, ...(regional ? { headers: RegionHeader } : {}) },
+    request: { ...request, ...(regional ? { headers: withRegion(request?.headers) } : {}) },
     responses: { ...responses, ...protectedErrors, ...bodyErrors(rest.method) },
   }) as unknown as AuthedRoute<D>;
 }

@@ -1,6 +1,7 @@
 import type { Bindings } from '../env';
 import { requeuePendingEmails } from '../services/mail';
 import { sealActivityLog } from './seal-activity-log';
+import { expirarPedidos, requeuePayments } from './pedidos';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -15,6 +16,9 @@ export const jobs: Record<string, Job> = {
   'seal-activity-log': sealActivityLog,
   // E-mails whose enqueue failed, or whose consumer died while sending, go to the queue again.
   'requeue-pending-emails': requeuePendingEmails,
+  // Orders (D19): unpaid ones expire; checkouts and notifications whose queue message was lost go again.
+  'expirar-pedidos': expirarPedidos,
+  'requeue-payments': requeuePayments,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

@@ -141,6 +141,29 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: `/api/importacoes/${ID}/aplicar`, allowed: ADMINS },
   // The file name as documented: authorization runs before the path is validated.
   { method: 'GET', path: '/api/exportacoes/{arquivo}', allowed: ADMINS },
+  // Photo packages and orders (decisions-2 D19): packages read by every role, written by administrators;
+  // orders by administrators and EVENT_OWNERs (role checked before the Idempotency-Key).
+  { method: 'GET', path: '/api/pacotes', allowed: ROLES },
+  { method: 'GET', path: `/api/pacotes/${ID}`, allowed: ROLES },
+  { method: 'POST', path: '/api/pacotes', allowed: ADMINS, body: { nome: 'Pacote da tabela', preco: 100 } },
+  { method: 'PUT', path: `/api/pacotes/${ID}`, allowed: ADMINS, body: { preco: 120 } },
+  { method: 'DELETE', path: `/api/pacotes/${ID}`, allowed: ADMINS },
+  {
+    method: 'POST',
+    path: '/api/pedidos',
+    allowed: [...ADMINS, 'EVENT_OWNER'],
+    body: {
+      fot_id: ID,
+      pacote_id: ID,
+      comprador_nome: 'Formando',
+      comprador_email: 'formando@example.com',
+      comprador_cpf: '52998224725',
+      parcelas: 1,
+    },
+  },
+  { method: 'GET', path: '/api/pedidos', allowed: [...ADMINS, 'EVENT_OWNER'] },
+  { method: 'GET', path: `/api/pedidos/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+  { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
 ];
 
 export { ADMINS };

@@ -43,7 +43,8 @@ export interface ApiOptions extends RequestOptions {
   token?: string;
   body?: unknown;
   rawBody?: BodyInit;
-  headers?: Record<string, string>;
+  /** Extra headers; `null` leaves out a default one (`'idempotency-key': null` sends none). */
+  headers?: Record<string, string | null>;
   regiao?: string;
 }
 
@@ -77,7 +78,11 @@ export async function send(
 /** One HTTP call, JSON in and out; a body that is not JSON comes back as text. */
 export async function api<T = any>(method: string, path: string, opts: ApiOptions = {}): Promise<ApiResult<T>> {
   // Each call is its own client unless the test names one: sign-ups and logins are limited per client.
-  const headers: Record<string, string> = { 'cf-connecting-ip': randomClient(), ...opts.headers };
+  // Every call also carries a fresh Idempotency-Key (the header POST /api/pedidos requires; other routes
+  // ignore it), so the generic suites reach that handler too.
+  const headers: Record<string, string> = {};
+  const given = { 'cf-connecting-ip': randomClient(), 'idempotency-key': crypto.randomUUID(), ...opts.headers };
+  for (const [k, v] of Object.entries(given)) if (v !== null) headers[k] = v;
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.regiao !== undefined) headers['x-regiao'] = opts.regiao;
   let body: BodyInit | undefined = opts.rawBody;

@@ -7,7 +7,18 @@ import { getConfig } from '../../src/env';
 import { emailOutbox } from '../../src/db/schema';
 import { openSecret } from '../../src/services/mail';
 import { requestPasswordReset } from '../../src/services/password-reset';
-import { agenda, agendaEquipe, convites, cursos, empresas, funcoes, precos, tiposEventos } from '../../src/db/schema';
+import {
+  agenda,
+  agendaEquipe,
+  convites,
+  cursos,
+  empresas,
+  funcoes,
+  pacotes,
+  pedidos,
+  precos,
+  tiposEventos,
+} from '../../src/db/schema';
 import {
   db,
   makeAdmin,
@@ -22,6 +33,7 @@ import {
 } from '../helpers/factories';
 import { api, authHeaders } from '../helpers/request';
 import { runCron } from '../helpers/activity-log';
+import { signedHeaders } from '../helpers/mercadopago';
 
 const BUDGET = 3;
 
@@ -33,6 +45,7 @@ interface Call {
   /** A text/csv body (spreadsheet import). */
   csv?: string;
   token?: string;
+  headers?: Record<string, string>;
   expect: number;
 }
 
@@ -59,7 +72,19 @@ async function world() {
     .values({ agendaId: ev!.id, profissionalId: mine.id, funcaoId: f.id })
     .returning();
   await makeNotifications(pro.id, 3);
-  Object.assign(ctx, { funcao: f.id, tipo: tipo.id, fot: fot.id, event: ev!.id, prof: mine.id, convite: conv!.id });
+  const [pacote] = await db
+    .insert(pacotes)
+    .values({ regiao: 'SP', nome: uniq('Pacote'), precoCentavos: 10_000 })
+    .returning();
+  Object.assign(ctx, {
+    funcao: f.id,
+    tipo: tipo.id,
+    fot: fot.id,
+    event: ev!.id,
+    prof: mine.id,
+    convite: conv!.id,
+    pacote: pacote!.id,
+  });
 }
 
 /** 100+ more rows of everything a list reads. */
@@ -95,6 +120,29 @@ async function grow() {
       });
     }
     await makeNotifications(pro.id, 10);
+    // 10 packages and 10 orders on the same FOT record per round.
+    await db
+      .insert(pacotes)
+      .values(Array.from({ length: 10 }, () => ({ regiao: 'SP', nome: uniq('Pacote'), precoCentavos: 100 })));
+    // D1 binds at most 100 parameters per statement: two inserts of 5.
+    for (let k = 0; k < 2; k++)
+      await db.insert(pedidos).values(
+        Array.from({ length: 5 }, () => ({
+          regiao: 'SP',
+          fotId: ctx.fot!,
+          pacoteId: ctx.pacote!,
+          pacoteNome: 'Pacote',
+          compradorNome: 'Formando',
+          compradorEmail: 'f@example.com',
+          compradorCpf: '52998224725',
+          valorCentavos: 10_000,
+          parcelas: 1,
+          expiraEm: '2099-01-01T00:00:00.000Z',
+          criadoPor: admin.id,
+          idempotencyKey: uniq('grow'),
+          requestHash: 'grow',
+        })),
+      );
     await db.insert(agendaEquipe).values({ agendaId: ctx.event!, funcaoId: f.id, quantidade: 2 });
   }
   void nextFot;
@@ -143,6 +191,27 @@ async function calls(): Promise<Call[]> {
     rawBody: importFile(),
     headers: { 'content-type': 'text/csv' },
   });
+  const pacoteDel = (
+    await db
+      .insert(pacotes)
+      .values({ regiao: 'SP', nome: uniq('Pacote'), precoCentavos: 1 })
+      .returning()
+  )[0]!;
+  const pedidoBody = {
+    fot_id: ctx.fot,
+    pacote_id: ctx.pacote,
+    comprador_nome: 'Formando',
+    comprador_email: email(),
+    comprador_cpf: '52998224725',
+    parcelas: 1,
+  };
+  const pedidoKey = uniq('idem');
+  const pedidoToCancel = await api('POST', '/api/pedidos', {
+    token: a,
+    body: pedidoBody,
+    headers: { 'idempotency-key': uniq('c') },
+  });
+  const payId = uniq('pay');
   return [
     {
       name: 'forgot-password (known address)',
@@ -456,6 +525,68 @@ async function calls(): Promise<Call[]> {
     { name: 'import apply', method: 'POST', path: `/api/importacoes/${imp.body.id}/aplicar`, token: a, expect: 200 },
     { name: 'export agenda', method: 'GET', path: '/api/exportacoes/agenda.csv', token: a, expect: 200 },
     { name: 'export profissionais', method: 'GET', path: '/api/exportacoes/profissionais.csv', token: a, expect: 200 },
+    { name: 'pacotes list', method: 'GET', path: '/api/pacotes', token: pro.token, expect: 200 },
+    { name: 'pacotes list (page)', method: 'GET', path: '/api/pacotes?limit=50', token: a, expect: 200 },
+    { name: 'pacote get', method: 'GET', path: `/api/pacotes/${ctx.pacote}`, token: a, expect: 200 },
+    {
+      name: 'pacote create',
+      method: 'POST',
+      path: '/api/pacotes',
+      token: a,
+      body: { nome: uniq('Pacote'), preco: 99.9 },
+      expect: 201,
+    },
+    {
+      name: 'pacote update',
+      method: 'PUT',
+      path: `/api/pacotes/${ctx.pacote}`,
+      token: a,
+      body: { preco: 100 },
+      expect: 200,
+    },
+    { name: 'pacote delete', method: 'DELETE', path: `/api/pacotes/${pacoteDel.id}`, token: a, expect: 204 },
+    {
+      name: 'pedido create',
+      method: 'POST',
+      path: '/api/pedidos',
+      token: a,
+      headers: { 'idempotency-key': pedidoKey },
+      body: pedidoBody,
+      expect: 201,
+    },
+    {
+      name: 'pedido create (same key again)',
+      method: 'POST',
+      path: '/api/pedidos',
+      token: a,
+      headers: { 'idempotency-key': pedidoKey },
+      body: pedidoBody,
+      expect: 200,
+    },
+    { name: 'pedidos list', method: 'GET', path: '/api/pedidos', token: a, expect: 200 },
+    {
+      name: 'pedidos list (filters, page)',
+      method: 'GET',
+      path: `/api/pedidos?fot_id=${ctx.fot}&status=pendente&limit=50`,
+      token: a,
+      expect: 200,
+    },
+    { name: 'pedido get', method: 'GET', path: `/api/pedidos/${pedidoToCancel.body.id}`, token: a, expect: 200 },
+    {
+      name: 'pedido cancel',
+      method: 'POST',
+      path: `/api/pedidos/${pedidoToCancel.body.id}/cancelar`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'webhook mercadopago',
+      method: 'POST',
+      path: `/webhooks/mercadopago?data.id=${payId}&type=payment`,
+      headers: await signedHeaders(payId),
+      body: { data: { id: payId } },
+      expect: 200,
+    },
   ];
 }
 
@@ -478,6 +609,7 @@ async function measure(): Promise<Record<string, number>> {
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.csv !== undefined) headers['content-type'] = 'text/csv';
     headers['cf-connecting-ip'] = uniq('ip');
+    Object.assign(headers, call.headers);
     const res = await api(call.method, call.path, {
       headers,
       rawBody: call.csv ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),

@@ -7,10 +7,13 @@ import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/
 import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
+import { pedidosList } from '../../src/services/pedidos';
 import { db } from '../helpers/factories';
 import { UNKNOWN_ID as ID } from '../helpers/request';
 
 const viewer = { id: ID, role: 'agenda_viewer', empresaId: null } as never;
+const admin = { role: 'SUPERADMIN', empresaId: null } as const;
+const owner = { role: 'EVENT_OWNER', empresaId: ID } as const;
 
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
   const { sql, params } = query.toSQL();
@@ -74,6 +77,10 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
         .orderBy(desc(notifications.createdAt), desc(notifications.id)),
     'notifications',
   ],
+  ['orders of a region', () => pedidosList(db, admin, 'SP', {}), 'pedidos'],
+  ['orders of a region by status', () => pedidosList(db, admin, 'SP', { status: 'pendente' }), 'pedidos'],
+  ['orders of a FOT record', () => pedidosList(db, admin, 'SP', { fot_id: ID }), 'pedidos'],
+  ['orders of an EVENT_OWNER', () => pedidosList(db, owner, 'SP', {}), 'pedidos'],
 ];
 
 describe('query plans of the hot list queries', () => {

@@ -177,7 +177,7 @@ describe('GET /openapi.json and /docs', () => {
     expect(documented.size).toBeGreaterThanOrEqual(50);
   });
 
-  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password and GET /api/funcoes', async () => {
+  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password, GET /api/funcoes and the payment webhook', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     const open = new Set([
       'GET /health',
@@ -188,6 +188,7 @@ describe('GET /openapi.json and /docs', () => {
       'POST /auth/forgot-password',
       'POST /auth/reset-password',
       'GET /api/funcoes',
+      'POST /webhooks/mercadopago',
     ]);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {

@@ -308,6 +308,8 @@ describe('the scheduled dispatcher', () => {
     expect(await runScheduled(env, new Date())).toEqual({
       'seal-activity-log': { sealed: expect.any(Number) },
       'requeue-pending-emails': expect.any(Array),
+      'expirar-pedidos': expect.any(Number),
+      'requeue-payments': expect.any(Number),
     });
   });
 

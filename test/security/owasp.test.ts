@@ -203,6 +203,8 @@ async function mgRows(r: RegionRows) {
       db.select().from(schema.profissionais).where(eq(schema.profissionais.id, r.profissional.id)),
     ),
     convites: await db.select().from(schema.convites).where(eq(schema.convites.agendaId, r.agenda.id)),
+    pacote: await one(db.select().from(schema.pacotes).where(eq(schema.pacotes.id, r.pacote.id))),
+    pedido: await one(db.select().from(schema.pedidos).where(eq(schema.pedidos.id, r.pedido.id))),
   };
 }
 
@@ -821,6 +823,7 @@ describe('API5 broken function-level authorization', () => {
       'POST /auth/refresh',
       'POST /auth/register',
       'POST /auth/reset-password',
+      'POST /webhooks/mercadopago',
     ]);
   });
 });

@@ -33,6 +33,8 @@ export interface RegionRows {
   profissional: { id: string };
   convite: { id: string };
   importacao: { id: string };
+  pacote: { id: string };
+  pedido: { id: string };
 }
 
 export interface World {
@@ -111,6 +113,28 @@ async function regionRows(
     .insert(schema.importacoes)
     .values({ regiao, tipo: 'cadastro-fot', status: 'validado', total: 1, criar: 0, atualizar: 0, iguais: 1, erro: 0 })
     .returning({ id: schema.importacoes.id });
+  const [pacote] = await db
+    .insert(schema.pacotes)
+    .values({ regiao, nome: uniq('Pacote'), precoCentavos: 50_000, parcelasMax: 6 })
+    .returning();
+  const [pedido] = await db
+    .insert(schema.pedidos)
+    .values({
+      regiao,
+      fotId: fot.id,
+      pacoteId: pacote!.id,
+      pacoteNome: pacote!.nome,
+      compradorNome: 'Formando',
+      compradorEmail: 'formando@example.com',
+      compradorCpf: '52998224725',
+      valorCentavos: 50_000,
+      parcelas: 1,
+      expiraEm: '2099-01-01T00:00:00.000Z',
+      criadoPor: inviterId,
+      idempotencyKey: uniq('world'),
+      requestHash: 'world',
+    })
+    .returning();
   return {
     regiao,
     empresa: fot.refs.empresa,
@@ -125,6 +149,8 @@ async function regionRows(
     profissional,
     convite,
     importacao: importacao!,
+    pacote: pacote!,
+    pedido: pedido!,
   };
 }
 
@@ -163,6 +189,8 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/convites\/\{id\}/, () => rows.convite.id],
     [/^\/api\/v1\/notifications\/\{id\}/, () => w.notificationOfAdmin.id],
     [/^\/api\/importacoes\/\{id\}/, () => rows.importacao.id],
+    [/^\/api\/pacotes\/\{id\}/, () => rows.pacote.id],
+    [/^\/api\/pedidos\/\{id\}/, () => rows.pedido.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -327,6 +355,16 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'PUT /api/agenda/{id}/equipe': () => [{ funcao_id: rows.funcao.id, quantidade: 3 }],
     'POST /api/agenda/{id}/convites': () => ({ profissional_id: rows.profissional.id, funcao_id: rows.funcao.id }),
     'PATCH /api/convites/{id}': () => ({ status: 'recusado' }),
+    'POST /api/pacotes': () => ({ nome: uniq('Pacote'), preco: 250.5, parcelas_max: 3 }),
+    'PUT /api/pacotes/{id}': () => ({ descricao: 'Capa dura' }),
+    'POST /api/pedidos': () => ({
+      fot_id: rows.fot.id,
+      pacote_id: rows.pacote.id,
+      comprador_nome: 'Formando Teste',
+      comprador_email: `${uniq('formando')}@example.com`,
+      comprador_cpf: '529.982.247-25',
+      parcelas: 2,
+    }),
   };
   return bodies[key]?.();
 }

@@ -22,4 +22,15 @@ export const TEST_VARS = {
   RESEND_API_URL: 'https://resend.example.test',
   RESEND_API_KEY: 're_test_key',
   RESET_TOKEN_TTL_SECONDS: '1800',
+  // Payments (D19). No access token here: the pool's own queue consumer (which gets the orders and
+  // notifications the route tests enqueue) then calls nobody. The consumer tests bind MP_TEST_TOKEN
+  // and inject a local fake of Mercado Pago (test/helpers/mercadopago.ts). No test reaches the network.
+  PAYMENT_PROVIDER: 'mercadopago',
+  MP_API_URL: 'https://mercadopago.example.test',
+  MP_ACCESS_TOKEN: '',
+  MP_WEBHOOK_SECRET: 'test-mp-webhook-secret',
+  PEDIDO_TTL_SECONDS: '259200',
 } as const;
+
+/** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */
+export const MP_TEST_TOKEN = 'TEST-mp-access-token';

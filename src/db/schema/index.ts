@@ -10,3 +10,4 @@ export * from './mail';
 export * from './activity-log';
 export * from './importacoes';
 export * from './financeiro';
+export * from './pedidos';

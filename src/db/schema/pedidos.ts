@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { cadastroFot } from './cadastro-fot';
+import { timestamps, uuidPk } from './columns';
+
+/**
+ * Photo packages, orders and payment notifications (docs/decisions-2 D19; README "Photo packages and
+ * payments"). Money in integer cents.
+ */
+
+/** A package a company sells to each graduate, per region. */
+export const pacotes = sqliteTable(
+  'pacotes',
+  {
+    id: uuidPk(),
+    regiao: text('regiao').notNull(),
+    nome: text('nome').notNull(),
+    descricao: text('descricao'),
+    precoCentavos: integer('preco_centavos').notNull(),
+    parcelasMax: integer('parcelas_max').notNull().default(1),
+    ativo: integer('ativo', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    index('pacotes_regiao_nome_idx').on(t.regiao, t.nome, t.id),
+    check('pacotes_parcelas_max_check', sql`${t.parcelasMax} between 1 and 12`),
+    check('pacotes_preco_check', sql`${t.precoCentavos} > 0`),
+  ],
+);
+
+export type PacoteRow = typeof pacotes.$inferSelect;
+
+/**
+ * pendente → pago (approved payment) → estornado (refunded or charged back);
+ * pendente → expirado (scheduled job, past expira_em) or cancelado (POST /cancelar).
+ * A payment approved on an expired or cancelled order still makes it pago: the money arrived.
+ */
+export const PEDIDO_STATUS = ['pendente', 'pago', 'expirado', 'cancelado', 'estornado'] as const;
+export type PedidoStatus = (typeof PEDIDO_STATUS)[number];
+
+export const pedidos = sqliteTable(
+  'pedidos',
+  {
+    id: uuidPk(),
+    regiao: text('regiao').notNull(),
+    fotId: text('fot_id')
+      .notNull()
+      .references(() => cadastroFot.id, { onDelete: 'restrict' }),
+    pacoteId: text('pacote_id')
+      .notNull()
+      .references(() => pacotes.id, { onDelete: 'restrict' }),
+    pacoteNome: text('pacote_nome').notNull(),
+    compradorNome: text('comprador_nome').notNull(),
+    compradorEmail: text('comprador_email').notNull(),
+    compradorCpf: text('comprador_cpf').notNull(),
+    valorCentavos: integer('valor_centavos').notNull(),
+    parcelas: integer('parcelas').notNull(),
+    status: text('status', { enum: PEDIDO_STATUS }).notNull().default('pendente'),
+    /** The checkout's init_point, filled by the payment consumer (null while it is being created). */
+    urlPagamento: text('url_pagamento'),
+    preferenciaId: text('preferencia_id'),
+    /** The gateway's payment that paid (or refunded) the order. */
+    pagamentoId: text('pagamento_id'),
+    /** The revenue entry its payment posted (decisions-2 D18), which a refund reverses. */
+    lancamentoId: text('lancamento_id'),
+    expiraEm: text('expira_em').notNull(),
+    pagoEm: text('pago_em'),
+    estornadoEm: text('estornado_em'),
+    /** Who created it and the Idempotency-Key it came with: unique per caller. */
+    criadoPor: text('criado_por').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 of the canonical request (region + validated body): same key, other body → 409. */
+    requestHash: text('request_hash').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('pedidos_idempotency_idx').on(t.criadoPor, t.idempotencyKey),
+    index('pedidos_regiao_created_idx').on(t.regiao, t.createdAt, t.id),
+    index('pedidos_regiao_status_created_idx').on(t.regiao, t.status, t.createdAt, t.id),
+    index('pedidos_fot_created_idx').on(t.fotId, t.createdAt, t.id),
+    index('pedidos_status_expira_idx').on(t.status, t.expiraEm),
+  ],
+);
+
+export type PedidoRow = typeof pedidos.$inferSelect;
+
+/** recebida → processada (the payment was read and applied) | ignorada (not ours, unknown) | divergente (amount mismatch). */
+export const NOTIFICACAO_STATUS = ['recebida', 'processada', 'ignorada', 'divergente'] as const;
+
+/**
+ * Each verified webhook notification, once: `chave` is its signed manifest
+ * (`id:<data.id>;request-id:<x-request-id>;ts:<ts>;`), so a replayed request is recorded once.
+ */
+export const pagamentoNotificacoes = sqliteTable(
+  'pagamento_notificacoes',
+  {
+    id: uuidPk(),
+    provedor: text('provedor').notNull(),
+    pagamentoId: text('pagamento_id').notNull(),
+    chave: text('chave').notNull().unique(),
+    status: text('status', { enum: NOTIFICACAO_STATUS }).notNull().default('recebida'),
+    pedidoId: text('pedido_id'),
+    erro: text('erro'),
+    ...timestamps,
+  },
+  (t) => [index('pagamento_notificacoes_status_idx').on(t.status, t.createdAt)],
+);
+
+export type PagamentoNotificacaoRow = typeof pagamentoNotificacoes.$inferSelect;

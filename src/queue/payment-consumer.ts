@@ -1,0 +1,118 @@
+import { createDb } from '../db/client';
+import type { Db } from '../db/client';
+import { getConfig, type Bindings } from '../env';
+import type { PaymentMessage } from '../lib/messages';
+import { applyPayment, ignoreNotification, notificationById } from '../services/pagamentos';
+import { pedidoForPreference, savePreference } from '../services/pedidos';
+import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments';
+
+/**
+ * The payment queue consumer (docs/decisions-2 D19). Two kinds of message:
+ *
+ * - `preferencia`: creates the checkout of a `pendente` order that has none yet and stores its url
+ *   (guarded: a redelivered message never replaces it; the order id is the gateway's idempotency key);
+ * - `notificacao`: reads the payment of a recorded webhook notification from the gateway (the
+ *   notification's body is never trusted) and applies it to its order (services/pagamentos.ts: every
+ *   effect exactly once, whatever the order or repetition of notifications).
+ *
+ * A transient gateway failure (network, timeout, 5xx, 429) retries the message with backoff; a
+ * refusal (other 4xx) is logged and acknowledged. Messages that still fail land in the dead-letter
+ * queue; the scheduled job `requeue-payments` enqueues again what is left undone (orders without a
+ * checkout, notifications still `recebida`).
+ */
+
+/** Backoff from the delivery attempt (1, 2, 3, ...): 10 s, 20 s, 40 s, ... at most 15 minutes. */
+export const paymentRetryDelaySeconds = (attempts: number) => Math.min(10 * 2 ** Math.max(0, attempts - 1), 900);
+
+const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+
+function log(level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) {
+  const line = JSON.stringify({ level, consumer: 'payments', message, ...extra });
+  if (level === 'error') console.error(line);
+  else if (level === 'warn') console.warn(line);
+  else console.log(line);
+}
+
+type Done = { kind: 'done' } | { kind: 'retry'; error: string; after?: number };
+
+/** A gateway answer that is not `ok`: retry, or log the refusal and stop. */
+function notOk(result: Exclude<GatewayResult<unknown>, { kind: 'ok' }>, what: Record<string, unknown>): Done {
+  if (result.kind === 'retry') return result;
+  log('error', `gateway refused: ${result.error}`, what);
+  return { kind: 'done' };
+}
+
+async function createCheckout(db: Db, gateway: Gateway, pedidoId: string): Promise<Done> {
+  const order = await pedidoForPreference(db, pedidoId);
+  if (!order || order.status !== 'pendente' || order.urlPagamento) return { kind: 'done' };
+  const result = await gateway.createPreference({
+    pedidoId: order.id,
+    titulo: order.pacoteNome,
+    valorCentavos: order.valorCentavos,
+    parcelas: order.parcelas,
+    expiraEm: order.expiraEm,
+    comprador: { nome: order.compradorNome, email: order.compradorEmail, cpf: order.compradorCpf },
+  });
+  if (result.kind !== 'ok') return notOk(result, { pedidoId });
+  await savePreference(db, order.id, result.value);
+  return { kind: 'done' };
+}
+
+async function processNotification(db: Db, gateway: Gateway, notificacaoId: string, now: () => Date): Promise<Done> {
+  const notification = await notificationById(db, notificacaoId);
+  if (!notification || notification.status !== 'recebida') return { kind: 'done' };
+  const result = await gateway.getPayment(notification.pagamentoId);
+  if (result.kind !== 'ok') {
+    if (result.kind === 'failed') {
+      await ignoreNotification(db, notificacaoId, result.error);
+      if (!result.notFound) log('error', `gateway refused: ${result.error}`, { notificacaoId });
+      return { kind: 'done' };
+    }
+    return result;
+  }
+  const outcome = await applyPayment(db, notificacaoId, result.value, now());
+  if (outcome === 'divergente') log('warn', 'payment amount does not match its order: nothing paid', { notificacaoId });
+  return { kind: 'done' };
+}
+
+/**
+ * Handles a batch of PAYMENT_QUEUE messages. `fetchImpl` (the gateway's HTTP) and `now` are
+ * injectable so that tests stand in for Mercado Pago and the clock.
+ */
+export async function handlePaymentBatch(
+  batch: MessageBatch<PaymentMessage>,
+  env: Bindings,
+  fetchImpl: typeof fetch = fetch,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const config = getConfig(env);
+  const db = createDb(env.DB);
+  const gateway = gatewayFor(config, fetchImpl);
+  await Promise.all(
+    batch.messages.map(async (msg) => {
+      const body = msg.body;
+      try {
+        let done: Done;
+        if (body?.kind === 'preferencia' && typeof body.pedidoId === 'string')
+          done = await createCheckout(db, gateway, body.pedidoId);
+        else if (body?.kind === 'notificacao' && typeof body.notificacaoId === 'string')
+          done = await processNotification(db, gateway, body.notificacaoId, now);
+        else {
+          log('error', 'malformed payment message dropped');
+          done = { kind: 'done' };
+        }
+        if (done.kind === 'done') {
+          msg.ack();
+          return;
+        }
+        const delay = Math.min(3600, Math.max(done.after ?? 0, paymentRetryDelaySeconds(msg.attempts)));
+        log('warn', `will retry in ${delay} s: ${done.error}`, { payment_message: body });
+        msg.retry({ delaySeconds: delay });
+      } catch (err) {
+        // D1 unreachable (or a bug): the queue retries the message, then dead-letters it.
+        log('error', `payment message failed: ${errText(err)}`, { payment_message: body ?? null });
+        msg.retry({ delaySeconds: paymentRetryDelaySeconds(msg.attempts) });
+      }
+    }),
+  );
+}
