@@ -213,7 +213,7 @@ describe('GET /api/vagas', () => {
     const get = async (q = '') => (await api('GET', `/api/vagas${q}`, { token: user.token })).body;
     const key = (v: { agenda_id: string; funcao_id: string }) => `${v.agenda_id}:${v.funcao_id}`;
     const all = await get();
-    // by date and time, then by function name (cine before foto: created in that order, same prefix)
+    // by date and time, then by function name
     expect(all.map(key).slice(2)).toEqual([`${late.id}:${foto.id}`, `${mg.id}:${foto.id}`]);
     expect(all.map((v: { agenda_id: string }) => v.agenda_id)).toEqual([early.id, early.id, late.id, mg.id]);
     expect((await get(`?funcao_id=${cine.id}`)).map(key)).toEqual([`${early.id}:${cine.id}`]);

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { agenda } from './agenda';
 import { funcoes } from './catalogs';
@@ -27,13 +26,7 @@ export const agendaEquipe = sqliteTable(
     requerAprovacao: integer('requer_aprovacao', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
-  (t) => [
-    primaryKey({ columns: [t.agendaId, t.funcaoId] }),
-    index('agenda_equipe_funcao_idx').on(t.funcaoId),
-    index('agenda_equipe_publicada_idx')
-      .on(t.funcaoId, t.agendaId)
-      .where(sql`publicar = 1`),
-  ],
+  (t) => [primaryKey({ columns: [t.agendaId, t.funcaoId] }), index('agenda_equipe_funcao_idx').on(t.funcaoId)],
 );
 
 /** An invitation of a professional to an event's team, for one function. */

@@ -48,11 +48,8 @@ export const AgendaIdParam = z.object({
 export const CandidaturaRequest = z
   .object({
     funcao_id: uuid(),
-    lista_espera: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: 'when the function is full, join its waiting list (`espera`) instead of 409 QUOTA_FULL',
-      }),
+    lista_espera: z.boolean().optional().openapi({
+      description: 'when the function is full, join its waiting list (`espera`) instead of 409 QUOTA_FULL',
+    }),
   })
   .openapi('CandidaturaRequest');
