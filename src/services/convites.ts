@@ -487,6 +487,8 @@ export async function answer(
   if (current.status === status) return oneConvite(await view);
   if (status === 'aceito' && (current.status === 'solicitado' || current.status === 'espera'))
     throw new ApiError('INVALID_STATE', 'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita');
+  if (status === 'aceito' && current.status === 'recusado' && current.origem === 'candidatura')
+    throw new ApiError('INVALID_STATE', 'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga');
 
   const now = new Date().toISOString();
   const recipients = [...new Set([current.convidadoPor, current.creator])].filter(

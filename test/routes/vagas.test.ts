@@ -397,7 +397,7 @@ describe('POST /api/vagas/{agenda_id}/candidaturas', () => {
     expectError(
       await api('PATCH', `/api/convites/${cc.id}`, { token: c.user.token, body: { status: 'aceito' } }),
       409,
-      'QUOTA_FULL',
+      'INVALID_STATE',
     );
     expect(await statusOf(cc.id)).toBe('recusado');
     expectError(await patch(crypto.randomUUID(), 'aceito'), 404, 'NOT_FOUND');

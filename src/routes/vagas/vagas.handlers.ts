@@ -14,12 +14,12 @@ export const list = foldedHandler(r.list, async (c, read) => {
 });
 
 export const apply = handler(r.apply, async (c) => {
-  const { agenda_id } = c.req.valid('param');
+  const agendaId = c.req.valid('param').id;
   const body = await vagas.apply(
     c.var.db,
     logCtx(c),
     c.var.user,
-    agenda_id,
+    agendaId,
     c.req.valid('json'),
     pushOf(c),
     new Date(),

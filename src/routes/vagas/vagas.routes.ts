@@ -1,8 +1,8 @@
 import { requireRole } from '../../middleware/require-role';
 import { listResponse } from '../../lib/pagination';
-import { errors, jsonBody, jsonResponse } from '../openapi';
+import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { ConviteSchema } from '../convites/convites.schemas';
-import { AgendaIdParam, CandidaturaRequest, VagaSchema, VagasQuery } from './vagas.schemas';
+import { CandidaturaRequest, VagaSchema, VagasQuery } from './vagas.schemas';
 import { authedRoute } from '../route';
 
 const tags = ['Job listings'];
@@ -22,12 +22,12 @@ export const list = authedRoute({
 
 export const apply = authedRoute({
   method: 'post',
-  path: '/{agenda_id}/candidaturas',
+  path: '/{id}/candidaturas',
   tags,
   allow: requireRole('profissional'),
   summary: 'Apply to a published function of an event',
   description:
-    "Creates an invitation with origem `candidatura`. Without approval it is `aceito` at once through the same guarded quota and time-window rule as accepting (409 QUOTA_FULL, 409 DOUBLE_BOOKED); with `lista_espera: true` a full function puts it in `espera` (promoted when a place frees). When the function requires approval it is `solicitado` until an administrator decides with PATCH /api/convites/{id}. 404: event not in the profile's region, or function not published on it; 400: function not held; 409 ALREADY_APPLIED: already invited or applied to this event; 409 INVALID_STATE: the event is past.",
-  request: { params: AgendaIdParam, body: jsonBody(CandidaturaRequest) },
+    "The path's id is the agenda event's (`agenda_id`). Creates an invitation with origem `candidatura`. Without approval it is `aceito` at once through the same guarded quota and time-window rule as accepting (409 QUOTA_FULL, 409 DOUBLE_BOOKED); with `lista_espera: true` a full function puts it in `espera` (promoted when a place frees). When the function requires approval it is `solicitado` until an administrator decides with PATCH /api/convites/{id}. 404: event not in the profile's region, or function not published on it; 400: function not held; 409 ALREADY_APPLIED: already invited or applied to this event; 409 INVALID_STATE: the event is past.",
+  request: { params: IdParam, body: jsonBody(CandidaturaRequest) },
   responses: { 201: jsonResponse(ConviteSchema, 'Application created'), 404: errors[404], 409: errors[409] },
 });

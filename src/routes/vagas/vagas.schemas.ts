@@ -41,10 +41,6 @@ export const VagaSchema = z
   })
   .openapi('Vaga');
 
-export const AgendaIdParam = z.object({
-  agenda_id: uuid().openapi({ param: { name: 'agenda_id', in: 'path' } }),
-});
-
 export const CandidaturaRequest = z
   .object({
     funcao_id: uuid(),
