@@ -15,14 +15,6 @@ export const list = foldedHandler(r.list, async (c, read) => {
 
 export const apply = handler(r.apply, async (c) => {
   const agendaId = c.req.valid('param').id;
-  const body = await vagas.apply(
-    c.var.db,
-    logCtx(c),
-    c.var.user,
-    agendaId,
-    c.req.valid('json'),
-    pushOf(c),
-    new Date(),
-  );
+  const body = await vagas.apply(c.var.db, logCtx(c), c.var.user, agendaId, c.req.valid('json'), pushOf(c), new Date());
   return c.json(body, 201);
 });
