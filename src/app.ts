@@ -41,6 +41,7 @@ import { pacotesRoutes } from './routes/pacotes';
 import { pedidosRoutes } from './routes/pedidos';
 import { webhooksRoutes } from './routes/webhooks';
 import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
+import { vagasRoutes } from './routes/vagas';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -146,7 +147,8 @@ export function createApp() {
     // Photo packages, orders and the payment webhook (D19).
     .route('/api/pacotes', pacotesRoutes)
     .route('/api/pedidos', pedidosRoutes)
-    .route('/webhooks', webhooksRoutes);
+    .route('/webhooks', webhooksRoutes)
+    .route('/api/vagas', vagasRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

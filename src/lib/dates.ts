@@ -18,3 +18,7 @@ export function saoPauloDayStart(date: string, days = 0): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days) + SAO_PAULO_OFFSET_MS).toISOString();
 }
+
+/** The São Paulo calendar date (YYYY-MM-DD) at an instant. */
+export const saoPauloDate = (now: Date): string =>
+  new Date(now.getTime() - SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);

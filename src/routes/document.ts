@@ -30,6 +30,7 @@ export const TAGS: Record<string, string> = {
   'Photo packages and orders':
     'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
   'Payment webhooks': "The payment gateway's signed notifications (no token).",
+  'Job listings': 'Open places of published team functions, and the applications of professionals to them.',
 };
 
 export interface DocumentOptions {

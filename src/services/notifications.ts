@@ -18,6 +18,11 @@ export const NOTIFICATION_TIPOS = [
   'convite_recebido',
   'convite_respondido',
   'convite_cancelado',
+  // Job listings (docs/decisions.md#d17)
+  'candidatura_recebida',
+  'candidatura_aprovada',
+  'candidatura_recusada',
+  'convite_promovido',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

@@ -106,7 +106,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'GET', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
-  { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional'], body: { status: 'aceito' } },
+  { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional', ...ADMINS], body: { status: 'aceito' } },
   { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
   // Notifications (decisions D10): every role, own notifications only.
   { method: 'GET', path: '/api/v1/notifications', allowed: ROLES },
@@ -164,6 +164,9 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/pedidos', allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'GET', path: `/api/pedidos/${ID}`, allowed: [...ADMINS, 'EVENT_OWNER'] },
   { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
+  // Job listings (decisions D17): professionals.
+  { method: 'GET', path: '/api/vagas', allowed: ['profissional'] },
+  { method: 'POST', path: `/api/vagas/${ID}/candidaturas`, allowed: ['profissional'], body: { funcao_id: ID } },
 ];
 
 export { ADMINS };

@@ -96,15 +96,22 @@ async function grow() {
     await db
       .insert(precos)
       .values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: ctx.funcao!, valorCentavos: 100 });
-    await db.insert(agenda).values(
-      Array.from({ length: 10 }, () => ({
-        regiao: 'SP',
-        userId: viewer.id,
-        fotId: fot.id,
-        tipoEventoId: tipo.id,
-        dataEvento: '2027-02-01',
-      })),
-    );
+    const evs = await db
+      .insert(agenda)
+      .values(
+        Array.from({ length: 10 }, () => ({
+          regiao: 'SP',
+          userId: viewer.id,
+          fotId: fot.id,
+          tipoEventoId: tipo.id,
+          dataEvento: '2027-02-01',
+        })),
+      )
+      .returning({ id: agenda.id });
+    // Job listings (D17): every one of these events offers a place to the listing's professional.
+    await db
+      .insert(agendaEquipe)
+      .values(evs.map((e) => ({ agendaId: e.id, funcaoId: ctx.funcao!, quantidade: 2, publicar: true })));
     for (let j = 0; j < 10; j++) {
       await makeCatalog(cursos);
       await makeCatalog(empresas);
@@ -172,6 +179,42 @@ async function calls(): Promise<Call[]> {
     .insert(convites)
     .values({ agendaId: ctx.event!, profissionalId: cancelProf.id, funcaoId: ctx.funcao! })
     .returning();
+  // Job listings (D17): a fresh published place to apply to, an application to approve, and an
+  // accepted invitation whose decline promotes a waiter.
+  const vagaEvent = async (quantidade: number, requerAprovacao = false) => {
+    const [ev] = await db
+      .insert(agenda)
+      .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-06-01' })
+      .returning();
+    await db
+      .insert(agendaEquipe)
+      .values({ agendaId: ev!.id, funcaoId: ctx.funcao!, quantidade, publicar: true, requerAprovacao });
+    return ev!;
+  };
+  const toApply = await vagaEvent(3);
+  const approvalEvent = await vagaEvent(3, true);
+  const [toApprove] = await db
+    .insert(convites)
+    .values({
+      agendaId: approvalEvent.id,
+      profissionalId: (await makeProfissional('SP', {}, [ctx.funcao!])).id,
+      funcaoId: ctx.funcao!,
+      status: 'solicitado',
+      origem: 'candidatura',
+    })
+    .returning();
+  const releaseEvent = await vagaEvent(1);
+  const releasing = await makeUser({ role: 'profissional' });
+  const releasingProf = await makeProfissional('SP', { usuarioId: releasing.id }, [ctx.funcao!]);
+  const [toRelease] = await db
+    .insert(convites)
+    .values({ agendaId: releaseEvent.id, profissionalId: releasingProf.id, funcaoId: ctx.funcao!, status: 'aceito' })
+    .returning();
+  const waiter = await makeUser({ role: 'profissional' });
+  const waiterProf = await makeProfissional('SP', { usuarioId: waiter.id }, [ctx.funcao!]);
+  await db
+    .insert(convites)
+    .values({ agendaId: releaseEvent.id, profissionalId: waiterProf.id, funcaoId: ctx.funcao!, status: 'espera' });
   const [note, noteDel] = await makeNotifications(pro.id, 2);
   const pushToken = uniq('ExponentPushToken');
   const login = await api('POST', '/auth/login', {
@@ -585,6 +628,38 @@ async function calls(): Promise<Call[]> {
       path: `/webhooks/mercadopago?data.id=${payId}&type=payment`,
       headers: await signedHeaders(payId),
       body: { data: { id: payId } },
+      expect: 200,
+    },
+    { name: 'vagas list', method: 'GET', path: '/api/vagas', token: pro.token, expect: 200 },
+    {
+      name: 'vagas list (filters, page)',
+      method: 'GET',
+      path: `/api/vagas?funcao_id=${ctx.funcao}&de=2027-01-01&ate=2027-12-31&uf=SP&limit=50`,
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'vaga apply',
+      method: 'POST',
+      path: `/api/vagas/${toApply.id}/candidaturas`,
+      token: answering.token,
+      body: { funcao_id: ctx.funcao },
+      expect: 201,
+    },
+    {
+      name: 'candidatura approve',
+      method: 'PATCH',
+      path: `/api/convites/${toApprove!.id}`,
+      token: a,
+      body: { status: 'aceito' },
+      expect: 200,
+    },
+    {
+      name: 'convite decline (promotes a waiter)',
+      method: 'PATCH',
+      path: `/api/convites/${toRelease!.id}`,
+      token: releasing.token,
+      body: { status: 'recusado' },
       expect: 200,
     },
   ];

@@ -191,6 +191,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/importacoes\/\{id\}/, () => rows.importacao.id],
     [/^\/api\/pacotes\/\{id\}/, () => rows.pacote.id],
     [/^\/api\/pedidos\/\{id\}/, () => rows.pedido.id],
+    [/^\/api\/vagas\/\{id\}/, () => rows.agenda.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -365,6 +366,7 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       comprador_cpf: '529.982.247-25',
       parcelas: 2,
     }),
+    'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
   };
   return bodies[key]?.();
 }

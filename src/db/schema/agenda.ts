@@ -22,6 +22,8 @@ export const agenda = sqliteTable(
       .references(() => tiposEventos.id, { onDelete: 'restrict' }),
     dataEvento: text('data_evento').notNull(),
     horario: text('horario'),
+    // Optional end (HH:MM); before `horario` means the next day (docs/decisions.md#d11, time window).
+    horarioFim: text('horario_fim'),
     localEvento: text('local_evento'),
     endereco: text('endereco'),
     observacoesEvento: text('observacoes_evento'),
