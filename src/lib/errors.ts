@@ -21,7 +21,6 @@ export const codeToStatus = {
   IN_USE: 409,
   QUOTA_FULL: 409,
   DOUBLE_BOOKED: 409,
-  ALREADY_APPLIED: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions-2 D20).

@@ -167,6 +167,7 @@ const COLUMNS: Record<ImportTipo, ColumnDef[]> = {
     }),
     c('data_evento', 'date', '05/12/2027', { required: true }),
     c('horario', 'time', '19:30'),
+    c('horario_fim', 'time', '23:30'),
     c('local_evento', 'text', 'Teatro Municipal'),
     c('endereco', 'text', 'Praça Ramos de Azevedo, s/n'),
     c('observacoes_evento', 'text', ''),
