@@ -139,6 +139,7 @@ interface FeedRow {
   id: string;
   data_evento: string;
   horario: string | null;
+  horario_fim: string | null;
   local_evento: string | null;
   endereco: string | null;
   tipo: string;
@@ -184,7 +185,7 @@ export async function feedCalendar(db: Db, token: string, now: Date) {
         select ${agenda.id}, null from ${agenda} join o on o.role = 'EVENT_OWNER'
           join ${cadastroFot} on ${cadastroFot.id} = ${agenda.fotId} and ${cadastroFot.empresaId} = o.empresa_id
       )
-      select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario,
+      select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario, ${agenda.horarioFim} as horario_fim,
         ${agenda.localEvento} as local_evento, ${agenda.endereco} as endereco, ${tiposEventos.label} as tipo,
         ${cadastroFot.fot} as fot, ${cadastroFot.instituicao} as instituicao, mine.status as status,
         ${agenda.updatedAt} as updated_at
@@ -212,7 +213,7 @@ function renderCalendar(ownerId: string, events: FeedRow[], now: Date) {
     'X-WR-TIMEZONE:America/Sao_Paulo',
   ];
   for (const e of events) {
-    const win = eventWindow({ dataEvento: e.data_evento, horario: e.horario });
+    const win = eventWindow({ dataEvento: e.data_evento, horario: e.horario, horarioFim: e.horario_fim });
     const status = e.status === null ? 'CONFIRMED' : (CONVITE_ICAL_STATUS[e.status] ?? 'TENTATIVE');
     const summary = [e.tipo, `FOT ${e.fot}`, e.instituicao].filter(Boolean).join(' - ');
     const location = [e.local_evento, e.endereco].filter(Boolean).join(', ');

@@ -25,6 +25,11 @@ export const NOTIFICATION_TIPOS = [
   'lembrete_d1',
   'confirmacao_pendente',
   'equipe_nao_confirmada',
+  // Job listings (docs/decisions.md#d17)
+  'candidatura_recebida',
+  'candidatura_aprovada',
+  'candidatura_recusada',
+  'convite_promovido',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

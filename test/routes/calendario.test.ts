@@ -166,6 +166,22 @@ describe('GET /ical/{token}.ics', () => {
     expect(again.map((e) => e.uid).sort()).toEqual(events.map((e) => e.uid).sort());
   });
 
+  it('DTEND follows horario_fim (D11 window), crossing midnight into the next day', async () => {
+    const admin = await makeAdmin();
+    const pro = await makePro('SP');
+    const colacao = await makeEvento('SP', admin, { dataEvento: future(20), horario: '14:00', horarioFim: '17:00' });
+    const baile = await makeEvento('SP', admin, { dataEvento: future(20), horario: '22:00', horarioFim: '03:00' });
+    await makeConvite(colacao.id, pro, 'aceito');
+    await makeConvite(baile.id, pro, 'aceito');
+    const events = parse((await fetchFeed(await urlOf(pro.user))).text);
+    const byId = (id: string) => events.find((e) => e.uid.startsWith(id))!;
+    // São Paulo is UTC-3: 14:00-17:00 is 17:00-20:00 UTC; 22:00-03:00 ends at 06:00 UTC the next day.
+    expect(byId(colacao.id).start.toJSDate().toISOString()).toBe(`${future(20)}T17:00:00.000Z`);
+    expect(byId(colacao.id).end.toJSDate().toISOString()).toBe(`${future(20)}T20:00:00.000Z`);
+    expect(byId(baile.id).end.toJSDate().getTime() - byId(baile.id).start.toJSDate().getTime()).toBe(5 * 3600_000);
+    expect(byId(baile.id).end.toJSDate().toISOString()).toBe(`${future(21)}T06:00:00.000Z`);
+  });
+
   it("an agenda_viewer's feed has its own events; an EVENT_OWNER's its company's", async () => {
     const viewer = await makeUser({ role: 'agenda_viewer' });
     const own = await makeEvento('SP', viewer, { dataEvento: future(5), horario: '09:00' });
