@@ -15,12 +15,16 @@ import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/admin-users';
 import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
+import { logisticaRoutes } from './routes/logistica';
+import { calendarioRoutes, icalRoutes } from './routes/calendario';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
 import { profissionaisRoutes } from './routes/profissionais';
+import { importacoesRoutes } from './routes/importacoes';
+import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/importacoes';
 import {
   anosFormaturasConfig,
   anosFormaturasRoutes,
@@ -40,6 +44,7 @@ import { pedidosRoutes } from './routes/pedidos';
 import { webhooksRoutes } from './routes/webhooks';
 import { financeiroRoutes } from './routes/financeiro';
 import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
+import { vagasRoutes } from './routes/vagas';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -86,11 +91,17 @@ export function createApp() {
       maxAge: 600,
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
-    }),
+  const smallBody = bodyLimit({
+    maxSize: BODY_LIMIT_BYTES,
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
+  });
+  // A spreadsheet upload (POST /api/importacoes) may carry up to 1 MiB (docs/decisions-2 D20).
+  const upload = bodyLimit({
+    maxSize: IMPORT_MAX_BYTES,
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'o arquivo passa de 1 MiB'), 413),
+  });
+  app.use((c, next) =>
+    c.req.method === 'POST' && c.req.path === '/api/importacoes' ? upload(c, next) : smallBody(c, next),
   );
   app.use(emptyBodyIsNoBody);
 
@@ -135,10 +146,15 @@ export function createApp() {
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes)
     .route('/api/logs-atividade', logsAtividadeRoutes)
+    .route('/api', importacoesRoutes)
     // Photo packages, orders and the payment webhook (D19).
     .route('/api/pacotes', pacotesRoutes)
     .route('/api/pedidos', pedidosRoutes)
     .route('/webhooks', webhooksRoutes)
+    .route('/api/agenda', logisticaRoutes)
+    .route('/api/me/calendario', calendarioRoutes)
+    .route('/ical', icalRoutes)
+    .route('/api/vagas', vagasRoutes)
     .route('/api/financeiro', financeiroRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).

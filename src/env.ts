@@ -35,6 +35,9 @@ export interface Bindings {
   MP_ACCESS_TOKEN?: string;
   MP_WEBHOOK_SECRET?: string;
   PEDIDO_TTL_SECONDS?: string;
+  /** Calendar feeds (docs/decisions-2 D16): the API's public origin for feed urls, and the token key. */
+  API_URL?: string;
+  ICAL_TOKEN_SECRET?: string;
 }
 
 const csv = (s: string) =>
@@ -152,6 +155,22 @@ export const configSchema = z.object({
     .min(900)
     .max(30 * 86_400)
     .default(3 * 86_400),
+  /** The API's public origin: calendar feed urls start with it (unset: the request's own origin). */
+  API_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s ? s.replace(/\/+$/, '') : undefined))
+    .refine((s) => s === undefined || isSafeUrl(s), SAFE_URL),
+  /**
+   * The key calendar-feed tokens are derived from (HMAC): a secret. Unset, a key derived from
+   * JWT_SECRET is used, so rotating JWT_SECRET would then also change every feed url.
+   */
+  ICAL_TOKEN_SECRET: z
+    .string()
+    .optional()
+    .transform((s) => s || undefined)
+    .refine((s) => s === undefined || s.length >= 32, 'ICAL_TOKEN_SECRET must be at least 32 characters'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -24,6 +24,9 @@ export const codeToStatus = {
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  // Spreadsheet import (docs/decisions-2 D20).
+  IMPORT_HAS_ERRORS: 409,
+  ALREADY_APPLIED: 409,
   // Payments (decisions-2 D19).
   INVALID_SIGNATURE: 401,
   IDEMPOTENCY_MISMATCH: 409,
@@ -85,6 +88,8 @@ export function mapDbError(err: unknown): ApiError | undefined {
       return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
     if (/convites\.agenda_id, convites\.profissional_id/.test(messages))
       return new ApiError('CONFLICT', 'this professional is already invited to this event');
+    if (/agenda\.regiao, agenda\.chave_externa/.test(messages))
+      return new ApiError('CONFLICT', 'chave_externa: já existe um evento com esta chave nesta região');
     if (/profissionais\.usuario_id/.test(messages))
       return new ApiError('CONFLICT', 'this user already has a professional profile');
     // Catalog names: unique (regiao, <field>_key), so the message can name the field.

@@ -24,11 +24,16 @@ export const TAGS: Record<string, string> = {
   'Teams and invitations': 'Team quota of an event and the invitations of professionals to it.',
   Notifications: "The caller's in-app notifications and push tokens.",
   'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
+  'Import and export':
+    'Spreadsheet (CSV) import with validation, preview and an all-or-nothing apply; exports in the same format (administrators).',
   Health: 'Whether the Worker and its database answer.',
   'Photo packages and orders':
     'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
   'Payment webhooks': "The payment gateway's signed notifications (no token).",
   Finance: 'Categories, entries, contracts, results, payout batches and tax tables (/api/financeiro; README "Money").',
+  'Call sheets': "An event's logistics (call sheet), versioned; changes notify the accepted team.",
+  'Calendar feeds': "The caller's iCalendar (RFC 5545) subscription url, and the public feed it points to.",
+  'Job listings': 'Open places of published team functions, and the applications of professionals to them.',
 };
 
 export interface DocumentOptions {
@@ -46,8 +51,9 @@ export function operationIdOf(method: string, path: string): string {
     .split('/')
     .filter(Boolean)
     .filter((seg, i, all) => !(i === 0 && seg === 'api') && !(seg === 'v1' && all[i - 1] === 'api'))
-    .map((seg) => (seg.startsWith('{') ? `by-${seg.slice(1, -1)}` : seg))
-    .flatMap((seg) => seg.split(/[-_]/))
+    // `{token}.ics` → `by-token-ics`
+    .map((seg) => seg.replace(/\{(\w+)\}/g, 'by-$1'))
+    .flatMap((seg) => seg.split(/[-_.]/))
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
   return method.toLowerCase() + words.join('');
 }

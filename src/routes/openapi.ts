@@ -35,7 +35,7 @@ export const errors = {
   401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
   403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
   404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
-  409: errorContent('Conflict (CONFLICT, IN_USE)'),
+  409: errorContent('Conflict (CONFLICT, IN_USE, QUOTA_FULL, DOUBLE_BOOKED, INVALID_STATE)'),
   413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
   429: {
     ...errorContent('Too many failed attempts (RATE_LIMITED)'),

@@ -2,6 +2,7 @@ import type { Bindings } from '../env';
 import { requeuePendingEmails } from '../services/mail';
 import { sealActivityLog } from './seal-activity-log';
 import { expirarPedidos, requeuePayments } from './pedidos';
+import { lembretes } from './lembretes';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -19,6 +20,8 @@ export const jobs: Record<string, Job> = {
   // Orders (D19): unpaid ones expire; checkouts and notifications whose queue message was lost go again.
   'expirar-pedidos': expirarPedidos,
   'requeue-payments': requeuePayments,
+  // Reminders before events (docs/decisions-2 D16): each (invitation, kind) once.
+  lembretes,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

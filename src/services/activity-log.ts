@@ -120,12 +120,29 @@ function dadosSql(dados: Record<string, Change> = {}): SQL {
 
 /** The entry's statement, to put in the write's batch (see the file comment for where). */
 export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlite'> {
+  return entryInsert(db, ctx, e, sql`${crypto.randomUUID()}`);
+}
+
+/** A UUID v4 made by SQLite, evaluated anew for every row of a set-based entry. */
+const sqlUuid = sql.raw(
+  `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`,
+);
+
+/**
+ * One entry for EVERY row `from` yields (a set-based write such as an import's apply), each with its
+ * own id made in SQL: the entries of thousands of rows are one statement of the write's batch.
+ */
+export function logEachRow(db: Db, ctx: LogCtx, e: LogEntry & { from: SQL }): BatchItem<'sqlite'> {
+  return entryInsert(db, ctx, e, sqlUuid);
+}
+
+function entryInsert(db: Db, ctx: LogCtx, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
   const now = new Date().toISOString();
   // Columns in table order: seq (null: AUTOINCREMENT assigns it), id, created_at, ator_id, ator_role,
   // acao, entidade, entidade_id, regiao, request_id, dados.
   const atorId = valueSql(e.atorId === undefined ? ctx.atorId : e.atorId, false);
   const atorRole = valueSql(e.atorRole === undefined ? ctx.atorRole : e.atorRole, false);
-  const select = sql`select null, ${crypto.randomUUID()}, ${now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
+  const select = sql`select null, ${id}, ${now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
   return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
 }
 

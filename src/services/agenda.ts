@@ -33,8 +33,8 @@ export function agendaScope(user: SqlScope): SQL | undefined {
       if (!user.empresaId) return sql`0`;
       return sql`${agenda.fotId} in (select ${cadastroFot.id} from ${cadastroFot} where ${cadastroFot.empresaId} = ${user.empresaId})`;
     case 'profissional':
-      // Events it is invited to (pending) or on the team of (accepted), through its linked profile.
-      return sql`${agenda.id} in (select ${convites.agendaId} from ${convites} where ${convites.status} in ('pendente', 'aceito')
+      // Events it is invited to, applied to or on the team of (not declined), through its linked profile.
+      return sql`${agenda.id} in (select ${convites.agendaId} from ${convites} where ${convites.status} in ('pendente', 'aceito', 'solicitado', 'espera')
         and ${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${user.id}))`;
     case 'RESEARCHER':
       return sql`0`;
@@ -82,6 +82,7 @@ export interface AgendaBody {
   tipo_evento_id: string;
   data_evento: string;
   horario: S;
+  horario_fim: S;
   local_evento: S;
   endereco: S;
   observacoes_evento: S;
@@ -101,6 +102,7 @@ export interface AgendaBody {
   foto_faltante: N;
   cine_faltante: N;
   recep_faltante: N;
+  chave_externa: S;
   created_at: string;
   updated_at: string;
   fot: {

@@ -4,8 +4,10 @@ import type { Db } from '../db/client';
 import {
   agenda,
   agendaEquipe,
+  agendaLogistica,
   convites,
   funcoes,
+  notifications,
   profissionais,
   profissionalFuncoes,
   tiposEventos,
@@ -19,21 +21,30 @@ import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';
+import { acceptedOverlap } from './time-window';
+import type { PushMessage } from '../lib/messages';
 import { funcoesInRegion, listedProfile } from './profissionais';
 import { created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
-/** Quota per function of the events matching `where`, with accepted and pending counts: one query. */
+/**
+ * Quota per function of the events matching `where`, with its counts: one query. `pendentes` counts
+ * the invitations and applications waiting for an answer (`pendente`, `solicitado`); `lista_espera`
+ * the waiting list (`espera`). Neither takes a place: only `aceito` does (docs/decisions.md#d17).
+ */
 export function equipeQuery(db: Db, where: SQL | undefined) {
-  const count = (status: 'aceito' | 'pendente') =>
-    sql<number>`(select count(*) from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.funcaoId} = ${agendaEquipe.funcaoId} and ${convites.status} = ${status})`;
+  const count = (...status: ConviteStatus[]) =>
+    sql<number>`(select count(*) from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.funcaoId} = ${agendaEquipe.funcaoId} and ${convites.status} in ${status})`;
   return db
     .select({
       agendaId: agendaEquipe.agendaId,
       funcaoId: agendaEquipe.funcaoId,
       funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
       quantidade: agendaEquipe.quantidade,
+      publicar: agendaEquipe.publicar,
+      requerAprovacao: agendaEquipe.requerAprovacao,
       aceitos: count('aceito').as('aceitos'),
-      pendentes: count('pendente').as('pendentes'),
+      pendentes: count('pendente', 'solicitado').as('pendentes'),
+      espera: count('espera').as('espera'),
     })
     .from(agendaEquipe)
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
@@ -48,8 +59,11 @@ export interface EquipeItem {
   funcao_id: string;
   funcao_nome: string;
   quantidade: number;
+  publicar: boolean;
+  requer_aprovacao: boolean;
   aceitos: number;
   pendentes: number;
+  lista_espera: number;
   faltantes: number;
 }
 
@@ -61,8 +75,11 @@ export function groupEquipe(rows: EquipeRow[]) {
       funcao_id: r.funcaoId,
       funcao_nome: r.funcaoNome,
       quantidade: r.quantidade,
+      publicar: !!r.publicar,
+      requer_aprovacao: !!r.requerAprovacao,
       aceitos: r.aceitos,
       pendentes: r.pendentes,
+      lista_espera: r.espera,
       faltantes: Math.max(r.quantidade - r.aceitos, 0),
     });
     byAgenda.set(r.agendaId, list);
@@ -115,6 +132,7 @@ export const selectConvites = (db: Db) =>
       regiao: agenda.regiao,
       dataEvento: agenda.dataEvento,
       horario: agenda.horario,
+      horarioFim: agenda.horarioFim,
       localEvento: agenda.localEvento,
       tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
     })
@@ -137,14 +155,18 @@ export function toConviteResponse(v: ConviteView) {
     funcao_id: v.c.funcaoId,
     funcao_nome: v.funcaoNome,
     status: v.c.status,
+    origem: v.c.origem,
     convidado_por: v.c.convidadoPor,
     respondido_em: v.c.respondidoEm,
+    confirmado_em: v.c.confirmadoEm,
+    ciente_versao: v.c.cienteVersao,
     created_at: v.c.createdAt,
     updated_at: v.c.updatedAt,
     evento: {
       regiao: v.regiao,
       data_evento: v.dataEvento,
       horario: v.horario,
+      horario_fim: v.horarioFim,
       local_evento: v.localEvento,
       tipo_evento_nome: v.tipoEventoNome,
     },
@@ -159,44 +181,143 @@ const outer = {
   profissionalId: sql.raw('"convites"."profissional_id"'),
 };
 
-/** The function's quota is not yet filled (no quota set = no limit). */
-export const quotaOpen = sql`(
-  not exists (select 1 from agenda_equipe e where e.agenda_id = ${outer.agendaId} and e.funcao_id = ${outer.funcaoId})
-  or (select count(*) from convites c2 where c2.agenda_id = ${outer.agendaId} and c2.funcao_id = ${outer.funcaoId} and c2.status = 'aceito')
-     < (select e.quantidade from agenda_equipe e where e.agenda_id = ${outer.agendaId} and e.funcao_id = ${outer.funcaoId})
+/** The function's quota of the event is not yet filled (no quota set = no limit). */
+export const quotaOpenFor = (agendaId: SQL, funcaoId: SQL) => sql`(
+  not exists (select 1 from agenda_equipe e where e.agenda_id = ${agendaId} and e.funcao_id = ${funcaoId})
+  or (select count(*) from convites c2 where c2.agenda_id = ${agendaId} and c2.funcao_id = ${funcaoId} and c2.status = 'aceito')
+     < (select e.quantidade from agenda_equipe e where e.agenda_id = ${agendaId} and e.funcao_id = ${funcaoId})
 )`;
 
-/** The professional has accepted no other event on the same date. */
-export const notDoubleBooked = sql`not exists (
-  select 1 from convites c3 join agenda a3 on a3.id = c3.agenda_id
-  where c3.profissional_id = ${outer.profissionalId} and c3.status = 'aceito' and c3.agenda_id <> ${outer.agendaId}
-    and a3.data_evento = (select a4.data_evento from agenda a4 where a4.id = ${outer.agendaId})
-)`;
+/** The outer invitation's function still has a place. */
+export const quotaOpen = quotaOpenFor(outer.agendaId, outer.funcaoId);
 
-/**
- * Accepting is ONE guarded statement: SQLite runs writes one at a time, so of N professionals
- * racing for the last place exactly one UPDATE sees the quota open.
- */
-export const acceptWhere = (id: string) =>
-  and(eq(convites.id, id), inArray(convites.status, ['pendente', 'recusado']), quotaOpen, notDoubleBooked);
+/** The outer invitation's professional is accepted on no other event whose time window overlaps (services/time-window.ts). */
+export const notDoubleBooked = sql`not ${acceptedOverlap(outer.profissionalId, outer.agendaId)}`;
 
 /** An invitation's region, for its entries: its event's. */
 const conviteRegiao = sql`(select ${agenda.regiao} from ${agenda} where ${agenda.id} = ${convites.agendaId})`;
 
-/** Why an acceptance did not happen, read after the guarded statement refused it. */
-export async function refusalReason(db: Db, id: string) {
-  const rows = await db.values<[number, number]>(
-    sql`select ${quotaOpen} as quota_open, ${notDoubleBooked} as free from convites where "convites"."id" = ${id}`,
-  );
-  const [quotaIsOpen, isFree] = rows[0] ?? [1, 1];
-  if (!isFree) return 'DOUBLE_BOOKED' as const;
-  if (!quotaIsOpen) return 'QUOTA_FULL' as const;
+/** Why an acceptance of the invitation `id` would be refused, as a read to batch BEFORE the guarded statement. */
+const reasonRead = (db: Db, id: string) =>
+  db
+    .select({ quotaOpen: sql<number>`${quotaOpen}`, free: sql<number>`${notDoubleBooked}` })
+    .from(convites)
+    .where(eq(convites.id, id));
+
+type Reason = { quotaOpen: number; free: number } | undefined;
+
+/** The 409 of a refused acceptance, from the reason read in its batch; undefined when it was not refused by the rule. */
+export function refusal(r: Reason) {
+  if (r && !r.free)
+    return new ApiError('DOUBLE_BOOKED', 'o profissional já está aceito em outro evento em horário sobreposto');
+  if (r && !r.quotaOpen) return new ApiError('QUOTA_FULL', 'a cota desta função no evento já está preenchida');
   return undefined;
+}
+
+/**
+ * THE way an invitation becomes `aceito`: every path goes through here (the professional's accept,
+ * an application accepted at once, an administrator's approval of `solicitado`, the waiting-list
+ * promotion). One guarded UPDATE: the row chosen by `where`, in one of the `from` statuses, while the
+ * function's quota is open and the professional is not double-booked (time window). SQLite runs
+ * writes one at a time, so of N racing for the last place exactly one UPDATE sees the quota open.
+ * Anything else that must happen exactly when an invitation becomes `aceito` (for instance a fee
+ * entry) belongs in the statements returned here, guarded by the same condition, before the update.
+ * Answers the statements (activity-log entry, then the update) to put in the caller's batch.
+ */
+export function acceptStatements(
+  db: Db,
+  log: LogCtx,
+  o: {
+    where: SQL;
+    from: ConviteStatus[];
+    now: string;
+    acao: string;
+    set?: Partial<typeof convites.$inferInsert>;
+    /** The invitation this accepts, as the batch finds it after the update (an id, or SQL). */
+    conviteId: string | SQL;
+  },
+) {
+  const guard = and(o.where, inArray(convites.status, o.from), quotaOpen, notDoubleBooked)!;
+  // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened.
+  const accepted = sql`exists (select 1 from ${convites} where ${convites.id} = ${o.conviteId} and ${convites.status} = 'aceito' and ${convites.respondidoEm} = ${o.now})`;
+  return {
+    guard,
+    /** Where the guarded UPDATE sits in `statements` (its `meta.changes` says whether it accepted). */
+    updateIndex: 1,
+    statements: [
+      // Before the guarded update, under the same guard: written exactly when the acceptance is.
+      logRowWrite(db, log, convites, guard, {
+        acao: o.acao,
+        entidade: 'convites',
+        regiao: conviteRegiao,
+        dados: { status: { antes: convites.status, depois: 'aceito' } },
+      }),
+      db
+        .update(convites)
+        .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
+        .where(guard),
+      ...feeOnAccept(db, log, o.conviteId, accepted),
+    ] as BatchItem<'sqlite'>[],
+  };
+}
+
+/**
+ * THE statements to add to any batch in which an accepted invitation of (event, function) stops
+ * being accepted (the professional declines, an administrator cancels): the oldest `espera`
+ * invitation of that function whose professional would not be double-booked becomes `aceito`
+ * through acceptStatements, and is notified. The choice is made by SQL inside the batch, so two
+ * releases at once promote two different people. `promoted` is a read (to put after the writes)
+ * of the promoted professional's user, for the push message.
+ */
+export function releaseStatements(db: Db, log: LogCtx, agendaId: string, funcaoId: string, now: string) {
+  const promocaoId = crypto.randomUUID();
+  const notificationId = crypto.randomUUID();
+  const next = sql`(select w.id from convites w
+    where w.agenda_id = ${agendaId} and w.funcao_id = ${funcaoId} and w.status = 'espera'
+      and not ${acceptedOverlap(sql.raw('w.profissional_id'), sql.raw('w.agenda_id'))}
+    order by w.created_at, w.id limit 1)`;
+  const { statements } = acceptStatements(db, log, {
+    where: sql`${convites.id} = ${next}`,
+    from: ['espera'],
+    now,
+    acao: 'convites.promote',
+    set: { promocaoId },
+    conviteId: sql`(select ${convites.id} from ${convites} where ${convites.promocaoId} = ${promocaoId})`,
+  });
+  const nota = {
+    tipo: 'convite_promovido',
+    titulo: 'Vaga confirmada',
+    mensagem: 'Abriu uma vaga e você saiu da lista de espera: sua participação no evento está confirmada.',
+  };
+  const dados = sql`json_object('convite_id', ${convites.id}, 'agenda_id', ${convites.agendaId})`;
+  // The notification of whoever was promoted, found by this promotion's own id.
+  const notify = db.insert(notifications).select(
+    sql`select ${notificationId}, ${profissionais.usuarioId}, ${nota.tipo}, ${nota.titulo}, ${nota.mensagem}, ${dados}, 0, null, ${now}, ${now}
+      from ${convites} join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}
+      where ${convites.promocaoId} = ${promocaoId} and ${profissionais.usuarioId} is not null`,
+  );
+  const promoted = db
+    .select({ userId: profissionais.usuarioId, conviteId: convites.id, agendaId: convites.agendaId })
+    .from(convites)
+    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+    .where(eq(convites.promocaoId, promocaoId));
+  /** The push message of the promotion, from the `promoted` read's rows. */
+  const push = (rows: { userId: string | null; conviteId: string; agendaId: string }[]): PushMessage[] =>
+    rows
+      .filter((r) => r.userId)
+      .map((r) => ({
+        userId: r.userId!,
+        notificationId,
+        titulo: nota.titulo,
+        mensagem: nota.mensagem,
+        dados: { convite_id: r.conviteId, agenda_id: r.agendaId },
+      }));
+  return { statements: [...statements, notify] as BatchItem<'sqlite'>[], promoted, push };
 }
 
 // Teams and invitations (docs/decisions.md#d11): the writes, their notifications and visibility.
 
-const EQUIPE_ROWS_PER_STATEMENT = 20;
+const EQUIPE_ROWS_PER_STATEMENT = 14;
 
 const eventNotFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
 const conviteNotFound = () => new ApiError('NOT_FOUND', 'invitation not found');
@@ -217,22 +338,22 @@ const oneConvite = (rows: ConviteView[]) => {
   return toConviteResponse(rows[0]);
 };
 
+export interface EquipeInput {
+  funcao_id: string;
+  quantidade: number;
+  publicar?: boolean;
+  requer_aprovacao?: boolean;
+}
+
 /** Replaces the event's quota per function, and answers the event with its team. */
-export async function setEquipe(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
-  id: string,
-  items: { funcao_id: string; quantidade: number }[],
-) {
+export async function setEquipe(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string, items: EquipeInput[]) {
   const ids = items.map((i) => i.funcao_id);
   const [[event], found] = await db.batch([managedEvent(db, user, regiao, id), funcoesInRegion(db, regiao, ids)]);
   if (!event) throw eventNotFound();
   const missing = ids.find((f) => !found.some((x) => x.id === f));
   if (missing) throw new ApiError('NOT_FOUND', `funcao_id: function ${missing} not found in region ${regiao}`);
   // The quota as it was, read by the entry's own statement before the delete.
-  const antes = sql`json((select json_group_array(json_object('funcao_id', ${agendaEquipe.funcaoId}, 'quantidade', ${agendaEquipe.quantidade})) from ${agendaEquipe} where ${agendaEquipe.agendaId} = ${id}))`;
+  const antes = sql`json((select json_group_array(json_object('funcao_id', ${agendaEquipe.funcaoId}, 'quantidade', ${agendaEquipe.quantidade}, 'publicar', json(iif(${agendaEquipe.publicar}, 'true', 'false')), 'requer_aprovacao', json(iif(${agendaEquipe.requerAprovacao}, 'true', 'false')))) from ${agendaEquipe} where ${agendaEquipe.agendaId} = ${id}))`;
   const writes: BatchItem<'sqlite'>[] = [
     logStatement(db, log, {
       acao: 'agenda.equipe',
@@ -243,13 +364,19 @@ export async function setEquipe(
     }),
     db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id)),
   ];
-  // D1 binds at most 100 parameters per statement and a team row binds 5: at most 20 rows per insert.
+  // D1 binds at most 100 parameters per statement and a team row binds 7: at most 14 rows per insert.
   for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
     const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
     writes.push(
-      db
-        .insert(agendaEquipe)
-        .values(chunk.map((item) => ({ agendaId: id, funcaoId: item.funcao_id, quantidade: item.quantidade }))),
+      db.insert(agendaEquipe).values(
+        chunk.map((item) => ({
+          agendaId: id,
+          funcaoId: item.funcao_id,
+          quantidade: item.quantidade,
+          publicar: item.publicar ?? false,
+          requerAprovacao: item.requer_aprovacao ?? false,
+        })),
+      ),
     );
   }
   return oneAgenda(await readAgenda(db, eq(agenda.id, id), writes));
@@ -340,7 +467,12 @@ export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | 
 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
-/** The invited professional accepts or refuses; the inviter and the event's creator are told. */
+/**
+ * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
+ * accept a `pendente` invitation, or again one it declined itself (`recusado` of origin `convite`);
+ * it may decline a `pendente`, `aceito`, `solicitado` or `espera` one (withdrawing an application).
+ * A decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
+ */
 export async function answer(
   db: Db,
   log: LogCtx,
@@ -352,8 +484,10 @@ export async function answer(
   const [current] = await db
     .select({
       status: convites.status,
+      origem: convites.origem,
       convidadoPor: convites.convidadoPor,
       agendaId: convites.agendaId,
+      funcaoId: convites.funcaoId,
       creator: agenda.userId,
       dataEvento: agenda.dataEvento,
     })
@@ -363,6 +497,10 @@ export async function answer(
   if (!current) throw conviteNotFound();
   const view = selectConvites(db).where(eq(convites.id, id));
   if (current.status === status) return oneConvite(await view);
+  if (status === 'aceito' && (current.status === 'solicitado' || current.status === 'espera'))
+    throw new ApiError('INVALID_STATE', 'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita');
+  if (status === 'aceito' && current.status === 'recusado' && current.origem === 'candidatura')
+    throw new ApiError('INVALID_STATE', 'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga');
 
   const now = new Date().toISOString();
   const recipients = [...new Set([current.convidadoPor, current.creator])].filter(
@@ -375,50 +513,153 @@ export async function answer(
     mensagem: `Um profissional ${status === 'aceito' ? 'aceitou' : 'recusou'} o convite para o evento de ${current.dataEvento}.`,
     dados: { convite_id: id, agenda_id: current.agendaId, status },
   }));
-  const where =
-    status === 'aceito' ? acceptWhere(id) : and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito']));
-  const write = db.update(convites).set({ status, respondidoEm: now, updatedAt: now }).where(where);
-  // Before the guarded update, under the same guard: written exactly when the answer is.
-  const entry = logRowWrite(db, log, convites, where, {
-    acao: status === 'aceito' ? 'convites.accept' : 'convites.decline',
-    entidade: 'convites',
-    regiao: conviteRegiao,
-    dados: { status: { antes: convites.status, depois: status } },
-  });
   // Notifications are written only if this very answer was (the acceptance may be refused).
   const { insert, push: messages } = prepareNotifications(db, notes, {
     when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
   });
-  // This answer, as the batch sees it right after the update (the same test the notifications use).
-  const answered = sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`;
-  // The fee (docs/decisions.md#d18-finance): created by an acceptance, cancelled by a decline after one.
-  const fee =
-    status === 'aceito'
-      ? feeOnAccept(db, log, id, answered)
-      : feeOnCancel(
-          db,
-          log,
-          id,
-          sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = 'aceito')`,
-        );
-  const before = status === 'aceito' ? [entry] : [entry, ...fee];
-  const after = status === 'aceito' ? fee : [];
-  const [written, ...rest] = await writeThenRead(db, before, [write, ...insert, ...after, view]);
-  if (written.meta.changes === 0) {
-    const reason = status === 'aceito' ? await refusalReason(db, id) : undefined;
-    if (reason === 'QUOTA_FULL') throw new ApiError('QUOTA_FULL', 'the team quota of this function is already filled');
-    if (reason === 'DOUBLE_BOOKED')
-      throw new ApiError('DOUBLE_BOOKED', 'you already accepted another event on this date');
-    throw new ApiError('CONFLICT', 'the invitation changed meanwhile: read it again');
+  if (status === 'aceito') {
+    // A declined application stays declined: only an invitation can be accepted again.
+    const own = and(eq(convites.id, id), sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!;
+    const accept = acceptStatements(db, log, {
+      where: own,
+      from: ['pendente', 'recusado'],
+      now,
+      acao: 'convites.accept',
+      conviteId: id,
+    });
+    const [reason, ...rest] = await writeThenRead(db, [], [
+      reasonRead(db, id),
+      ...accept.statements,
+      ...insert,
+      view,
+    ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const written = rest[accept.updateIndex] as { meta: { changes: number } };
+    if (written.meta.changes === 0)
+      throw (
+        refusal((reason as Reason[])[0]) ?? new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
+      );
+    push(messages);
+    return oneConvite(rest.at(-1) as ConviteView[]);
   }
+  const where = and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']));
+  const entry = logRowWrite(db, log, convites, where, {
+    acao: 'convites.decline',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { status: { antes: convites.status, depois: status } },
+  });
+  const release = releaseStatements(db, log, current.agendaId, current.funcaoId, now);
+  // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
+  const write = db.update(convites).set({ status, respondidoEm: now, updatedAt: now, confirmadoEm: null }).where(where);
+  // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
+  const fee = feeOnCancel(
+    db,
+    log,
+    id,
+    sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
+  );
+  const [written, ...rest] = await writeThenRead(
+    db,
+    [entry, ...fee],
+    [write, ...insert, ...release.statements, release.promoted, view],
+  );
+  if (written.meta.changes === 0) throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
+  push([...messages, ...release.push(rest.at(-2) as PromotedRow[])]);
+  return oneConvite(rest.at(-1) as ConviteView[]);
+}
+
+type PromotedRow = { userId: string | null; conviteId: string; agendaId: string };
+
+/**
+ * An administrator of the event's region decides an application waiting for approval
+ * (`solicitado`): `aceito` through the same guarded rule as every acceptance, or `recusado`.
+ * Any other state is 409 INVALID_STATE. The professional is told.
+ */
+export async function decide(
+  db: Db,
+  log: LogCtx,
+  regiao: string,
+  id: string,
+  status: 'aceito' | 'recusado',
+  push: Push,
+) {
+  const [current] = await db
+    .select({
+      status: convites.status,
+      usuarioId: profissionais.usuarioId,
+      agendaId: convites.agendaId,
+      dataEvento: agenda.dataEvento,
+    })
+    .from(convites)
+    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
+    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+    .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
+  if (!current) throw conviteNotFound();
+  if (current.status !== 'solicitado')
+    throw new ApiError(
+      'INVALID_STATE',
+      `só uma candidatura em "solicitado" é decidida pelo administrador (está "${current.status}")`,
+    );
+  const now = new Date().toISOString();
+  const aprovada = status === 'aceito';
+  const { insert, push: messages } = prepareNotifications(
+    db,
+    current.usuarioId
+      ? [
+          {
+            userId: current.usuarioId,
+            tipo: aprovada ? 'candidatura_aprovada' : 'candidatura_recusada',
+            titulo: aprovada ? 'Candidatura aprovada' : 'Candidatura recusada',
+            mensagem: `Sua candidatura para o evento de ${current.dataEvento} foi ${aprovada ? 'aprovada' : 'recusada'}.`,
+            dados: { convite_id: id, agenda_id: current.agendaId, status },
+          },
+        ]
+      : [],
+    {
+      when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
+    },
+  );
+  const view = selectConvites(db).where(eq(convites.id, id));
+  const byId = eq(convites.id, id);
+  const writes: BatchItem<'sqlite'>[] = aprovada
+    ? acceptStatements(db, log, { where: byId, from: ['solicitado'], now, acao: 'convites.approve', conviteId: id })
+        .statements
+    : [
+        logRowWrite(db, log, convites, and(byId, eq(convites.status, 'solicitado')), {
+          acao: 'convites.reject',
+          entidade: 'convites',
+          regiao,
+          dados: { status: { antes: convites.status, depois: 'recusado' } },
+        }),
+        db
+          .update(convites)
+          .set({ status: 'recusado', respondidoEm: now, updatedAt: now })
+          .where(and(byId, eq(convites.status, 'solicitado'))),
+      ];
+  const [reason, ...rest] = await writeThenRead(db, [], [reasonRead(db, id), ...writes, ...insert, view] as [
+    BatchItem<'sqlite'>,
+    ...BatchItem<'sqlite'>[],
+  ]);
+  // The guarded update is the second write of either branch (after its log entry).
+  const written = rest[1] as { meta: { changes: number } };
+  if (written.meta.changes === 0)
+    throw (
+      (aprovada ? refusal((reason as Reason[])[0]) : undefined) ??
+      new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
+    );
   push(messages);
   return oneConvite(rest.at(-1) as ConviteView[]);
 }
 
-/** An administrator withdraws an invitation; the professional is told. */
+/** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */
 export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, push: Push) {
   const [current] = await db
-    .select({ usuarioId: profissionais.usuarioId, agendaId: convites.agendaId, dataEvento: agenda.dataEvento })
+    .select({
+      usuarioId: profissionais.usuarioId,
+      agendaId: convites.agendaId,
+      funcaoId: convites.funcaoId,
+      dataEvento: agenda.dataEvento,
+    })
     .from(convites)
     .innerJoin(agenda, eq(agenda.id, convites.agendaId))
     .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
@@ -435,15 +676,106 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
         },
       ]
     : [];
-  const { insert, push: messages } = prepareNotifications(db, notes);
+  const { insert, push: messages } = prepareNotifications(db, notes, {
+    when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id})`,
+  });
   const entry = logRowWrite(db, log, convites, eq(convites.id, id), {
     acao: 'convites.cancel',
     entidade: 'convites',
     regiao,
     dados: deleted(convites),
   });
+  const release = releaseStatements(db, log, current.agendaId, current.funcaoId, new Date().toISOString());
   // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).
   const fee = feeOnCancel(db, log, id);
-  await writeThenRead(db, [...insert, entry, ...fee], [db.delete(convites).where(eq(convites.id, id))]);
-  push(messages);
+  const [gone, ...rest] = await writeThenRead(
+    db,
+    [...insert, entry, ...fee],
+    [db.delete(convites).where(eq(convites.id, id)), ...release.statements, release.promoted],
+  );
+  if (gone.meta.changes === 0) throw conviteNotFound();
+  push([...messages, ...release.push(rest.at(-1) as PromotedRow[])]);
+}
+
+// Confirmation and call-sheet acknowledgement (docs/decisions-2 D16): the invited professional only.
+
+const notAccepted = () => new ApiError('INVALID_STATE', 'o convite não está aceito');
+
+/** Why a guarded confirmation/acknowledgement touched nothing: 404 when not the caller's, else its state. */
+async function stateRefusal(db: Db, user: AuthUser, id: string, needsSheet: boolean): Promise<never> {
+  const [row] = await db
+    .select({
+      status: convites.status,
+      sheet: sql<
+        number | null
+      >`(select ${agendaLogistica.versao} from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${convites.agendaId})`,
+    })
+    .from(convites)
+    .where(and(eq(convites.id, id), ownConvites(user)));
+  if (!row) throw conviteNotFound();
+  if (row.status !== 'aceito') throw notAccepted();
+  if (needsSheet && row.sheet === null)
+    throw new ApiError('INVALID_STATE', 'o evento ainda não tem ficha de logística');
+  throw new ApiError('CONFLICT', 'o convite mudou enquanto era salvo: tente de novo');
+}
+
+/**
+ * Confirms presence: only an accepted invitation. Idempotent: the first confirmation's time is kept
+ * (one guarded UPDATE; the entry is written the first time only).
+ */
+export async function confirm(db: Db, log: LogCtx, user: AuthUser, id: string) {
+  const now = new Date().toISOString();
+  const where = and(eq(convites.id, id), ownConvites(user), eq(convites.status, 'aceito'));
+  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.confirmadoEm} is null`), {
+    acao: 'convites.confirm',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { confirmado_em: { antes: null, depois: now } },
+  });
+  const [written, view] = await writeThenRead(
+    db,
+    [entry],
+    [
+      db
+        .update(convites)
+        .set({ confirmadoEm: sql`coalesce(${convites.confirmadoEm}, ${now})`, updatedAt: now })
+        .where(where),
+      selectConvites(db).where(eq(convites.id, id)),
+    ],
+  );
+  if (written.meta.changes === 0) return stateRefusal(db, user, id, false);
+  return oneConvite(view);
+}
+
+/** The current call-sheet version of the invitation's event (null: no sheet). */
+const currentVersao = sql`(select ${agendaLogistica.versao} from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${convites.agendaId})`;
+
+/**
+ * Acknowledges the event's call sheet as it is now: `ciente_versao` = its `versao`. Only an
+ * accepted invitation of an event that has a sheet (409 INVALID_STATE otherwise).
+ */
+export async function acknowledge(db: Db, log: LogCtx, user: AuthUser, id: string) {
+  const now = new Date().toISOString();
+  const where = and(
+    eq(convites.id, id),
+    ownConvites(user),
+    eq(convites.status, 'aceito'),
+    sql`${currentVersao} is not null`,
+  );
+  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.cienteVersao} is not ${currentVersao}`), {
+    acao: 'convites.acknowledge',
+    entidade: 'convites',
+    regiao: conviteRegiao,
+    dados: { ciente_versao: { antes: convites.cienteVersao, depois: currentVersao } },
+  });
+  const [written, view] = await writeThenRead(
+    db,
+    [entry],
+    [
+      db.update(convites).set({ cienteVersao: currentVersao, updatedAt: now }).where(where),
+      selectConvites(db).where(eq(convites.id, id)),
+    ],
+  );
+  if (written.meta.changes === 0) return stateRefusal(db, user, id, true);
+  return oneConvite(view);
 }

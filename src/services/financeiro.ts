@@ -261,7 +261,7 @@ export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | S
  * no live fee yet (a partial unique index backs it). Region, amount, due date (the event's date),
  * event and professional all come from SQL: nothing is read first.
  */
-export function feeOnAccept(db: Db, log: LogCtx, conviteId: string, accepted?: SQL): Stmt[] {
+export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accepted?: SQL): Stmt[] {
   const id = crypto.randomUUID();
   const now = nowIso();
   const c = sql.raw('fc');
@@ -313,7 +313,7 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string, accepted?: S
         origem: { depois: 'cache' },
         valor_centavos: { depois: l.valorCentavos },
         vencimento: { depois: l.vencimento },
-        convite_id: { depois: conviteId },
+        convite_id: { depois: l.conviteId },
         agenda_id: { depois: l.agendaId },
         profissional_id: { depois: l.profissionalId },
       },

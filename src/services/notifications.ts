@@ -18,6 +18,18 @@ export const NOTIFICATION_TIPOS = [
   'convite_recebido',
   'convite_respondido',
   'convite_cancelado',
+  // Event operations (docs/decisions-2 D16).
+  'logistica_alterada',
+  'lembrete_d7',
+  'lembrete_d2',
+  'lembrete_d1',
+  'confirmacao_pendente',
+  'equipe_nao_confirmada',
+  // Job listings (docs/decisions.md#d17)
+  'candidatura_recebida',
+  'candidatura_aprovada',
+  'candidatura_recusada',
+  'convite_promovido',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

@@ -106,7 +106,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'GET', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
-  { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional'], body: { status: 'aceito' } },
+  { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional', ...ADMINS], body: { status: 'aceito' } },
   { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
   // Notifications (decisions D10): every role, own notifications only.
   { method: 'GET', path: '/api/v1/notifications', allowed: ROLES },
@@ -129,6 +129,18 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Activity log (decisions D15): administrators read it; only a SUPERADMIN verifies the chain.
   { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
   { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
+  // Spreadsheet import and export (decisions-2 D20): administrators.
+  ...['profissionais', 'cadastro-fot', 'agenda', 'lancamentos'].map((tipo) => ({
+    method: 'GET',
+    path: `/api/importacoes/modelos/${tipo}.csv`,
+    allowed: ADMINS,
+  })),
+  { method: 'POST', path: '/api/importacoes', allowed: ADMINS },
+  { method: 'GET', path: `/api/importacoes/${ID}`, allowed: ADMINS },
+  { method: 'GET', path: `/api/importacoes/${ID}/erros.csv`, allowed: ADMINS },
+  { method: 'POST', path: `/api/importacoes/${ID}/aplicar`, allowed: ADMINS },
+  // The file name as documented: authorization runs before the path is validated.
+  { method: 'GET', path: '/api/exportacoes/{arquivo}', allowed: ADMINS },
   // Photo packages and orders (decisions-2 D19): packages read by every role, written by administrators;
   // orders by administrators and EVENT_OWNERs (role checked before the Idempotency-Key).
   { method: 'GET', path: '/api/pacotes', allowed: ROLES },
@@ -154,6 +166,26 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
   // Finance (decisions D18): administrators; EVENT_OWNER reads contracts; tax tables written by a SUPERADMIN.
   ...finance(),
+  // Event operations (decisions-2 D16): call sheets, confirmations, calendar feeds.
+  {
+    method: 'GET',
+    path: `/api/agenda/${ID}/logistica`,
+    allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'],
+  },
+  {
+    method: 'PUT',
+    path: `/api/agenda/${ID}/logistica`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { traje: 'Preto' },
+  },
+  { method: 'PATCH', path: `/api/convites/${ID}/confirmacao`, allowed: ['profissional'] },
+  { method: 'PATCH', path: `/api/convites/${ID}/ciente`, allowed: ['profissional'] },
+  { method: 'GET', path: '/api/me/calendario', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
+  { method: 'POST', path: '/api/me/calendario/rotacionar', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
+  { method: 'DELETE', path: '/api/me/calendario', allowed: ['profissional', 'agenda_viewer', 'EVENT_OWNER'] },
+  // Job listings (decisions D17): professionals.
+  { method: 'GET', path: '/api/vagas', allowed: ['profissional'] },
+  { method: 'POST', path: `/api/vagas/${ID}/candidaturas`, allowed: ['profissional'], body: { funcao_id: ID } },
 ];
 
 function finance(): ProtectedRoute[] {

@@ -44,6 +44,8 @@ interface Call {
   method: string;
   path: string;
   body?: unknown;
+  /** A text/csv body (spreadsheet import). */
+  csv?: string;
   token?: string;
   headers?: Record<string, string>;
   expect: number;
@@ -96,15 +98,22 @@ async function grow() {
     await db
       .insert(precos)
       .values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: ctx.funcao!, valorCentavos: 100 });
-    await db.insert(agenda).values(
-      Array.from({ length: 10 }, () => ({
-        regiao: 'SP',
-        userId: viewer.id,
-        fotId: fot.id,
-        tipoEventoId: tipo.id,
-        dataEvento: '2027-02-01',
-      })),
-    );
+    const evs = await db
+      .insert(agenda)
+      .values(
+        Array.from({ length: 10 }, () => ({
+          regiao: 'SP',
+          userId: viewer.id,
+          fotId: fot.id,
+          tipoEventoId: tipo.id,
+          dataEvento: '2027-02-01',
+        })),
+      )
+      .returning({ id: agenda.id });
+    // Job listings (D17): every one of these events offers a place to the listing's professional.
+    await db
+      .insert(agendaEquipe)
+      .values(evs.map((e) => ({ agendaId: e.id, funcaoId: ctx.funcao!, quantidade: 2, publicar: true })));
     for (let j = 0; j < 10; j++) {
       await makeCatalog(cursos);
       await makeCatalog(empresas);
@@ -172,6 +181,42 @@ async function calls(): Promise<Call[]> {
     .insert(convites)
     .values({ agendaId: ctx.event!, profissionalId: cancelProf.id, funcaoId: ctx.funcao! })
     .returning();
+  // Job listings (D17): a fresh published place to apply to, an application to approve, and an
+  // accepted invitation whose decline promotes a waiter.
+  const vagaEvent = async (quantidade: number, requerAprovacao = false) => {
+    const [ev] = await db
+      .insert(agenda)
+      .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-06-01' })
+      .returning();
+    await db
+      .insert(agendaEquipe)
+      .values({ agendaId: ev!.id, funcaoId: ctx.funcao!, quantidade, publicar: true, requerAprovacao });
+    return ev!;
+  };
+  const toApply = await vagaEvent(3);
+  const approvalEvent = await vagaEvent(3, true);
+  const [toApprove] = await db
+    .insert(convites)
+    .values({
+      agendaId: approvalEvent.id,
+      profissionalId: (await makeProfissional('SP', {}, [ctx.funcao!])).id,
+      funcaoId: ctx.funcao!,
+      status: 'solicitado',
+      origem: 'candidatura',
+    })
+    .returning();
+  const releaseEvent = await vagaEvent(1);
+  const releasing = await makeUser({ role: 'profissional' });
+  const releasingProf = await makeProfissional('SP', { usuarioId: releasing.id }, [ctx.funcao!]);
+  const [toRelease] = await db
+    .insert(convites)
+    .values({ agendaId: releaseEvent.id, profissionalId: releasingProf.id, funcaoId: ctx.funcao!, status: 'aceito' })
+    .returning();
+  const waiter = await makeUser({ role: 'profissional' });
+  const waiterProf = await makeProfissional('SP', { usuarioId: waiter.id }, [ctx.funcao!]);
+  await db
+    .insert(convites)
+    .values({ agendaId: releaseEvent.id, profissionalId: waiterProf.id, funcaoId: ctx.funcao!, status: 'espera' });
   const [note, noteDel] = await makeNotifications(pro.id, 2);
   const pushToken = uniq('ExponentPushToken');
   const login = await api('POST', '/auth/login', {
@@ -186,6 +231,11 @@ async function calls(): Promise<Call[]> {
   const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
   const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
   const invited = await makeUser({ role: 'profissional' });
+  const imp = await api('POST', '/api/importacoes?tipo=profissionais', {
+    token: admin.token,
+    rawBody: importFile(),
+    headers: { 'content-type': 'text/csv' },
+  });
   const pacoteDel = (
     await db
       .insert(pacotes)
@@ -207,6 +257,18 @@ async function calls(): Promise<Call[]> {
     headers: { 'idempotency-key': uniq('c') },
   });
   const payId = uniq('pay');
+  // Event operations (D16): an accepted member of the event, its call sheet, the viewer's feed.
+  const member = await makeUser({ role: 'profissional' });
+  const memberProf = await makeProfissional('SP', { usuarioId: member.id }, [ctx.funcao!]);
+  const [accepted] = await db
+    .insert(convites)
+    .values({ agendaId: ctx.event!, profissionalId: memberProf.id, funcaoId: ctx.funcao!, status: 'aceito' })
+    .returning();
+  await api('PUT', `/api/agenda/${ctx.event}/logistica`, { token: admin.token, body: { traje: uniq('traje') } });
+  const feedUrl = (await api('GET', '/api/me/calendario', { token: viewer.token })).body.url as string;
+  const rotating = await makeUser({ role: 'agenda_viewer' });
+  await api('GET', '/api/me/calendario', { token: rotating.token });
+  const firstFeed = await makeUser({ role: 'agenda_viewer' });
   return [
     {
       name: 'forgot-password (known address)',
@@ -499,6 +561,27 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
+    // Import and export (decisions-2 D20): the same round trips for a file of 3 lines as of 5,000.
+    { name: 'import template', method: 'GET', path: '/api/importacoes/modelos/agenda.csv', token: a, expect: 200 },
+    {
+      name: 'import upload',
+      method: 'POST',
+      path: '/api/importacoes?tipo=profissionais',
+      token: a,
+      csv: importFile(),
+      expect: 201,
+    },
+    { name: 'import get', method: 'GET', path: `/api/importacoes/${imp.body.id}`, token: a, expect: 200 },
+    {
+      name: 'import erros.csv',
+      method: 'GET',
+      path: `/api/importacoes/${imp.body.id}/erros.csv`,
+      token: a,
+      expect: 200,
+    },
+    { name: 'import apply', method: 'POST', path: `/api/importacoes/${imp.body.id}/aplicar`, token: a, expect: 200 },
+    { name: 'export agenda', method: 'GET', path: '/api/exportacoes/agenda.csv', token: a, expect: 200 },
+    { name: 'export profissionais', method: 'GET', path: '/api/exportacoes/profissionais.csv', token: a, expect: 200 },
     { name: 'pacotes list', method: 'GET', path: '/api/pacotes', token: pro.token, expect: 200 },
     { name: 'pacotes list (page)', method: 'GET', path: '/api/pacotes?limit=50', token: a, expect: 200 },
     { name: 'pacote get', method: 'GET', path: `/api/pacotes/${ctx.pacote}`, token: a, expect: 200 },
@@ -559,6 +642,79 @@ async function calls(): Promise<Call[]> {
       path: `/webhooks/mercadopago?data.id=${payId}&type=payment`,
       headers: await signedHeaders(payId),
       body: { data: { id: payId } },
+      expect: 200,
+    },
+    // Event operations (D16).
+    {
+      name: 'logistica get',
+      method: 'GET',
+      path: `/api/agenda/${ctx.event}/logistica`,
+      token: member.token,
+      expect: 200,
+    },
+    {
+      name: 'logistica put (change)',
+      method: 'PUT',
+      path: `/api/agenda/${ctx.event}/logistica`,
+      token: a,
+      body: { observacoes: uniq('obs') },
+      expect: 200,
+    },
+    {
+      name: 'convite confirmacao',
+      method: 'PATCH',
+      path: `/api/convites/${accepted!.id}/confirmacao`,
+      token: member.token,
+      expect: 200,
+    },
+    {
+      name: 'convite ciente',
+      method: 'PATCH',
+      path: `/api/convites/${accepted!.id}/ciente`,
+      token: member.token,
+      expect: 200,
+    },
+    { name: 'calendario get (first)', method: 'GET', path: '/api/me/calendario', token: firstFeed.token, expect: 200 },
+    { name: 'calendario get', method: 'GET', path: '/api/me/calendario', token: viewer.token, expect: 200 },
+    {
+      name: 'calendario rotate',
+      method: 'POST',
+      path: '/api/me/calendario/rotacionar',
+      token: rotating.token,
+      expect: 200,
+    },
+    { name: 'calendario delete', method: 'DELETE', path: '/api/me/calendario', token: rotating.token, expect: 204 },
+    { name: 'ical feed', method: 'GET', path: new URL(feedUrl).pathname, expect: 200 },
+    { name: 'vagas list', method: 'GET', path: '/api/vagas', token: pro.token, expect: 200 },
+    {
+      name: 'vagas list (filters, page)',
+      method: 'GET',
+      path: `/api/vagas?funcao_id=${ctx.funcao}&de=2027-01-01&ate=2027-12-31&uf=SP&limit=50`,
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'vaga apply',
+      method: 'POST',
+      path: `/api/vagas/${toApply.id}/candidaturas`,
+      token: answering.token,
+      body: { funcao_id: ctx.funcao },
+      expect: 201,
+    },
+    {
+      name: 'candidatura approve',
+      method: 'PATCH',
+      path: `/api/convites/${toApprove!.id}`,
+      token: a,
+      body: { status: 'aceito' },
+      expect: 200,
+    },
+    {
+      name: 'convite decline (promotes a waiter)',
+      method: 'PATCH',
+      path: `/api/convites/${toRelease!.id}`,
+      token: releasing.token,
+      body: { status: 'recusado' },
       expect: 200,
     },
     ...(await financeCalls(a)),
@@ -688,6 +844,13 @@ async function financeCalls(a: string): Promise<Call[]> {
   ];
 }
 
+/** Three new professionals with a login each (the apply creates accounts and invitations). */
+const importFile = () =>
+  [
+    'nome;email;funcao_profissional;cpf_cnpj_titular',
+    ...[1, 2, 3].map((i) => `Importado ${i};${uniq('imp')}@example.com;${ctx.funcao};`),
+  ].join('\n');
+
 /** Statements per request (a batch counts each of its statements), printed beside the round trips. */
 const statements: Record<string, number> = {};
 
@@ -698,11 +861,12 @@ async function measure(): Promise<Record<string, number>> {
   for (const call of await calls()) {
     const headers: Record<string, string> = call.token ? authHeaders(call.token) : {};
     if (call.body !== undefined) headers['content-type'] = 'application/json';
+    if (call.csv !== undefined) headers['content-type'] = 'text/csv';
     headers['cf-connecting-ip'] = uniq('ip');
     Object.assign(headers, call.headers);
     const res = await api(call.method, call.path, {
       headers,
-      rawBody: call.body === undefined ? undefined : JSON.stringify(call.body),
+      rawBody: call.csv ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
       countQueries: true,
     });
     expect(res.status, `${call.name}: ${JSON.stringify(res.body)}`).toBe(call.expect);

@@ -8,6 +8,7 @@ import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agend
 import { selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
 import { pedidosList } from '../../src/services/pedidos';
+import { vagasSelects } from '../../src/services/vagas';
 import { db } from '../helpers/factories';
 import { UNKNOWN_ID as ID } from '../helpers/request';
 
@@ -82,6 +83,13 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
   ['orders of a FOT record', () => pedidosList(db, admin, 'SP', { fot_id: ID }), 'pedidos'],
   ['orders of an EVENT_OWNER', () => pedidosList(db, owner, 'SP', {}), 'pedidos'],
 ];
+
+// GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.
+hot.push([
+  'job listings of a professional',
+  () => vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
+  'agenda',
+]);
 
 describe('query plans of the hot list queries', () => {
   it.each(hot)('%s: no full scan, no sort', async (_name, build, table) => {

@@ -316,7 +316,7 @@ describe('FOT records, professionals, agenda', () => {
     });
     expect((await entry(ev.body.id, 'agenda.equipe', since)).dados.equipe).toEqual({
       antes: [],
-      depois: [{ funcao_id: f.id, quantidade: 2 }],
+      depois: [{ funcao_id: f.id, quantidade: 2, publicar: false, requer_aprovacao: false }],
     });
 
     const pro = await makeUser({ role: 'profissional' });

@@ -177,7 +177,7 @@ describe('GET /openapi.json and /docs', () => {
     expect(documented.size).toBeGreaterThanOrEqual(50);
   });
 
-  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password, GET /api/funcoes and the payment webhook', async () => {
+  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password, GET /api/funcoes, the payment webhook and the calendar feed', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     const open = new Set([
       'GET /health',
@@ -189,6 +189,8 @@ describe('GET /openapi.json and /docs', () => {
       'POST /auth/reset-password',
       'GET /api/funcoes',
       'POST /webhooks/mercadopago',
+      // Calendar apps cannot send a bearer: the url's token is the credential (decisions-2 D16).
+      'GET /ical/{token}.ics',
     ]);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {

@@ -83,8 +83,28 @@ describe('PUT /api/agenda/{id}/equipe', () => {
     });
     expect(res.body.equipe).toEqual(
       expect.arrayContaining([
-        { funcao_id: foto.id, funcao_nome: foto.label, quantidade: 2, aceitos: 0, pendentes: 0, faltantes: 2 },
-        { funcao_id: cine.id, funcao_nome: cine.label, quantidade: 1, aceitos: 0, pendentes: 0, faltantes: 1 },
+        {
+          funcao_id: foto.id,
+          funcao_nome: foto.label,
+          quantidade: 2,
+          publicar: false,
+          requer_aprovacao: false,
+          aceitos: 0,
+          pendentes: 0,
+          lista_espera: 0,
+          faltantes: 2,
+        },
+        {
+          funcao_id: cine.id,
+          funcao_nome: cine.label,
+          quantidade: 1,
+          publicar: false,
+          requer_aprovacao: false,
+          aceitos: 0,
+          pendentes: 0,
+          lista_espera: 0,
+          faltantes: 1,
+        },
       ]),
     );
     const replaced = await api('PUT', `/api/agenda/${event.id}/equipe`, {
@@ -282,8 +302,15 @@ describe('PATCH /api/convites/{id}', () => {
       404,
       'NOT_FOUND',
     );
+    // an administrator decides applications only (solicitado): an invitation is not its to answer
     expectError(
       await api('PATCH', `/api/convites/${ca.id}`, { token: admin.token, body: { status: 'aceito' } }),
+      409,
+      'INVALID_STATE',
+    );
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    expectError(
+      await api('PATCH', `/api/convites/${ca.id}`, { token: viewer.token, body: { status: 'aceito' } }),
       403,
       'FORBIDDEN',
     );

@@ -310,6 +310,7 @@ describe('the scheduled dispatcher', () => {
       'requeue-pending-emails': expect.any(Array),
       'expirar-pedidos': expect.any(Number),
       'requeue-payments': expect.any(Number),
+      lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number) },
     });
   });
 

@@ -508,3 +508,53 @@ describe('accounts', () => {
     expect(after.notes.map((n) => n.tipo).sort()).toEqual(['conta_aprovada', 'papel_alterado']);
   });
 });
+
+describe('job listings (decisions D17)', () => {
+  it('an application, its acceptance, its entry and the notifications: together or not at all', async () => {
+    const admin = await makeAdmin();
+    const funcao = await makeCatalog(schema.funcoes, 'SP');
+    const fot = await makeFot('SP');
+    const tipo = await makeCatalog(schema.tiposEventos, 'SP');
+    const event = await insertAgenda('SP', fot.id, tipo.id, admin.id, '2030-01-10');
+    await db
+      .insert(schema.agendaEquipe)
+      .values({ agendaId: event.id, funcaoId: funcao.id, quantidade: 1, publicar: true });
+    const u = await makeUser({ role: 'profissional' });
+    await makeProfissional('SP', { usuarioId: u.id }, [funcao.id]);
+    const snapshot = async () => ({
+      convites: await rows(db.select().from(schema.convites).where(eq(schema.convites.agendaId, event.id))),
+      notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, admin.id))),
+    });
+    const write: Write = {
+      method: 'POST',
+      path: `/api/vagas/${event.id}/candidaturas`,
+      token: u.token,
+      body: { funcao_id: funcao.id },
+    };
+    await failEveryStatement(write, has('insert into "convites"'), snapshot);
+    expect((await api(write.method, write.path, write)).status).toBe(201);
+    const after = await snapshot();
+    expect(after.convites.map((c) => c.status)).toEqual(['aceito']);
+    expect(after.notes.map((n) => n.tipo)).toEqual(['candidatura_recebida']);
+  });
+
+  it('a cancellation and the waiting-list promotion it causes: together or not at all', async () => {
+    const admin = await makeAdmin();
+    const { funcao, event, prof } = await eventAndInvitee(admin.id);
+    await db.insert(schema.agendaEquipe).values({ agendaId: event.id, funcaoId: funcao.id, quantidade: 1 });
+    const holder = await insertConvite(event.id, prof.id, funcao.id, { status: 'aceito' });
+    const w = await makeUser({ role: 'profissional' });
+    const waiterProf = await makeProfissional('SP', { usuarioId: w.id }, [funcao.id]);
+    const waiter = await insertConvite(event.id, waiterProf.id, funcao.id, { status: 'espera' });
+    const snapshot = async () => ({
+      convites: await rows(db.select().from(schema.convites).where(eq(schema.convites.agendaId, event.id))),
+      notes: await rows(db.select().from(schema.notifications).where(eq(schema.notifications.userId, w.id))),
+    });
+    const write: Write = { method: 'DELETE', path: `/api/convites/${holder.id}`, token: admin.token };
+    await failEveryStatement(write, has('delete from "convites"'), snapshot);
+    expect((await api(write.method, write.path, write)).status).toBe(204);
+    const after = await snapshot();
+    expect(after.convites.map((c) => [c.id, c.status])).toEqual([[waiter.id, 'aceito']]);
+    expect(after.notes.map((n) => n.tipo)).toEqual(['convite_promovido']);
+  });
+});

@@ -826,6 +826,8 @@ describe('API5 broken function-level authorization', () => {
     expect(open).toEqual([
       'GET /api/funcoes',
       'GET /health',
+      // The calendar feed: the url's token is the credential (decisions-2 D16).
+      'GET /ical/{token}.ics',
       'POST /auth/forgot-password',
       'POST /auth/login',
       'POST /auth/logout',

@@ -32,6 +32,7 @@ export interface RegionRows {
   agenda: { id: string };
   profissional: { id: string };
   convite: { id: string };
+  importacao: { id: string };
   pacote: { id: string };
   pedido: { id: string };
   categoria: { id: string };
@@ -109,6 +110,11 @@ async function regionRows(
     [funcao.id],
   );
   const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
+  // A validated spreadsheet import with nothing to write (decisions-2 D20).
+  const [importacao] = await db
+    .insert(schema.importacoes)
+    .values({ regiao, tipo: 'cadastro-fot', status: 'validado', total: 1, criar: 0, atualizar: 0, iguais: 1, erro: 0 })
+    .returning({ id: schema.importacoes.id });
   const [pacote] = await db
     .insert(schema.pacotes)
     .values({ regiao, nome: uniq('Pacote'), precoCentavos: 50_000, parcelasMax: 6 })
@@ -161,6 +167,7 @@ async function regionRows(
     agenda,
     profissional,
     convite,
+    importacao: importacao!,
     pacote: pacote!,
     pedido: pedido!,
   };
@@ -200,10 +207,12 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/agenda\/\{id\}/, () => rows.agenda.id],
     [/^\/api\/convites\/\{id\}/, () => rows.convite.id],
     [/^\/api\/v1\/notifications\/\{id\}/, () => w.notificationOfAdmin.id],
+    [/^\/api\/importacoes\/\{id\}/, () => rows.importacao.id],
     [/^\/api\/pacotes\/\{id\}/, () => rows.pacote.id],
     [/^\/api\/pedidos\/\{id\}/, () => rows.pedido.id],
     [/^\/api\/financeiro\/categorias\/\{id\}/, () => rows.categoria.id],
     [/^\/api\/financeiro\/lancamentos\/\{id\}/, () => rows.lancamento.id],
+    [/^\/api\/vagas\/\{id\}/, () => rows.agenda.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -404,6 +413,8 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       comprador_cpf: '529.982.247-25',
       parcelas: 2,
     }),
+    'PUT /api/agenda/{id}/logistica': () => ({ traje: 'Preto social', transporte: 'van' }),
+    'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
   };
   return bodies[key]?.();
 }

@@ -30,6 +30,9 @@ export const TEST_VARS = {
   MP_ACCESS_TOKEN: '',
   MP_WEBHOOK_SECRET: 'test-mp-webhook-secret',
   PEDIDO_TTL_SECONDS: '259200',
+  // Calendar feeds (D16): urls on this origin, tokens derived with this key.
+  API_URL: 'https://api.example.test',
+  ICAL_TOKEN_SECRET: 'ical-test-secret-for-vitest-only-0123456789',
 } as const;
 
 /** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */

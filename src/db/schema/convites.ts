@@ -5,8 +5,10 @@ import { timestamps, uuidPk } from './columns';
 import { profissionais } from './profissionais';
 import { users } from './users';
 
-export const CONVITE_STATUS = ['pendente', 'aceito', 'recusado'] as const;
+// `solicitado`: an application waiting for an administrator; `espera`: on the waiting list (D17).
+export const CONVITE_STATUS = ['pendente', 'aceito', 'recusado', 'solicitado', 'espera'] as const;
 export type ConviteStatus = (typeof CONVITE_STATUS)[number];
+export const CONVITE_ORIGEM = ['convite', 'candidatura'] as const;
 
 /** Team quota of an agenda event per function (docs/decisions.md#d11). */
 export const agendaEquipe = sqliteTable(
@@ -19,6 +21,9 @@ export const agendaEquipe = sqliteTable(
       .notNull()
       .references(() => funcoes.id, { onDelete: 'restrict' }),
     quantidade: integer('quantidade').notNull(),
+    // Job listings (D17): offered in GET /api/vagas; applications wait for an administrator.
+    publicar: integer('publicar', { mode: 'boolean' }).notNull().default(false),
+    requerAprovacao: integer('requer_aprovacao', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.agendaId, t.funcaoId] }), index('agenda_equipe_funcao_idx').on(t.funcaoId)],
@@ -41,6 +46,13 @@ export const convites = sqliteTable(
     status: text('status', { enum: CONVITE_STATUS }).notNull().default('pendente'),
     convidadoPor: text('convidado_por').references(() => users.id, { onDelete: 'set null' }),
     respondidoEm: text('respondido_em'),
+    /** Presence confirmed by the professional (D16); the first confirmation's time is kept. */
+    confirmadoEm: text('confirmado_em'),
+    /** The call-sheet version the professional acknowledged (D16). */
+    cienteVersao: integer('ciente_versao'),
+    origem: text('origem', { enum: CONVITE_ORIGEM }).notNull().default('convite'),
+    // Set by the waiting-list promotion that made it `aceito`: the batch finds its own promotion by it.
+    promocaoId: text('promocao_id'),
     ...timestamps,
   },
   (t) => [
@@ -48,6 +60,8 @@ export const convites = sqliteTable(
     index('convites_agenda_funcao_status_idx').on(t.agendaId, t.funcaoId, t.status),
     index('convites_profissional_status_idx').on(t.profissionalId, t.status),
     index('convites_funcao_idx').on(t.funcaoId),
+    index('convites_fila_idx').on(t.agendaId, t.funcaoId, t.status, t.createdAt),
+    index('convites_promocao_idx').on(t.promocaoId),
   ],
 );
 

@@ -8,5 +8,7 @@ export * from './notifications';
 export * from './convites';
 export * from './mail';
 export * from './activity-log';
+export * from './importacoes';
 export * from './financeiro';
 export * from './pedidos';
+export * from './operacoes';

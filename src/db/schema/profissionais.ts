@@ -55,6 +55,8 @@ export const profissionais = sqliteTable(
   (t) => [
     index('profissionais_regiao_nome_idx').on(t.regiao, t.nome),
     index('profissionais_email_idx').on(t.email),
+    // Spreadsheet imports match professionals by CPF/CNPJ (docs/decisions-2 D20).
+    index('profissionais_cpf_cnpj_idx').on(t.cpfCnpjTitular),
     index('profissionais_funcao_idx').on(t.funcaoProfissionalId),
   ],
 );

@@ -43,7 +43,7 @@ export const create = authedRoute({
   summary: 'Create an agenda event (administrators, agenda_viewer)',
   description: 'The FOT record and the event type must exist in the region. The caller is stored as user_id.',
   request: { body: jsonBody(CreateAgendaRequest) },
-  responses: { 201: jsonResponse(AgendaSchema, 'Created'), 404: errors[404] },
+  responses: { 201: jsonResponse(AgendaSchema, 'Created'), 404: errors[404], 409: errors[409] },
 });
 
 export const update = authedRoute({
@@ -54,7 +54,7 @@ export const update = authedRoute({
   regional: true,
   summary: 'Change the fields sent (administrators; agenda_viewer its own events)',
   request: { params: IdParam, body: jsonBody(UpdateAgendaRequest) },
-  responses: { 200: jsonResponse(AgendaSchema, 'Updated'), 404: errors[404] },
+  responses: { 200: jsonResponse(AgendaSchema, 'Updated'), 404: errors[404], 409: errors[409] },
 });
 
 export const remove = authedRoute({

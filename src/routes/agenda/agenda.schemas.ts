@@ -10,6 +10,10 @@ const fields = {
   tipo_evento_id: uuid(),
   data_evento: isoDate(),
   horario: hhmm().nullish(),
+  horario_fim: hhmm().nullish().openapi({
+    description:
+      'end of the event (HH:MM); before horario means the next day; without it the event lasts 5 hours (double booking, docs/decisions.md#d11)',
+  }),
   local_evento: optStr(200),
   endereco: optStr(300),
   observacoes_evento: optStr(4000),
@@ -29,6 +33,9 @@ const fields = {
   foto_faltante: count(),
   cine_faltante: count(),
   recep_faltante: count(),
+  chave_externa: optStr(100).openapi({
+    description: "the event's key in the client's spreadsheet, unique per region: a re-import updates the event",
+  }),
 };
 
 export const CreateAgendaRequest = z.object(fields).openapi('CreateAgendaRequest', {
@@ -44,8 +51,11 @@ export const EquipeItemSchema = z
     funcao_id: out.id(),
     funcao_nome: z.string(),
     quantidade: z.number().int(),
+    publicar: z.boolean(),
+    requer_aprovacao: z.boolean(),
     aceitos: z.number().int(),
-    pendentes: z.number().int(),
+    pendentes: z.number().int().openapi({ description: '`pendente` invitations and `solicitado` applications' }),
+    lista_espera: z.number().int().openapi({ description: 'invitations in `espera` (waiting list)' }),
     faltantes: z.number().int(),
   })
   .openapi('EquipeItem');
@@ -62,6 +72,7 @@ export const AgendaSchema = z
     tipo_evento_id: out.id(),
     data_evento: out.date(),
     horario: out.time().nullable(),
+    horario_fim: out.time().nullable(),
     local_evento: s(),
     endereco: s(),
     observacoes_evento: s(),
@@ -81,6 +92,7 @@ export const AgendaSchema = z
     foto_faltante: n(),
     cine_faltante: n(),
     recep_faltante: n(),
+    chave_externa: s(),
     created_at: out.timestamp(),
     updated_at: out.timestamp(),
     fot: z.object({

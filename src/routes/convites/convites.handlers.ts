@@ -1,3 +1,4 @@
+import { isAdmin } from '../../lib/permissions';
 import { setTotal } from '../../lib/pagination';
 import * as convites from '../../services/convites';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
@@ -34,21 +35,26 @@ export const listMine = foldedHandler(r.listMine, async (c, read) => {
   return c.json(rows.map(convites.toConviteResponse), 200);
 });
 
-export const answer = handler(r.answer, async (c) =>
-  c.json(
-    await convites.answer(
-      c.var.db,
-      logCtx(c),
-      c.var.user,
-      c.req.valid('param').id,
-      c.req.valid('json').status,
-      pushOf(c),
-    ),
-    200,
-  ),
-);
+// The professional answers its own invitation; an administrator decides an application.
+export const answer = handler(r.answer, async (c) => {
+  const { db, user, regiao } = c.var;
+  const { id } = c.req.valid('param');
+  const { status } = c.req.valid('json');
+  const body = isAdmin(user.role)
+    ? await convites.decide(db, logCtx(c), regiao, id, status, pushOf(c))
+    : await convites.answer(db, logCtx(c), user, id, status, pushOf(c));
+  return c.json(body, 200);
+});
 
 export const cancel = handler(r.cancel, async (c) => {
   await convites.cancel(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, pushOf(c));
   return c.body(null, 204);
 });
+
+export const confirm = handler(r.confirm, async (c) =>
+  c.json(await convites.confirm(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+);
+
+export const acknowledge = handler(r.acknowledge, async (c) =>
+  c.json(await convites.acknowledge(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+);

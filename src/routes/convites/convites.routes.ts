@@ -1,3 +1,4 @@
+import { ADMIN_ROLES } from '../../db/schema';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { allowAgenda } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
@@ -59,10 +60,12 @@ export const answer = authedRoute({
   method: 'patch',
   path: '/{id}',
   tags,
-  allow: requireRole('profissional'),
-  summary: 'Accept or decline an invitation (the invited professional)',
+  allow: requireRole('profissional', ...ADMIN_ROLES),
+  regional: true,
+  summary:
+    'Accept or decline an invitation (the invited professional); approve or refuse an application (administrators)',
   description:
-    "Accepting is refused with 409 QUOTA_FULL when the function's quota is filled and 409 DOUBLE_BOOKED when already on another event that date; it is one guarded statement, so the quota holds under concurrency. Declining (also after accepting) frees the place.",
+    "A professional answers its own invitation: `aceito` from `pendente` (or again after declining an invitation), `recusado` from `pendente`, `aceito`, `solicitado` or `espera`; accepting a `solicitado`/`espera` application is 409 INVALID_STATE. An administrator of the event's region (x-regiao) decides an application in `solicitado` (anything else: 409 INVALID_STATE). Accepting is refused with 409 QUOTA_FULL when the function's quota is filled and 409 DOUBLE_BOOKED when the professional is accepted on another event whose time window overlaps; it is one guarded statement, so the quota holds under concurrency. A decline frees the place: the oldest waiting-list (`espera`) professional who is not double-booked is accepted in the same batch and notified.",
   request: { params: IdParam, body: jsonBody(AnswerRequest) },
   responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors[409], ...base },
 });
@@ -74,6 +77,32 @@ export const cancel = authedRoute({
   allow: requireAdmin,
   regional: true,
   summary: 'Cancel an invitation (administrators); frees the place and notifies the professional',
+  description:
+    'The oldest waiting-list (`espera`) professional of that function who is not double-booked is accepted in the same batch and notified.',
   request: { params: IdParam },
   responses: { 204: { description: 'Cancelled' }, ...base },
+});
+
+export const confirm = authedRoute({
+  method: 'patch',
+  path: '/{id}/confirmacao',
+  tags,
+  allow: requireRole('profissional'),
+  summary: 'Confirm presence at the event (the invited professional; only an accepted invitation)',
+  description:
+    'Idempotent: a second call keeps the first confirmado_em. 409 INVALID_STATE when the invitation is not aceito. Declining the invitation later clears the confirmation.',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ConviteSchema, 'Confirmed'), 409: errors[409], ...base },
+});
+
+export const acknowledge = authedRoute({
+  method: 'patch',
+  path: '/{id}/ciente',
+  tags,
+  allow: requireRole('profissional'),
+  summary: "Acknowledge the event's current call sheet (sets ciente_versao to its versao)",
+  description:
+    '409 INVALID_STATE when the invitation is not aceito or the event has no call sheet yet. Calling again after a change acknowledges the new versao.',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ConviteSchema, 'Acknowledged'), 409: errors[409], ...base },
 });

@@ -1,11 +1,24 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
-import { CONVITE_STATUS } from '../../db/schema';
+import { CONVITE_ORIGEM, CONVITE_STATUS } from '../../db/schema';
 import { pageFields } from '../../lib/pagination';
 import { uuid } from '../../lib/fields';
 
 export const EquipeRequest = z
-  .array(z.object({ funcao_id: uuid(), quantidade: z.number().int().min(0).max(1000) }))
+  .array(
+    z.object({
+      funcao_id: uuid(),
+      quantidade: z.number().int().min(0).max(1000),
+      publicar: z
+        .boolean()
+        .default(false)
+        .openapi({ description: 'offered to professionals in GET /api/vagas (docs/decisions.md#d17)' }),
+      requer_aprovacao: z
+        .boolean()
+        .default(false)
+        .openapi({ description: 'applications wait as `solicitado` for an administrator' }),
+    }),
+  )
   .max(30)
   .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, {
     message: 'funcao_id: each function at most once',
@@ -14,7 +27,10 @@ export const EquipeRequest = z
 
 export const InviteRequest = z.object({ profissional_id: uuid(), funcao_id: uuid() }).openapi('ConviteRequest');
 
-export const AnswerRequest = z.object({ status: z.enum(['aceito', 'recusado']) }).openapi('ConviteAnswer');
+export const AnswerRequest = z.object({ status: z.enum(['aceito', 'recusado']) }).openapi('ConviteAnswer', {
+  description:
+    'The invited professional answers its invitation; an administrator of the region decides an application in `solicitado`',
+});
 
 export const ConviteSchema = z
   .object({
@@ -24,15 +40,31 @@ export const ConviteSchema = z
     profissional_nome: z.string(),
     funcao_id: out.id(),
     funcao_nome: z.string(),
-    status: z.enum(CONVITE_STATUS),
+    status: z.enum(CONVITE_STATUS).openapi({
+      description:
+        'pendente (invited, unanswered), aceito (takes a place), recusado, solicitado (an application waiting for an administrator), espera (waiting list)',
+    }),
+    origem: z
+      .enum(CONVITE_ORIGEM)
+      .openapi({ description: 'convite: invited by the event; candidatura: applied through /api/vagas' }),
     convidado_por: out.id().nullable(),
     respondido_em: out.timestamp().nullable(),
+    confirmado_em: out
+      .timestamp()
+      .nullable()
+      .openapi({ description: 'when the professional confirmed presence (PATCH .../confirmacao); null: not yet' }),
+    ciente_versao: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'the call-sheet versao the professional acknowledged (PATCH .../ciente)' }),
     created_at: out.timestamp(),
     updated_at: out.timestamp(),
     evento: z.object({
       regiao: out.regiao(),
       data_evento: out.date(),
       horario: out.time().nullable(),
+      horario_fim: out.time().nullable(),
       local_evento: z.string().nullable(),
       tipo_evento_nome: z.string(),
     }),

@@ -12,4 +12,6 @@ export const agendaTeamRoutes = createRouter()
 export const convitesRoutes = createRouter()
   .openapi(r.listMine, h.listMine)
   .openapi(r.answer, h.answer)
-  .openapi(r.cancel, h.cancel);
+  .openapi(r.cancel, h.cancel)
+  .openapi(r.confirm, h.confirm)
+  .openapi(r.acknowledge, h.acknowledge);

@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { disableFeed, feedCalendar, feedUrlFor, rotateFeed, type FeedKeys } from '../../services/calendario';
+import { handler, logCtx } from '../route';
+import * as r from './calendario.routes';
+
+const keys = (c: Context<AppEnv, any, any>): FeedKeys => ({
+  icalSecret: c.var.config.ICAL_TOKEN_SECRET,
+  jwtSecret: c.var.config.JWT_SECRET,
+});
+/** API_URL, or the request's own origin when unset. */
+const origin = (c: Context<AppEnv, any, any>) => c.var.config.API_URL ?? new URL(c.req.url).origin;
+
+export const get = handler(r.get, async (c) =>
+  c.json(await feedUrlFor(c.var.db, logCtx(c), c.var.user.id, keys(c), origin(c)), 200),
+);
+
+export const rotate = handler(r.rotate, async (c) =>
+  c.json(await rotateFeed(c.var.db, logCtx(c), c.var.user.id, keys(c), origin(c)), 200),
+);
+
+export const disable = handler(r.disable, async (c) => {
+  await disableFeed(c.var.db, logCtx(c), c.var.user.id);
+  return c.body(null, 204);
+});
+
+const TOKEN_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;
+const unknownFeed = () => new ApiError('NOT_FOUND', 'calendário não encontrado');
+
+/** GET /ical/{token}.ics: Hono names the whole segment's parameter `token.ics`. */
+export async function feed(c: Context<AppEnv>) {
+  const token = TOKEN_FILE.exec(c.req.param('token.ics') ?? '')?.[1];
+  if (!token) throw unknownFeed();
+  const body = await feedCalendar(c.var.db, token, new Date());
+  if (body === undefined) throw unknownFeed();
+  return c.body(body, 200, {
+    'content-type': 'text/calendar; charset=utf-8',
+    'cache-control': 'private, max-age=300',
+  });
+}

@@ -1,0 +1,74 @@
+import { z } from '@hono/zod-openapi';
+import { requireRole } from '../../middleware/require-role';
+import { CALENDAR_ROLES } from '../../services/calendario';
+import { errors, jsonResponse } from '../openapi';
+import { authedRoute, publicRoute } from '../route';
+
+const tags = ['Calendar feeds'];
+
+export const CalendarUrlSchema = z
+  .object({
+    url: z.string().openapi({
+      format: 'uri',
+      example: 'https://api.example.com/ical/3q2-7wExAmPlEtOkEn0fThIrTyTwObYtEsBaSe64uRl.ics',
+      description: 'subscribe to it in a calendar app; anyone holding it can read the feed',
+    }),
+  })
+  .openapi('CalendarUrl');
+
+const allow = requireRole(...CALENDAR_ROLES);
+const who = 'Professionals, agenda_viewers and EVENT_OWNERs (other roles: 403).';
+
+export const get = authedRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  allow,
+  summary: "The caller's calendar feed url (created on the first call; the same url until rotated)",
+  description: who,
+  responses: { 200: jsonResponse(CalendarUrlSchema, 'The feed url'), 409: errors[409] },
+});
+
+export const rotate = authedRoute({
+  method: 'post',
+  path: '/rotacionar',
+  tags,
+  allow,
+  summary: 'A new feed url; the old one answers 404 at once',
+  description: `${who} 404 when the caller has no feed (never asked for one, or turned it off).`,
+  responses: { 200: jsonResponse(CalendarUrlSchema, 'The new feed url'), 404: errors[404], 409: errors[409] },
+});
+
+export const disable = authedRoute({
+  method: 'delete',
+  path: '/',
+  tags,
+  allow,
+  summary: "Turn the caller's calendar feed off (its url answers 404; idempotent)",
+  description: who,
+  responses: { 204: { description: 'Turned off' } },
+});
+
+/** Documented here; served by a plain Hono route (index.ts): the `.ics` suffix is not an OpenAPI parameter. */
+export const feed = publicRoute({
+  method: 'get',
+  path: '/{token}.ics',
+  tags,
+  summary: 'The calendar feed (RFC 5545), for calendar apps; the token is the credential',
+  description:
+    "One VEVENT per event of the feed's owner, times in UTC. Professional: its invitations (aceito CONFIRMED, pendente TENTATIVE, recusado in the last 30 days CANCELLED); agenda_viewer: the events it created; EVENT_OWNER: its company's events. Events that ended more than 90 days ago are left out. Unknown, rotated or disabled token: 404.",
+  request: {
+    params: z.object({
+      token: z
+        .string()
+        .openapi({ param: { name: 'token', in: 'path' }, pattern: '^[A-Za-z0-9_-]{43}$', description: 'from the url' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The calendar',
+      content: { 'text/calendar': { schema: z.string().openapi({ description: 'RFC 5545, UTF-8, CRLF' }) } },
+    },
+    404: errors[404],
+  },
+});

@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import type { ImportTipo } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import {
+  applyImport,
+  createImport,
+  errorsCsv as errorsCsvOf,
+  exportCsv as exportCsvOf,
+  importByIdSelect,
+  oneImport,
+  templateCsv,
+} from '../../services/importacoes';
+import { handler, logCtx, mailOf } from '../route';
+import * as r from './importacoes.routes';
+import { rowSchemas } from './importacoes.schemas';
+
+const csv = (c: Context, body: string, filename: string) =>
+  c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${filename}"`,
+  });
+
+const CSV_TYPES = /^(text\/csv|text\/plain|application\/vnd\.ms-excel|application\/octet-stream)\b/i;
+
+export const template = (tipo: ImportTipo) =>
+  handler(r.templates[0]!, async (c) => csv(c, templateCsv(tipo), `modelo-${tipo}.csv`));
+
+export const create = handler(r.create, async (c) => {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  // An empty body has no content type left (middleware/empty-body.ts): it is an empty file.
+  if (bytes.byteLength > 0 && !CSV_TYPES.test(c.req.header('content-type') ?? ''))
+    throw new ApiError('VALIDATION_FAILED', 'envie o arquivo com Content-Type: text/csv');
+  const { db, user, regiao } = c.var;
+  return c.json(await createImport(db, logCtx(c), user, regiao, c.req.valid('query').tipo, bytes, rowSchemas), 201);
+});
+
+export const get = handler(r.get, async (c) =>
+  c.json(oneImport(await importByIdSelect(c.var.db, c.var.regiao, c.req.valid('param').id)), 200),
+);
+
+export const errorsCsv = handler(r.errorsCsv, async (c) => {
+  const { id } = c.req.valid('param');
+  return csv(c, errorsCsvOf(await importByIdSelect(c.var.db, c.var.regiao, id)), `erros-${id}.csv`);
+});
+
+export const apply = handler(r.apply, async (c) => {
+  const { db, user, regiao, config } = c.var;
+  const mail = { config, send: mailOf(c), now: new Date() };
+  return c.json(await applyImport(db, logCtx(c), user, regiao, c.req.valid('param').id, mail), 200);
+});
+
+export const exportCsv = handler(r.exportCsv, async (c) => {
+  const tipo = c.req.valid('param').arquivo;
+  return csv(c, await exportCsvOf(c.var.db, tipo, c.var.regiao, c.req.valid('query')), `${tipo}-${c.var.regiao}.csv`);
+});

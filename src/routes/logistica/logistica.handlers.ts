@@ -1,0 +1,14 @@
+import { logisticaSelect, oneLogistica, putLogistica } from '../../services/logistica';
+import { foldedHandler, handler, logCtx, pushOf } from '../route';
+import * as r from './logistica.routes';
+
+export const get = foldedHandler(r.get, async (c, read) => {
+  const [rows] = await read((scope) => [logisticaSelect(c.var.db, scope, c.var.regiao, c.req.valid('param').id)]);
+  return c.json(oneLogistica(rows), 200);
+});
+
+export const put = handler(r.put, async (c) => {
+  const { db, user, regiao } = c.var;
+  const id = c.req.valid('param').id;
+  return c.json(await putLogistica(db, logCtx(c), user, regiao, id, c.req.valid('json'), pushOf(c)), 200);
+});

@@ -1,0 +1,20 @@
+import { setTotal } from '../../lib/pagination';
+import * as vagas from '../../services/vagas';
+import { foldedHandler, handler, logCtx, pushOf } from '../route';
+import * as r from './vagas.routes';
+
+export const list = foldedHandler(r.list, async (c, read) => {
+  const { limit, offset, ...filters } = c.req.valid('query');
+  const [profile, rows, counted] = await read((scope) =>
+    vagas.vagasSelects(c.var.db, scope, filters, { limit, offset }, new Date()),
+  );
+  const body = vagas.toVagas(profile, rows);
+  setTotal(c, (counted as { n: number }[])[0]?.n ?? 0);
+  return c.json(body, 200);
+});
+
+export const apply = handler(r.apply, async (c) => {
+  const agendaId = c.req.valid('param').id;
+  const body = await vagas.apply(c.var.db, logCtx(c), c.var.user, agendaId, c.req.valid('json'), pushOf(c), new Date());
+  return c.json(body, 201);
+});

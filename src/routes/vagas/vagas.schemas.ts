@@ -1,0 +1,51 @@
+import { z } from '@hono/zod-openapi';
+import { out } from '../openapi';
+import { pageFields } from '../../lib/pagination';
+import { isoDate, uf, uuid } from '../../lib/fields';
+
+const q = (name: string, description?: string) => ({ param: { name, in: 'query' as const }, description });
+
+export const VagasQuery = z
+  .object({
+    funcao_id: uuid().optional().openapi(q('funcao_id')),
+    tipo_evento_id: uuid().optional().openapi(q('tipo_evento_id')),
+    de: isoDate().optional().openapi(q('de', 'from this date (inclusive); never before today')),
+    ate: isoDate().optional().openapi(q('ate', 'up to this date (inclusive)')),
+    cidade: z.string().trim().min(1).max(120).optional().openapi(q('cidade', "the FOT record's city, any case")),
+    uf: uf().optional().openapi(q('uf', "the FOT record's state")),
+    ...pageFields,
+  })
+  .refine((v) => !v.de || !v.ate || v.de <= v.ate, { path: ['ate'], message: 'must not be before de' });
+
+export const VagaSchema = z
+  .object({
+    agenda_id: out.id(),
+    data_evento: out.date(),
+    horario: out.time().nullable(),
+    horario_fim: out.time().nullable(),
+    local_evento: z.string().nullable(),
+    cidade: z.string().nullable(),
+    uf: out.ufOrNull(),
+    tipo_evento: z.object({ id: out.id(), nome: z.string() }),
+    funcao_id: out.id(),
+    funcao_nome: z.string(),
+    requer_aprovacao: z.boolean().openapi({ description: 'an application waits as `solicitado` for an administrator' }),
+    vagas_restantes: z.number().int(),
+    valor: z
+      .number()
+      .nullable()
+      .openapi({ description: 'BRL: the price of this function for this event type in the region, or null' }),
+    conflito_horario: z.boolean().openapi({
+      description: "true when the caller is already accepted on another event whose time window overlaps this one's",
+    }),
+  })
+  .openapi('Vaga');
+
+export const CandidaturaRequest = z
+  .object({
+    funcao_id: uuid(),
+    lista_espera: z.boolean().optional().openapi({
+      description: 'when the function is full, join its waiting list (`espera`) instead of 409 QUOTA_FULL',
+    }),
+  })
+  .openapi('CandidaturaRequest');

@@ -1,0 +1,319 @@
+import { and, asc, count, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../db/client';
+import {
+  ADMIN_ROLES,
+  agenda,
+  agendaEquipe,
+  cadastroFot,
+  convites,
+  funcoes,
+  precos,
+  profissionais,
+  profissionalFuncoes,
+  tiposEventos,
+  users,
+  type AuthUser,
+} from '../db/schema';
+import type { Scope } from '../db/scope';
+import { insertWhere } from '../db/guarded';
+import { saoPauloDate } from '../lib/dates';
+import { ApiError, mapDbError } from '../lib/errors';
+import { fromCentavos } from '../lib/money';
+import { pageBounds, type Page } from '../lib/pagination';
+import {
+  acceptStatements,
+  quotaOpenFor,
+  refusal,
+  selectConvites,
+  toConviteResponse,
+  type ConviteView,
+} from './convites';
+import { prepareNotifications, type NewNotification, type Push } from './notifications';
+import { listedProfile } from './profissionais';
+import { acceptedOverlap } from './time-window';
+import { logRowWrite, type LogCtx } from './activity-log';
+
+// Job listings and applications (docs/decisions.md#d17).
+
+export interface VagasFilters {
+  funcao_id?: string;
+  tipo_evento_id?: string;
+  de?: string;
+  ate?: string;
+  cidade?: string;
+  uf?: string;
+}
+
+const noProfile = () => new ApiError('NOT_FOUND', 'perfil profissional não encontrado para este usuário');
+
+/** The caller's professional profile (approved account), with the functions it holds. */
+const profileOf = (db: Db, scope: Scope) =>
+  db
+    .select({ id: profissionais.id, regiao: profissionais.regiao })
+    .from(profissionais)
+    .where(and(eq(profissionais.usuarioId, scope.id), listedProfile));
+
+const aceitos = sql<number>`(select count(*) from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.funcaoId} = ${agendaEquipe.funcaoId} and ${convites.status} = 'aceito')`;
+
+/**
+ * The listing's rows for the caller: published functions it holds, of events in its profile's
+ * region from today (São Paulo) on, with places left, where it has no invitation yet. The profile
+ * is joined, so no profile means no rows.
+ */
+function vagasWhere(f: VagasFilters, today: string) {
+  return and(
+    eq(agendaEquipe.publicar, true),
+    eq(agenda.regiao, profissionais.regiao),
+    gte(agenda.dataEvento, f.de && f.de > today ? f.de : today),
+    f.ate ? lte(agenda.dataEvento, f.ate) : undefined,
+    f.funcao_id ? eq(agendaEquipe.funcaoId, f.funcao_id) : undefined,
+    f.tipo_evento_id ? eq(agenda.tipoEventoId, f.tipo_evento_id) : undefined,
+    f.cidade ? sql`${cadastroFot.cidade} = ${f.cidade} collate nocase` : undefined,
+    f.uf ? eq(cadastroFot.estado, f.uf.toUpperCase()) : undefined,
+    sql`${agendaEquipe.quantidade} > ${aceitos}`,
+    sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
+  );
+}
+
+const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: Scope) =>
+  q
+    .from(agendaEquipe)
+    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
+    .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
+    .innerJoin(
+      profissionalFuncoes,
+      and(
+        eq(profissionalFuncoes.profissionalId, profissionais.id),
+        eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
+      ),
+    );
+
+/** The page of listings, its total and the caller's profile (to tell "no profile" from "no listings"): one batch. */
+export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
+  const today = saoPauloDate(now);
+  const where = vagasWhere(f, today);
+  const { limit, offset } = pageBounds(page);
+  const rows = fromVagas(
+    db.select({
+      agendaId: agenda.id,
+      dataEvento: agenda.dataEvento,
+      horario: agenda.horario,
+      horarioFim: agenda.horarioFim,
+      localEvento: agenda.localEvento,
+      cidade: cadastroFot.cidade,
+      uf: cadastroFot.estado,
+      tipoEventoId: agenda.tipoEventoId,
+      tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
+      funcaoId: agendaEquipe.funcaoId,
+      funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
+      requerAprovacao: agendaEquipe.requerAprovacao,
+      restantes: sql<number>`${agendaEquipe.quantidade} - ${aceitos}`.as('restantes'),
+      valorCentavos: precos.valorCentavos,
+      conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
+    }) as unknown as ReturnType<Db['select']>,
+    scope,
+  )
+    .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
+    .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
+    .leftJoin(
+      precos,
+      and(
+        eq(precos.tipoEventoId, agenda.tipoEventoId),
+        eq(precos.funcaoProfissionalId, agendaEquipe.funcaoId),
+        eq(precos.regiao, agenda.regiao),
+      ),
+    )
+    .where(where)
+    .orderBy(asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id), asc(funcoes.labelKey))
+    .limit(limit)
+    .offset(offset);
+  const total = fromVagas(db.select({ n: count() }) as unknown as ReturnType<Db['select']>, scope).where(where);
+  return [profileOf(db, scope), rows, total] as const;
+}
+
+type VagaRow = {
+  agendaId: string;
+  dataEvento: string;
+  horario: string | null;
+  horarioFim: string | null;
+  localEvento: string | null;
+  cidade: string | null;
+  uf: string | null;
+  tipoEventoId: string;
+  tipoEventoNome: string;
+  funcaoId: string;
+  funcaoNome: string;
+  requerAprovacao: boolean | number;
+  restantes: number;
+  valorCentavos: number | null;
+  conflito: number;
+};
+
+/** The listing as the API answers it; 404 without a profile. */
+export function toVagas(profile: unknown[], rows: unknown[]) {
+  if (!profile[0]) throw noProfile();
+  return (rows as VagaRow[]).map((r) => ({
+    agenda_id: r.agendaId,
+    data_evento: r.dataEvento,
+    horario: r.horario,
+    horario_fim: r.horarioFim,
+    local_evento: r.localEvento,
+    cidade: r.cidade,
+    uf: r.uf,
+    tipo_evento: { id: r.tipoEventoId, nome: r.tipoEventoNome },
+    funcao_id: r.funcaoId,
+    funcao_nome: r.funcaoNome,
+    requer_aprovacao: !!r.requerAprovacao,
+    vagas_restantes: r.restantes,
+    valor: r.valorCentavos === null ? null : fromCentavos(r.valorCentavos),
+    conflito_horario: !!r.conflito,
+  }));
+}
+
+/**
+ * A professional applies to a published function of an event (D17). Without approval it is
+ * `aceito` at once through acceptStatements (the same guarded rule as every acceptance); when the
+ * place is refused for a full quota and `lista_espera` is asked, it is `espera`; with approval it is
+ * `solicitado`. ONE batch: the insert (the unique (event, professional) key makes a second
+ * application 409 ALREADY_APPLIED), the acceptance, the fallbacks, the entry and the notifications.
+ */
+export async function apply(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  agendaId: string,
+  body: { funcao_id: string; lista_espera?: boolean },
+  push: Push,
+  now: Date,
+) {
+  const [[prof], [vaga], admins] = await db.batch([
+    db
+      .select({
+        id: profissionais.id,
+        regiao: profissionais.regiao,
+        holds: sql<number>`exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.funcaoId} = ${body.funcao_id})`,
+      })
+      .from(profissionais)
+      .where(and(eq(profissionais.usuarioId, user.id), listedProfile)),
+    db
+      .select({
+        regiao: agenda.regiao,
+        dataEvento: agenda.dataEvento,
+        creator: agenda.userId,
+        publicar: agendaEquipe.publicar,
+        requerAprovacao: agendaEquipe.requerAprovacao,
+      })
+      .from(agenda)
+      .leftJoin(agendaEquipe, and(eq(agendaEquipe.agendaId, agenda.id), eq(agendaEquipe.funcaoId, body.funcao_id)))
+      .where(eq(agenda.id, agendaId)),
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.role, [...ADMIN_ROLES]), eq(users.ativo, true))),
+  ]);
+  if (!prof) throw noProfile();
+  if (!vaga || vaga.regiao !== prof.regiao) throw new ApiError('NOT_FOUND', 'evento não encontrado na sua região');
+  if (!vaga.publicar) throw new ApiError('NOT_FOUND', 'funcao_id: esta função não está publicada neste evento');
+  if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: você não exerce esta função');
+  if (vaga.dataEvento < saoPauloDate(now)) throw new ApiError('INVALID_STATE', 'o evento já aconteceu');
+
+  const id = crypto.randomUUID();
+  const stamp = now.toISOString();
+  const byId = eq(convites.id, id);
+  const waiting = !vaga.requerAprovacao;
+  // Inserted as `solicitado`; without approval the acceptance (or the waiting list) follows in the batch.
+  const insert = insertWhere(
+    db,
+    convites,
+    {
+      id,
+      agendaId,
+      profissionalId: prof.id,
+      funcaoId: body.funcao_id,
+      status: 'solicitado',
+      origem: 'candidatura',
+      createdAt: stamp,
+      updatedAt: stamp,
+    },
+    sql`1`,
+  );
+  const writes: BatchItem<'sqlite'>[] = [insert];
+  const reason = db
+    .select({
+      quotaOpen: sql<number>`${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
+      free: sql<number>`not ${acceptedOverlap(sql`${prof.id}`, sql`${agendaId}`)}`,
+    })
+    .from(agenda)
+    .where(eq(agenda.id, agendaId));
+  if (waiting) {
+    writes.push(
+      ...acceptStatements(db, log, {
+        where: byId,
+        from: ['solicitado'],
+        now: stamp,
+        acao: 'convites.accept',
+        conviteId: id,
+      }).statements,
+    );
+    if (body.lista_espera)
+      writes.push(
+        db
+          .update(convites)
+          .set({ status: 'espera' })
+          .where(
+            and(
+              byId,
+              eq(convites.status, 'solicitado'),
+              sql`not ${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
+            ),
+          ),
+      );
+    // Refused (and not waiting): nothing stays.
+    writes.push(db.delete(convites).where(and(byId, eq(convites.status, 'solicitado'))));
+  }
+  const exists = sql`exists (select 1 from ${convites} where ${convites.id} = ${id})`;
+  const entry = logRowWrite(db, log, convites, byId, {
+    acao: 'convites.apply',
+    entidade: 'convites',
+    regiao: vaga.regiao,
+    dados: {
+      agenda_id: { depois: agendaId },
+      profissional_id: { depois: prof.id },
+      funcao_id: { depois: body.funcao_id },
+      origem: { depois: 'candidatura' },
+      status: { depois: convites.status },
+    },
+  });
+  const recipients = [...new Set([vaga.creator, ...admins.map((a) => a.id)])].filter(
+    (u): u is string => !!u && u !== user.id,
+  );
+  const texto = waiting ? 'se candidatou' : 'pediu aprovação para';
+  const notes: NewNotification[] = recipients.map((userId) => ({
+    userId,
+    tipo: 'candidatura_recebida',
+    titulo: 'Nova candidatura',
+    mensagem: `Um profissional ${texto} uma vaga no evento de ${vaga.dataEvento}.`,
+    dados: { convite_id: id, agenda_id: agendaId, funcao_id: body.funcao_id },
+  }));
+  const notified = prepareNotifications(db, notes, { when: exists });
+  let results: unknown[];
+  try {
+    results = await db.batch([reason, ...writes, entry, ...notified.insert, selectConvites(db).where(byId)] as [
+      BatchItem<'sqlite'>,
+      ...BatchItem<'sqlite'>[],
+    ]);
+  } catch (err) {
+    if (mapDbError(err)?.code === 'CONFLICT')
+      throw new ApiError('ALREADY_APPLIED', 'você já tem um convite ou candidatura para este evento');
+    throw err;
+  }
+  const [view] = results.at(-1) as ConviteView[];
+  if (!view) {
+    const why = (results[0] as { quotaOpen: number; free: number }[])[0];
+    throw refusal(why) ?? new ApiError('CONFLICT', 'a vaga mudou enquanto isso: tente de novo');
+  }
+  push(notified.push);
+  return toConviteResponse(view);
+}

@@ -1,0 +1,31 @@
+// The reminders job and the calendar feed read by index: no statement scans a whole table.
+import { env } from 'cloudflare:test';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import { describe, expect, it } from 'vitest';
+import { reminderStatements } from '../../src/services/lembretes';
+
+const dialect = new SQLiteAsyncDialect();
+
+async function plan(statement: Parameters<SQLiteAsyncDialect['sqlToQuery']>[0]) {
+  const { sql, params } = dialect.sqlToQuery(statement);
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail);
+}
+
+describe('scheduled job lembretes: query plans', () => {
+  it('finds events by the data_evento index and this run’s rows by the execucao index', async () => {
+    const statements = reminderStatements(new Date('2031-01-01T12:00:00.000Z'), crypto.randomUUID());
+    expect(statements).toHaveLength(5);
+    for (const [i, s] of statements.entries()) {
+      const details = await plan(s);
+      const fullScans = details.filter(
+        (d) => /^SCAN (agenda|convites|lembretes_enviados|notifications)\b/.test(d) && !/USING/.test(d),
+      );
+      expect(fullScans, `statement ${i}: ${details.join(' | ')}`).toEqual([]);
+    }
+    expect((await plan(statements[0]!)).join(' ')).toContain('agenda_data_idx');
+    expect((await plan(statements[3]!)).join(' ')).toContain('lembretes_execucao_idx');
+  });
+});
