@@ -173,6 +173,12 @@ export const money = () =>
     // The refine hides min/max from the generator: state them, so clients see the bounds.
     .openapi({ minimum: 0, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
 
+/** BRL > 0: at least one cent (a positive value below half a cent would round to 0 cents). */
+export const positiveMoney = () =>
+  money()
+    .refine((v) => v >= 0.01, 'deve ser de pelo menos R$ 0,01')
+    .openapi({ minimum: 0.01, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
+
 /** The wire forms of dates and times (the refinements also check the calendar). */
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const TIME_PATTERN = '^(?:[01]\\d|2[0-3]):[0-5]\\d$';

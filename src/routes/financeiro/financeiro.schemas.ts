@@ -1,16 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { LANCAMENTO_STATUS, ORIGEM_LANCAMENTO, TIPO_LANCAMENTO } from '../../db/schema';
-import { isoDate, money, optStr, reqStr, uuid } from '../../lib/fields';
+import { isoDate, money, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
 import { out } from '../openapi';
 
 const q = <T extends z.ZodType>(name: string, s: T) => s.optional().openapi({ param: { name, in: 'query' } });
-
-/** BRL > 0, at most 2 decimals. */
-const positiveMoney = () =>
-  money()
-    .refine((v) => v > 0, 'deve ser maior que zero')
-    .openapi({ minimum: 0.01, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
 
 export const CategoriaRequest = z
   .object({ nome: reqStr(80), tipo: z.enum(TIPO_LANCAMENTO) })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { IMPORT_STATUS, IMPORT_TIPOS, LANCAMENTO_STATUS, TIPO_LANCAMENTO, type ImportTipo } from '../../db/schema';
 import { codeToStatus, type ErrorCode } from '../../lib/errors';
-import { isoDate, money, optStr, reqStr, uuid } from '../../lib/fields';
+import { isoDate, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import type { RowSchemas } from '../../services/importacoes';
 import { CreateAgendaRequest } from '../agenda/agenda.schemas';
 import { CreateFotRequest } from '../cadastro-fot/cadastro-fot.schemas';
@@ -16,7 +16,7 @@ const LancamentoLinha = z.object({
   tipo: z.enum(TIPO_LANCAMENTO),
   categoria_id: uuid(),
   descricao: reqStr(300),
-  valor: money().refine((v) => v > 0, 'must be > 0'),
+  valor: positiveMoney(),
   vencimento: isoDate(),
   status: z.enum(LANCAMENTO_STATUS).nullish(),
   pago_em: isoDate().nullish(),

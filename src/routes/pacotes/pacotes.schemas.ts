@@ -1,14 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
-import { money, optStr, reqStr } from '../../lib/fields';
+import { optStr, positiveMoney, reqStr } from '../../lib/fields';
 
 const fields = {
   nome: reqStr(200).openapi({ example: 'Álbum completo' }),
   descricao: optStr(2000),
-  preco: money()
-    .refine((v) => v > 0, 'must be > 0')
-    .openapi({ minimum: 0.01, maximum: 1_000_000_000, multipleOf: 0.01, example: 890.0, description: 'BRL' }),
+  preco: positiveMoney().openapi({ example: 890.0, description: 'BRL' }),
   parcelas_max: z
     .number()
     .int()
