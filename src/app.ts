@@ -17,6 +17,7 @@ import { agendaRoutes } from './routes/agenda';
 import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
+import { chamadosRoutes } from './routes/chamados';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
@@ -130,7 +131,8 @@ export function createApp() {
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes)
-    .route('/api/logs-atividade', logsAtividadeRoutes);
+    .route('/api/logs-atividade', logsAtividadeRoutes)
+    .route('/api/chamados', chamadosRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

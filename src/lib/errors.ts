@@ -21,6 +21,8 @@ export const codeToStatus = {
   IN_USE: 409,
   QUOTA_FULL: 409,
   DOUBLE_BOOKED: 409,
+  // The resource is not in a state that allows this (decisions-2 shared rules).
+  INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,

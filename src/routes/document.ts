@@ -25,6 +25,8 @@ export const TAGS: Record<string, string> = {
   Notifications: "The caller's in-app notifications and push tokens.",
   'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
   Health: 'Whether the Worker and its database answer.',
+  'Support tickets':
+    "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
 };
 
 export interface DocumentOptions {

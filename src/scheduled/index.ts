@@ -1,5 +1,6 @@
 import type { Bindings } from '../env';
 import { requeuePendingEmails } from '../services/mail';
+import { fecharChamados } from '../services/chamados';
 import { sealActivityLog } from './seal-activity-log';
 
 /**
@@ -15,6 +16,8 @@ export const jobs: Record<string, Job> = {
   'seal-activity-log': sealActivityLog,
   // E-mails whose enqueue failed, or whose consumer died while sending, go to the queue again.
   'requeue-pending-emails': requeuePendingEmails,
+  // Tickets resolvido for 7 days are closed (decisions-2 D22).
+  'fechar-chamados': fecharChamados,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

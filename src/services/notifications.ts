@@ -18,6 +18,11 @@ export const NOTIFICATION_TIPOS = [
   'convite_recebido',
   'convite_respondido',
   'convite_cancelado',
+  // Support tickets (decisions-2 D22).
+  'chamado_aberto',
+  'chamado_atribuido',
+  'chamado_atualizado',
+  'chamado_mensagem',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

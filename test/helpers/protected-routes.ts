@@ -129,6 +129,17 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Activity log (decisions D15): administrators read it; only a SUPERADMIN verifies the chain.
   { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
   { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
+  // Support tickets (decisions-2 D22): any active user; administrators manage.
+  {
+    method: 'POST',
+    path: '/api/chamados',
+    allowed: ROLES,
+    body: { assunto: 'Tabela', categoria: 'outro', mensagem: 'Mensagem da tabela' },
+  },
+  { method: 'GET', path: '/api/chamados', allowed: ROLES },
+  { method: 'GET', path: `/api/chamados/${ID}`, allowed: ROLES },
+  { method: 'PATCH', path: `/api/chamados/${ID}`, allowed: ADMINS, body: { status: 'em_andamento' } },
+  { method: 'POST', path: `/api/chamados/${ID}/mensagens`, allowed: ROLES, body: { corpo: 'Mensagem da tabela' } },
 ];
 
 export { ADMINS };

@@ -8,6 +8,7 @@ import { emailOutbox } from '../../src/db/schema';
 import { openSecret } from '../../src/services/mail';
 import { requestPasswordReset } from '../../src/services/password-reset';
 import { agenda, agendaEquipe, convites, cursos, empresas, funcoes, precos, tiposEventos } from '../../src/db/schema';
+import { chamadoMensagens, chamados } from '../../src/db/schema';
 import {
   db,
   makeAdmin,
@@ -92,6 +93,22 @@ async function grow() {
         dataEvento: '2027-03-01',
       });
     }
+    const tickets = await db
+      .insert(chamados)
+      .values(
+        Array.from({ length: 10 }, () => ({
+          regiao: 'SP',
+          solicitanteId: pro.id,
+          assunto: 'Mais',
+          categoria: 'outro' as const,
+        })),
+      )
+      .returning({ id: chamados.id });
+    await db
+      .insert(chamadoMensagens)
+      .values(
+        tickets.map((t) => ({ chamadoId: t.id, autorId: pro.id, corpo: 'm', createdAt: new Date().toISOString() })),
+      );
     await makeNotifications(pro.id, 10);
     await db.insert(agendaEquipe).values({ agendaId: ctx.event!, funcaoId: f.id, quantidade: 2 });
   }
@@ -136,6 +153,14 @@ async function calls(): Promise<Call[]> {
   const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
   const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
   const invited = await makeUser({ role: 'profissional' });
+  // Support tickets: one of the professional's, with a message, for the by-id routes.
+  const [chamado] = await db
+    .insert(chamados)
+    .values({ regiao: 'SP', solicitanteId: pro.id, assunto: 'Budget', categoria: 'outro' })
+    .returning();
+  await db
+    .insert(chamadoMensagens)
+    .values({ chamadoId: chamado!.id, autorId: pro.id, corpo: 'm', createdAt: new Date().toISOString() });
   return [
     {
       name: 'forgot-password (known address)',
@@ -428,6 +453,39 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
+    {
+      name: 'chamado create',
+      method: 'POST',
+      path: '/api/chamados',
+      token: pro.token,
+      body: { assunto: 'Ajuda', categoria: 'agenda', mensagem: 'm', agenda_id: ctx.event },
+      expect: 201,
+    },
+    { name: 'chamados list (requester)', method: 'GET', path: '/api/chamados', token: pro.token, expect: 200 },
+    {
+      name: 'chamados list (admin, page)',
+      method: 'GET',
+      path: '/api/chamados?limit=50&status=aberto',
+      token: a,
+      expect: 200,
+    },
+    { name: 'chamado get', method: 'GET', path: `/api/chamados/${chamado!.id}`, token: pro.token, expect: 200 },
+    {
+      name: 'chamado patch',
+      method: 'PATCH',
+      path: `/api/chamados/${chamado!.id}`,
+      token: a,
+      body: { responsavel_id: admin.id, status: 'resolvido', prioridade: 'alta' },
+      expect: 200,
+    },
+    {
+      name: 'chamado mensagem (reopens)',
+      method: 'POST',
+      path: `/api/chamados/${chamado!.id}/mensagens`,
+      token: pro.token,
+      body: { corpo: 'Ainda não' },
+      expect: 201,
+    },
   ];
 }
 

@@ -308,6 +308,7 @@ describe('the scheduled dispatcher', () => {
     expect(await runScheduled(env, new Date())).toEqual({
       'seal-activity-log': { sealed: expect.any(Number) },
       'requeue-pending-emails': expect.any(Array),
+      'fechar-chamados': expect.any(Number),
     });
   });
 

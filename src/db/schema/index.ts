@@ -8,3 +8,4 @@ export * from './notifications';
 export * from './convites';
 export * from './mail';
 export * from './activity-log';
+export * from './chamados';
