@@ -18,6 +18,7 @@ import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
 import { chamadosRoutes } from './routes/chamados';
+import { pesquisasRoutes, publicPesquisasRoutes } from './routes/pesquisas';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
@@ -132,7 +133,9 @@ export function createApp() {
     .route('/api/agenda', agendaTeamRoutes)
     .route('/api/convites', convitesRoutes)
     .route('/api/logs-atividade', logsAtividadeRoutes)
-    .route('/api/chamados', chamadosRoutes);
+    .route('/api/chamados', chamadosRoutes)
+    .route('/api/pesquisas', pesquisasRoutes)
+    .route('/p/pesquisas', publicPesquisasRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

@@ -25,6 +25,9 @@ export const TAGS: Record<string, string> = {
   Notifications: "The caller's in-app notifications and push tokens.",
   'Activity log': 'Every change made through the API, append-only and hash-chained (SUPERADMIN, BUSINESS_OWNER).',
   Health: 'Whether the Worker and its database answer.',
+  Surveys:
+    'Surveys with their questions, single-use links e-mailed to recipients, results and CSV (RESEARCHER, administrators).',
+  'Public surveys': 'The answer side of an e-mailed survey link: no account, the link is the credential (single use).',
   'Support tickets':
     "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
 };

@@ -18,7 +18,7 @@ import type { Bindings } from '../env';
 import { ApiError } from '../lib/errors';
 import { pageBounds, type Page } from '../lib/pagination';
 import { isAdmin } from '../lib/permissions';
-import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { visible as agendaVisible } from './agenda';
 import { visible as fotVisible } from './cadastro-fot';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';
@@ -412,12 +412,10 @@ export async function fecharChamados(env: Bindings, now: Date) {
   const cutoff = new Date(now.getTime() - FECHAR_APOS_DIAS * 86_400_000).toISOString();
   const at = now.toISOString();
   const due = and(eq(chamados.status, 'resolvido'), lte(chamados.resolvidoEm, cutoff));
-  // One entry per ticket: the id is made in SQL (a UUID v4 shape) since a bound one would repeat.
+  // One entry per ticket, the id made in SQL (a bound one would repeat).
   // Columns in table order: seq (null: AUTOINCREMENT), id, created_at, ator_id, ator_role, acao,
   // entidade, entidade_id, regiao, request_id, dados.
-  const entries = db.insert(logsAtividade)
-    .select(sql`select null, lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
-      substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+  const entries = db.insert(logsAtividade).select(sql`select null, ${generatedId},
       ${at}, null, null, 'chamados.fechar_automatico', 'chamados', ${chamados.id}, ${chamados.regiao}, null,
       json_object('status', json_object('antes', 'resolvido', 'depois', 'fechado'))
     from ${chamados} where ${due}`);

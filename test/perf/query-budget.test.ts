@@ -8,7 +8,8 @@ import { emailOutbox } from '../../src/db/schema';
 import { openSecret } from '../../src/services/mail';
 import { requestPasswordReset } from '../../src/services/password-reset';
 import { agenda, agendaEquipe, convites, cursos, empresas, funcoes, precos, tiposEventos } from '../../src/db/schema';
-import { chamadoMensagens, chamados } from '../../src/db/schema';
+import { chamadoMensagens, chamados, pesquisaEnvios } from '../../src/db/schema';
+import { sha256Hex } from '../../src/lib/tokens';
 import {
   db,
   makeAdmin,
@@ -161,6 +162,35 @@ async function calls(): Promise<Call[]> {
   await db
     .insert(chamadoMensagens)
     .values({ chamadoId: chamado!.id, autorId: pro.id, corpo: 'm', createdAt: new Date().toISOString() });
+  // Surveys: an active one with a per-professional question, a deletable one, and live links.
+  const survey = await api('POST', '/api/pesquisas', {
+    token: admin.token,
+    body: {
+      titulo: 'Budget',
+      publico: 'cliente',
+      status: 'ativa',
+      perguntas: [
+        { texto: 'Nota', tipo: 'nota_1_5', obrigatoria: true },
+        { texto: 'Equipe', tipo: 'nota_1_5', criterio: 'qual_tec' },
+        { texto: 'Opções', tipo: 'escolha_multipla', opcoes: ['a', 'b'] },
+      ],
+    },
+  });
+  const surveyDel = await api('POST', '/api/pesquisas', {
+    token: admin.token,
+    body: { titulo: 'Del', publico: 'formando' },
+  });
+  const linkTokens = [uniq('tok'), uniq('tok')];
+  for (const t of linkTokens)
+    await db.insert(pesquisaEnvios).values({
+      pesquisaId: survey.body.id,
+      agendaId: ctx.event!,
+      email: `${uniq('l')}@example.com`,
+      tokenHash: await sha256Hex(t),
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      createdAt: new Date().toISOString(),
+    });
+  const q1 = survey.body.perguntas[0].id;
   return [
     {
       name: 'forgot-password (known address)',
@@ -453,6 +483,62 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
+    { name: 'pesquisas list', method: 'GET', path: '/api/pesquisas', token: a, expect: 200 },
+    {
+      name: 'pesquisas list (page)',
+      method: 'GET',
+      path: '/api/pesquisas?limit=50&status=ativa',
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'pesquisa create',
+      method: 'POST',
+      path: '/api/pesquisas',
+      token: a,
+      body: { titulo: 'Nova', publico: 'cliente', perguntas: [{ texto: 'Nota', tipo: 'nota_1_5' }] },
+      expect: 201,
+    },
+    { name: 'pesquisa get', method: 'GET', path: `/api/pesquisas/${survey.body.id}`, token: a, expect: 200 },
+    {
+      name: 'pesquisa update',
+      method: 'PUT',
+      path: `/api/pesquisas/${surveyDel.body.id}`,
+      token: a,
+      body: { titulo: 'Outra', perguntas: [{ texto: 'Sim?', tipo: 'sim_nao' }] },
+      expect: 200,
+    },
+    { name: 'pesquisa delete', method: 'DELETE', path: `/api/pesquisas/${surveyDel.body.id}`, token: a, expect: 204 },
+    {
+      name: 'pesquisa envios',
+      method: 'POST',
+      path: `/api/pesquisas/${survey.body.id}/envios`,
+      token: a,
+      body: { agenda_id: ctx.event, destinatarios: [{ email: email() }, { email: email() }] },
+      expect: 201,
+    },
+    { name: 'pesquisa (public)', method: 'GET', path: `/p/pesquisas/${linkTokens[0]}`, expect: 200 },
+    {
+      name: 'pesquisa answer (public)',
+      method: 'POST',
+      path: `/p/pesquisas/${linkTokens[1]}/respostas`,
+      body: { respostas: [{ pergunta_id: q1, valor: 4 }] },
+      expect: 201,
+    },
+    {
+      name: 'pesquisa resultados',
+      method: 'GET',
+      path: `/api/pesquisas/${survey.body.id}/resultados`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'pesquisa respostas.csv',
+      method: 'GET',
+      path: `/api/pesquisas/${survey.body.id}/respostas.csv`,
+      token: a,
+      expect: 200,
+    },
     {
       name: 'chamado create',
       method: 'POST',

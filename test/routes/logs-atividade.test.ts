@@ -309,6 +309,7 @@ describe('the scheduled dispatcher', () => {
       'seal-activity-log': { sealed: expect.any(Number) },
       'requeue-pending-emails': expect.any(Array),
       'fechar-chamados': expect.any(Number),
+      'enviar-pesquisas': expect.any(Number),
     });
   });
 

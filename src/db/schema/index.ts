@@ -9,3 +9,4 @@ export * from './convites';
 export * from './mail';
 export * from './activity-log';
 export * from './chamados';
+export * from './pesquisas';
