@@ -22,7 +22,7 @@ import { pesquisasRoutes, publicPesquisasRoutes } from './routes/pesquisas';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
-import { profissionaisRoutes } from './routes/profissionais';
+import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/profissionais';
 import {
   anosFormaturasConfig,
   anosFormaturasRoutes,
@@ -135,7 +135,8 @@ export function createApp() {
     .route('/api/logs-atividade', logsAtividadeRoutes)
     .route('/api/chamados', chamadosRoutes)
     .route('/api/pesquisas', pesquisasRoutes)
-    .route('/p/pesquisas', publicPesquisasRoutes);
+    .route('/p/pesquisas', publicPesquisasRoutes)
+    .route('/api/me', meAvaliacoesRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

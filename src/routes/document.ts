@@ -48,7 +48,7 @@ export function operationIdOf(method: string, path: string): string {
     .filter(Boolean)
     .filter((seg, i, all) => !(i === 0 && seg === 'api') && !(seg === 'v1' && all[i - 1] === 'api'))
     .map((seg) => (seg.startsWith('{') ? `by-${seg.slice(1, -1)}` : seg))
-    .flatMap((seg) => seg.split(/[-_]/))
+    .flatMap((seg) => seg.split(/[-_.]/))
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
   return method.toLowerCase() + words.join('');
 }

@@ -158,6 +158,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'GET', path: `/api/pesquisas/${ID}/resultados`, allowed: [...ADMINS, 'RESEARCHER'] },
   { method: 'GET', path: `/api/pesquisas/${ID}/respostas.csv`, allowed: [...ADMINS, 'RESEARCHER'] },
+  { method: 'GET', path: '/api/me/avaliacoes', allowed: ['profissional'] },
 ];
 
 export { ADMINS };

@@ -484,6 +484,7 @@ async function calls(): Promise<Call[]> {
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
     { name: 'pesquisas list', method: 'GET', path: '/api/pesquisas', token: a, expect: 200 },
+    { name: 'me avaliacoes', method: 'GET', path: '/api/me/avaliacoes', token: pro.token, expect: 200 },
     {
       name: 'pesquisas list (page)',
       method: 'GET',

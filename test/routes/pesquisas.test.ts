@@ -10,6 +10,7 @@ import {
   pesquisaRespostaItens,
   pesquisaRespostas,
   pesquisas,
+  profissionais,
   tiposEventos,
 } from '../../src/db/schema';
 import { jobs, runScheduled } from '../../src/scheduled';
@@ -601,5 +602,98 @@ describe('scheduled job enviar-pesquisas', () => {
     expect((await entriesOf(p.id, 'pesquisas.envio_automatico')).length).toBe(2);
     // A closed survey sends nothing more.
     await db.update(pesquisas).set({ status: 'encerrada' }).where(eq(pesquisas.id, p.id));
+  });
+});
+
+describe('client ratings (avaliacao_clientes)', () => {
+  it('Bayesian means per criterion against hand-computed figures, on the list, by id and at /api/me/avaliacoes', async () => {
+    // Region MG only: no other test of this file answers there, so the region means are these answers'.
+    const admin = await makeAdmin();
+    const { event, team, foto } = await makeEvent('MG');
+    const a = team[0]!;
+    const b = team[1]!;
+    const bUser = await makeUser({ role: 'profissional' });
+    await db.update(profissionais).set({ usuarioId: bUser.id }).where(eq(profissionais.id, b.id));
+    const c = await makeProfissional('MG', {}, [foto.id]);
+    await db.insert(convites).values({ agendaId: event.id, profissionalId: c.id, funcaoId: foto.id, status: 'aceito' });
+    const criterios = [
+      { texto: 'Qualidade técnica', tipo: 'nota_1_5', criterio: 'qual_tec' },
+      { texto: 'Simpatia', tipo: 'nota_1_5', criterio: 'educacao_simpatia' },
+    ];
+    const p = await makePesquisa(admin, { perguntas: criterios }, 'MG');
+    const peers = await makePesquisa(admin, { perguntas: criterios, publico: 'profissional' }, 'MG');
+    const send = async (id: string, n: number) => {
+      const emails = Array.from({ length: n }, () => `${uniq('mg')}@example.com`);
+      const res = await api('POST', `/api/pesquisas/${id}/envios`, {
+        token: admin.token,
+        regiao: 'MG',
+        body: { agenda_id: event.id, destinatarios: emails.map((email) => ({ email })) },
+      });
+      expect(res.status).toBe(201);
+      return tokensFor(emails);
+    };
+    const [t1, t2] = await send(p.id, 2);
+    const [q0, q1] = p.perguntas;
+    const r = (qid: string, pid: string, valor: number) => ({ pergunta_id: qid, profissional_id: pid, valor });
+    expect(
+      (await answer(t1!, [r(q0.id, a.id, 5), r(q0.id, b.id, 3), r(q1.id, a.id, 5), r(q1.id, b.id, 3)])).status,
+    ).toBe(201);
+    expect((await answer(t2!, [r(q0.id, a.id, 5), r(q0.id, b.id, 2), r(q1.id, a.id, 5)])).status).toBe(201);
+    // A colleague's rating (publico profissional) is not a client rating: ignored.
+    const [tp] = await send(peers.id, 1);
+    expect((await answer(tp!, [r(peers.perguntas[0].id, a.id, 1)])).status).toBe(201);
+
+    // qual_tec: m = (5 + 3 + 5 + 2) / 4 = 3.75; educacao_simpatia: m = (5 + 3 + 5) / 3 = 13/3.
+    // A: qual (5*3.75 + 10) / 7 = 4.107 → 4.11; educ (5*13/3 + 10) / 7 = 4.524 → 4.52.
+    // B: qual (5*3.75 + 5) / 7 = 3.393 → 3.39; educ (5*13/3 + 3) / 6 = 4.111 → 4.11; media (3.39 + 4.11) / 2 = 3.75.
+    const expectedB = {
+      qual_tec: 3.39,
+      educacao_simpatia: 4.11,
+      desempenho_evento: null,
+      disp_horario: null,
+      media: 3.75,
+      respostas: 2,
+    };
+    const list = await api('GET', '/api/profissionais', { token: admin.token, regiao: 'MG' });
+    expect(list.status).toBe(200);
+    const byId = Object.fromEntries(list.body.map((x: any) => [x.id, x.avaliacao_clientes]));
+    expect(byId[a.id]).toMatchObject({
+      qual_tec: 4.11,
+      educacao_simpatia: 4.52,
+      desempenho_evento: null,
+      respostas: 2,
+    });
+    expect(byId[a.id].media).toBe(4.32); // (4.11 + 4.52) / 2 = 4.315, half up
+    expect(byId[b.id]).toEqual(expectedB);
+    expect(byId[c.id]).toEqual({
+      qual_tec: null,
+      educacao_simpatia: null,
+      desempenho_evento: null,
+      disp_horario: null,
+      media: null,
+      respostas: 0,
+    });
+    // Paged: the same figures for the page's professionals.
+    const paged = await api('GET', '/api/profissionais?limit=500', { token: admin.token, regiao: 'MG' });
+    expect(paged.body.find((x: any) => x.id === b.id).avaliacao_clientes).toEqual(expectedB);
+    const one = await api('GET', `/api/profissionais/${b.id}`, { token: admin.token, regiao: 'MG' });
+    expect(one.body.avaliacao_clientes).toEqual(expectedB);
+    // The administrators' own ratings (D8) are untouched.
+    expect(one.body.qual_tec).toBeNull();
+    const mine = await api('GET', '/api/me/avaliacoes', { token: bUser.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual({
+      profissional_id: b.id,
+      nome: expect.any(String),
+      regiao: 'MG',
+      avaliacao_clientes: expectedB,
+    });
+  });
+
+  it('GET /api/me/avaliacoes: 404 without a profile, 403 for other roles', async () => {
+    const pro = await makeUser({ role: 'profissional' });
+    expectError(await api('GET', '/api/me/avaliacoes', { token: pro.token }), 404, 'NOT_FOUND');
+    const researcher = await makeUser({ role: 'RESEARCHER' });
+    expectError(await api('GET', '/api/me/avaliacoes', { token: researcher.token }), 403, 'FORBIDDEN');
   });
 });

@@ -170,17 +170,3 @@ export const RespostasRequest = z
       .max(500),
   })
   .openapi('PesquisaRespostasRequest');
-
-export const AvaliacaoClientesSchema = z
-  .object({
-    qual_tec: z.number().nullable(),
-    educacao_simpatia: z.number().nullable(),
-    desempenho_evento: z.number().nullable(),
-    disp_horario: z.number().nullable(),
-    media: z.number().nullable(),
-    respostas: z.number().int(),
-  })
-  .openapi('AvaliacaoClientes', {
-    description:
-      'Client ratings from survey answers: per criterion the Bayesian mean (5*m + soma)/(5 + n), m the region mean, 2 decimals, null without answers',
-  });
