@@ -355,9 +355,6 @@ async function envioStatements(
   return { writes, outboxIds };
 }
 
-/** At most this many recipients per request (each costs two statements of the batch). */
-export const MAX_DESTINATARIOS = 100;
-
 /** `POST /api/pesquisas/{id}/envios`: one single-use link per recipient, e-mailed through the outbox. */
 export async function sendPesquisa(
   db: Db,
@@ -388,7 +385,9 @@ export async function sendPesquisa(
     throw new ApiError('VALIDATION_FAILED', 'agenda_id: obrigatório para uma pesquisa com perguntas por profissional');
   if (p.status !== 'ativa') throw new ApiError('INVALID_STATE', 'apenas uma pesquisa ativa pode ser enviada');
   const now = new Date();
-  const rows = body.destinatarios.map((d) => ({
+  // One link per address, whatever the repetitions in the list.
+  const unique = [...new Map(body.destinatarios.map((d) => [d.email, d])).values()];
+  const rows = unique.map((d) => ({
     id: crypto.randomUUID(),
     pesquisaId: id,
     agendaId: body.agenda_id ?? null,

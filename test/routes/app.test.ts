@@ -188,6 +188,9 @@ describe('GET /openapi.json and /docs', () => {
       'POST /auth/forgot-password',
       'POST /auth/reset-password',
       'GET /api/funcoes',
+      // A survey's answer side: the e-mailed single-use link is the credential.
+      'GET /p/pesquisas/{token}',
+      'POST /p/pesquisas/{token}/respostas',
     ]);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {

@@ -95,7 +95,8 @@ export const EnvioRequest = z
     destinatarios: z
       .array(z.object({ email: email(), nome: optStr(200) }))
       .min(1)
-      .max(100),
+      // Two statements per recipient in one batch: D1 counts each against the queries of a request.
+      .max(50),
   })
   .openapi('PesquisaEnvioRequest', {
     description: '`agenda_id` is required when the survey has questions per professional (criterio)',
@@ -167,6 +168,8 @@ export const RespostasRequest = z
           valor: z.union([z.number(), reqStr(2000), z.boolean(), z.array(reqStr(200)).max(20)]),
         }),
       )
-      .max(500),
+      .min(1)
+      // 50 questions at most; a criterio one counts once per team member.
+      .max(300),
   })
   .openapi('PesquisaRespostasRequest');
