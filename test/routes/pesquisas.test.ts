@@ -236,6 +236,13 @@ describe('sending links', () => {
     expect(res.status).toBe(201);
     expect(res.body.enviados).toBe(1);
     const [token] = await tokensFor([email]);
+    // The same address twice in one list: one link.
+    const twice = `${uniq('cli')}@example.com`;
+    const dup = await api('POST', `/api/pesquisas/${p.id}/envios`, {
+      token: researcher.token,
+      body: { agenda_id: event.id, destinatarios: [{ email: twice }, { email: twice.toUpperCase() }] },
+    });
+    expect(dup.body.enviados).toBe(1);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const [link] = await db.select().from(pesquisaEnvios).where(eq(pesquisaEnvios.email, email));
     expect(link!.tokenHash).not.toContain(token);
@@ -244,7 +251,7 @@ describe('sending links', () => {
     const rendered = renderEmail(mail!, getConfig(env), token);
     expect(rendered.link).toBe(`${env.APP_URL}/pesquisa?token=${token}`);
     expect(rendered.text).toContain('Satisfação');
-    expect((await entriesOf(p.id, 'pesquisas.envio')).length).toBe(1);
+    expect((await entriesOf(p.id, 'pesquisas.envio')).length).toBe(2);
   });
 
   it('refuses a survey that is not ativa (409), a missing event for criterio questions (400), other regions and roles', async () => {
@@ -369,6 +376,7 @@ describe('answering by link', () => {
     ];
     for (const respostas of cases) expectError(await answer(token!, respostas), 400, 'VALIDATION_FAILED');
     expectError(await api('POST', `/p/pesquisas/${token}/respostas`, { body: {} }), 400, 'VALIDATION_FAILED');
+    expectError(await answer(token!, []), 400, 'VALIDATION_FAILED');
     expect(await db.select().from(pesquisaRespostas).where(eq(pesquisaRespostas.pesquisaId, p.id))).toEqual([]);
     // Optional questions may be left out.
     expect(
