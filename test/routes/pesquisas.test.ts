@@ -223,6 +223,35 @@ describe('survey CRUD', () => {
   });
 });
 
+describe('freezing under concurrency', () => {
+  it('a question change racing a first answer: never both (either the answer is stored with the old questions, or the change is)', async () => {
+    const admin = await makeAdmin();
+    const { event, team } = await makeEvent();
+    for (let round = 0; round < 3; round++) {
+      const p = await makePesquisa(admin);
+      const [token] = await sendTo(admin, p.id, event.id, 1);
+      const [put, ans] = await Promise.all([
+        api('PUT', `/api/pesquisas/${p.id}`, {
+          token: admin.token,
+          body: { perguntas: [{ texto: 'Nova', tipo: 'texto' }] },
+        }),
+        answer(token!, answers(p, team)),
+      ]);
+      const after = (await api('GET', `/api/pesquisas/${p.id}`, { token: admin.token })).body;
+      if (ans.status === 201) {
+        expect(put.status).toBe(409);
+        expect(after.perguntas.map((q: any) => q.id)).toEqual(p.perguntas.map((q: any) => q.id));
+        expect(after.respostas).toBe(1);
+      } else {
+        expect(ans.status).toBe(404);
+        expect(put.status).toBe(200);
+        expect(after.perguntas).toHaveLength(1);
+        expect(after.respostas).toBe(0);
+      }
+    }
+  });
+});
+
 describe('sending links', () => {
   it('one single-use link per recipient, hashed, 14 days, e-mailed through the outbox with the APP_URL link', async () => {
     const researcher = await makeUser({ role: 'RESEARCHER' });
