@@ -243,7 +243,7 @@ describe('freezing under concurrency', () => {
         expect(after.perguntas.map((q: any) => q.id)).toEqual(p.perguntas.map((q: any) => q.id));
         expect(after.respostas).toBe(1);
       } else {
-        expect(ans.status).toBe(404);
+        expect([400, 404]).toContain(ans.status); // the old questions are gone: invalid ids, or gone mid-write
         expect(put.status).toBe(200);
         expect(after.perguntas).toHaveLength(1);
         expect(after.respostas).toBe(0);
