@@ -19,10 +19,12 @@ import { logisticaRoutes } from './routes/logistica';
 import { calendarioRoutes, icalRoutes } from './routes/calendario';
 import { authRoutes } from './routes/auth';
 import { cadastroFotRoutes } from './routes/cadastro-fot';
+import { chamadosRoutes } from './routes/chamados';
+import { pesquisasRoutes, publicPesquisasRoutes } from './routes/pesquisas';
 import { logsAtividadeRoutes } from './routes/logs-atividade';
 import { notificationsRoutes } from './routes/notifications';
 import { passwordResetRoutes } from './routes/password-reset';
-import { profissionaisRoutes } from './routes/profissionais';
+import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/profissionais';
 import { importacoesRoutes } from './routes/importacoes';
 import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/importacoes';
 import {
@@ -155,7 +157,11 @@ export function createApp() {
     .route('/api/me/calendario', calendarioRoutes)
     .route('/ical', icalRoutes)
     .route('/api/vagas', vagasRoutes)
-    .route('/api/financeiro', financeiroRoutes);
+    .route('/api/financeiro', financeiroRoutes)
+    .route('/api/chamados', chamadosRoutes)
+    .route('/api/pesquisas', pesquisasRoutes)
+    .route('/p/pesquisas', publicPesquisasRoutes)
+    .route('/api/me', meAvaliacoesRoutes);
 
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();

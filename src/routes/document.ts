@@ -34,6 +34,11 @@ export const TAGS: Record<string, string> = {
   'Call sheets': "An event's logistics (call sheet), versioned; changes notify the accepted team.",
   'Calendar feeds': "The caller's iCalendar (RFC 5545) subscription url, and the public feed it points to.",
   'Job listings': 'Open places of published team functions, and the applications of professionals to them.',
+  Surveys:
+    'Surveys with their questions, single-use links e-mailed to recipients, results and CSV (RESEARCHER, administrators).',
+  'Public surveys': 'The answer side of an e-mailed survey link: no account, the link is the credential (single use).',
+  'Support tickets':
+    "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
 };
 
 export interface DocumentOptions {

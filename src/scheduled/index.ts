@@ -1,5 +1,7 @@
 import type { Bindings } from '../env';
 import { requeuePendingEmails } from '../services/mail';
+import { fecharChamados } from '../services/chamados';
+import { enviarPesquisas } from '../services/pesquisas';
 import { sealActivityLog } from './seal-activity-log';
 import { expirarPedidos, requeuePayments } from './pedidos';
 import { lembretes } from './lembretes';
@@ -22,6 +24,10 @@ export const jobs: Record<string, Job> = {
   'requeue-payments': requeuePayments,
   // Reminders before events (docs/decisions-2 D16): each (invitation, kind) once.
   lembretes,
+  // Tickets resolvido for 7 days are closed (decisions-2 D22).
+  'fechar-chamados': fecharChamados,
+  // Client surveys the day after each event of their type (decisions-2 D21).
+  'enviar-pesquisas': enviarPesquisas,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

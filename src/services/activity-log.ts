@@ -146,6 +146,13 @@ function entryInsert(db: Db, ctx: LogCtx, e: LogEntry, id: SQL): BatchItem<'sqli
   return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
 }
 
+/**
+ * A fresh UUID v4 made by SQL, for the entries a set-based statement writes (one per row it
+ * selects: a bound id would repeat). Scheduled jobs use it.
+ */
+export const generatedId = sql`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
+  substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+
 type Values = Record<string, unknown>;
 
 /** `dados` of a create: every column given, as stored (column names, money in cents); id and regiao are the entry's own fields. */

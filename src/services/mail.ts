@@ -100,6 +100,7 @@ const escapeHtml = (s: string) =>
 const LINK_PATHS: Partial<Record<EmailTipo, string>> = {
   redefinir_senha: '/redefinir-senha',
   convite_acesso: '/definir-senha',
+  pesquisa: '/pesquisa',
 };
 
 export const emailNeedsToken = (tipo: EmailTipo) => LINK_PATHS[tipo] !== undefined;
@@ -113,7 +114,13 @@ interface Template {
   outro: string[];
 }
 
-function template(tipo: EmailTipo, nome: string, appUrl: string, token: string | undefined): Template {
+function template(
+  tipo: EmailTipo,
+  nome: string,
+  appUrl: string,
+  token: string | undefined,
+  dados: Record<string, unknown> = {},
+): Template {
   const link = token !== undefined && LINK_PATHS[tipo] ? `${appUrl}${LINK_PATHS[tipo]}?token=${token}` : undefined;
   switch (tipo) {
     case 'redefinir_senha':
@@ -139,6 +146,18 @@ function template(tipo: EmailTipo, nome: string, appUrl: string, token: string |
         action: { label: 'Definir minha senha', url: link! },
         outro: ['Depois de definir a senha, entre com este endereço de e-mail.'],
       };
+    case 'pesquisa': {
+      const titulo = typeof dados.titulo === 'string' ? dados.titulo : 'Pesquisa de satisfação';
+      return {
+        subject: titulo,
+        intro: [
+          `Olá, ${nome}.`,
+          `Queremos saber sua opinião: responda à pesquisa "${titulo}" pelo link abaixo (válido por 14 dias, uma única vez). Leva poucos minutos.`,
+        ],
+        action: { label: 'Responder à pesquisa', url: link! },
+        outro: ['Obrigado por nos ajudar a melhorar nossos eventos.'],
+      };
+    }
     case 'senha_alterada':
       return {
         subject: 'Sua senha foi alterada',
@@ -164,7 +183,7 @@ export function renderEmail(
   token?: string,
 ): RenderedEmail {
   const nome = typeof row.dados.nome === 'string' && row.dados.nome.trim() ? row.dados.nome.trim() : 'tudo bem';
-  const t = template(row.tipo, nome, config.APP_URL, token);
+  const t = template(row.tipo, nome, config.APP_URL, token, row.dados);
   const assinatura = 'Equipe de eventos';
   const text = [
     ...t.intro,

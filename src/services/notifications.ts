@@ -30,6 +30,11 @@ export const NOTIFICATION_TIPOS = [
   'candidatura_aprovada',
   'candidatura_recusada',
   'convite_promovido',
+  // Support tickets (decisions-2 D22).
+  'chamado_aberto',
+  'chamado_atribuido',
+  'chamado_atualizado',
+  'chamado_mensagem',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

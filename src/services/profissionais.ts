@@ -14,6 +14,7 @@ import type { Config } from '../env';
 import type { SendMail } from './mail';
 import { accessInvitation, unusablePasswordHash } from './password-reset';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { avaliacoesSelect, groupAvaliacoes, toAvaliacao, type AvaliacaoRow } from './avaliacoes';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -270,10 +271,21 @@ const listProfiles = scopedSelect(
 const listHeld = scopedSelect(
   (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[1],
 );
+// Client ratings (services/avaliacoes.ts) of the same page's professionals: one more select in the batch.
+const pageIds = (db: Db, where: SQL, paged: boolean) => {
+  const ids = db.select({ id: profissionais.id }).from(profissionais).where(where);
+  return paged
+    ? ids.orderBy(asc(profissionais.nome), asc(profissionais.id)).limit(paging.limit).offset(paging.offset)
+    : ids;
+};
+const listRatings = scopedSelect((db, scope, x: { paged: boolean }) =>
+  avaliacoesSelect(db, pageIds(db, listWhere(scope), x.paged), ph('regiao')),
+);
 const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
 const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
 const oneProfile = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[0]);
 const oneHeld = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[1]);
+const oneRatings = scopedSelect((db, scope) => avaliacoesSelect(db, pageIds(db, oneWhere(scope), false), ph('regiao')));
 
 /** A page of the profiles the caller may see, the functions they hold and (paged) the total. */
 export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, page: Page) {
@@ -282,18 +294,29 @@ export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, p
   return [
     listProfiles(db, scope, values, x),
     listHeld(db, scope, values, x),
+    listRatings(db, scope, values, x),
     ...(x.paged ? [listCount(db, scope, values)] : []),
   ] as const;
 }
 
-export const profissionaisList = (profiles: ProfileRows, held: HeldRows) => present(withFuncoes(profiles, held));
+/** Profiles with their client ratings (`avaliacao_clientes`), as the list and the by-id read answer them. */
+const withAvaliacoes = (rows: ReturnType<typeof present>, ratings: AvaliacaoRow[]) => {
+  const by = groupAvaliacoes(ratings);
+  return rows.map((r) => ({ ...r, avaliacao_clientes: toAvaliacao(by.get(r.id)) }));
+};
+
+export const profissionaisList = (profiles: ProfileRows, held: HeldRows, ratings: AvaliacaoRow[]) =>
+  withAvaliacoes(present(withFuncoes(profiles, held)), ratings);
 
 export function profissionalByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {
   const values = { regiao, id };
-  return [oneProfile(db, scope, values), oneHeld(db, scope, values)] as const;
+  return [oneProfile(db, scope, values), oneHeld(db, scope, values), oneRatings(db, scope, values)] as const;
 }
 
-export const profissionalOne = (profiles: ProfileRows, held: HeldRows) => oneProfissional(withFuncoes(profiles, held));
+export const profissionalOne = (profiles: ProfileRows, held: HeldRows, ratings: AvaliacaoRow[]) => {
+  const [one] = withAvaliacoes([oneProfissional(withFuncoes(profiles, held))], ratings);
+  return one!;
+};
 
 /** Head count per function of the region (a professional counts once under each function it holds). */
 export const contagemSelect = (db: Db, regiao: string) =>

@@ -176,3 +176,14 @@ export const approveProfile = (db: Db, userId: string) =>
         sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.ativo} = 1)`,
       ),
     );
+
+/**
+ * The administrators of a region (README "Support tickets"): users have no region, so an
+ * administrator belongs to the region of its linked professional profile (D4: an administrator
+ * account gets one in the region it was created in); a SUPERADMIN without a profile belongs to
+ * every region. Active accounts only. SQL over `users`, to use in a WHERE.
+ */
+export const regionAdmin = (regiao: string) =>
+  sql`(${users.ativo} = 1 and ${users.role} in ('SUPERADMIN', 'BUSINESS_OWNER') and (
+    exists (select 1 from ${profissionais} where ${profissionais.usuarioId} = ${users.id} and ${profissionais.regiao} = ${regiao})
+    or (${users.role} = 'SUPERADMIN' and not exists (select 1 from ${profissionais} where ${profissionais.usuarioId} = ${users.id}))))`;

@@ -186,6 +186,36 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Job listings (decisions D17): professionals.
   { method: 'GET', path: '/api/vagas', allowed: ['profissional'] },
   { method: 'POST', path: `/api/vagas/${ID}/candidaturas`, allowed: ['profissional'], body: { funcao_id: ID } },
+  // Support tickets (decisions-2 D22): any active user; administrators manage.
+  {
+    method: 'POST',
+    path: '/api/chamados',
+    allowed: ROLES,
+    body: { assunto: 'Tabela', categoria: 'outro', mensagem: 'Mensagem da tabela' },
+  },
+  { method: 'GET', path: '/api/chamados', allowed: ROLES },
+  { method: 'GET', path: `/api/chamados/${ID}`, allowed: ROLES },
+  { method: 'PATCH', path: `/api/chamados/${ID}`, allowed: ADMINS, body: { status: 'em_andamento' } },
+  { method: 'POST', path: `/api/chamados/${ID}/mensagens`, allowed: ROLES, body: { corpo: 'Mensagem da tabela' } }, // Surveys (decisions-2 D21): RESEARCHER and administrators.
+  { method: 'GET', path: '/api/pesquisas', allowed: [...ADMINS, 'RESEARCHER'] },
+  {
+    method: 'POST',
+    path: '/api/pesquisas',
+    allowed: [...ADMINS, 'RESEARCHER'],
+    body: { titulo: 'Tabela', publico: 'cliente' },
+  },
+  { method: 'GET', path: `/api/pesquisas/${ID}`, allowed: [...ADMINS, 'RESEARCHER'] },
+  { method: 'PUT', path: `/api/pesquisas/${ID}`, allowed: [...ADMINS, 'RESEARCHER'], body: { titulo: 'Tabela' } },
+  { method: 'DELETE', path: `/api/pesquisas/${ID}`, allowed: [...ADMINS, 'RESEARCHER'] },
+  {
+    method: 'POST',
+    path: `/api/pesquisas/${ID}/envios`,
+    allowed: [...ADMINS, 'RESEARCHER'],
+    body: { destinatarios: [{ email: 'tabela@example.com' }] },
+  },
+  { method: 'GET', path: `/api/pesquisas/${ID}/resultados`, allowed: [...ADMINS, 'RESEARCHER'] },
+  { method: 'GET', path: `/api/pesquisas/${ID}/respostas.csv`, allowed: [...ADMINS, 'RESEARCHER'] },
+  { method: 'GET', path: '/api/me/avaliacoes', allowed: ['profissional'] },
 ];
 
 function finance(): ProtectedRoute[] {

@@ -21,6 +21,8 @@ import {
   precos,
   tiposEventos,
 } from '../../src/db/schema';
+import { chamadoMensagens, chamados, pesquisaEnvios } from '../../src/db/schema';
+import { sha256Hex } from '../../src/lib/tokens';
 import {
   db,
   makeAdmin,
@@ -128,6 +130,22 @@ async function grow() {
         dataEvento: '2027-03-01',
       });
     }
+    const tickets = await db
+      .insert(chamados)
+      .values(
+        Array.from({ length: 10 }, () => ({
+          regiao: 'SP',
+          solicitanteId: pro.id,
+          assunto: 'Mais',
+          categoria: 'outro' as const,
+        })),
+      )
+      .returning({ id: chamados.id });
+    await db
+      .insert(chamadoMensagens)
+      .values(
+        tickets.map((t) => ({ chamadoId: t.id, autorId: pro.id, corpo: 'm', createdAt: new Date().toISOString() })),
+      );
     await makeNotifications(pro.id, 10);
     // 10 packages and 10 orders on the same FOT record per round.
     await db
@@ -231,6 +249,43 @@ async function calls(): Promise<Call[]> {
   const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
   const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
   const invited = await makeUser({ role: 'profissional' });
+  // Support tickets: one of the professional's, with a message, for the by-id routes.
+  const [chamado] = await db
+    .insert(chamados)
+    .values({ regiao: 'SP', solicitanteId: pro.id, assunto: 'Budget', categoria: 'outro' })
+    .returning();
+  await db
+    .insert(chamadoMensagens)
+    .values({ chamadoId: chamado!.id, autorId: pro.id, corpo: 'm', createdAt: new Date().toISOString() });
+  // Surveys: an active one with a per-professional question, a deletable one, and live links.
+  const survey = await api('POST', '/api/pesquisas', {
+    token: admin.token,
+    body: {
+      titulo: 'Budget',
+      publico: 'cliente',
+      status: 'ativa',
+      perguntas: [
+        { texto: 'Nota', tipo: 'nota_1_5', obrigatoria: true },
+        { texto: 'Equipe', tipo: 'nota_1_5', criterio: 'qual_tec' },
+        { texto: 'Opções', tipo: 'escolha_multipla', opcoes: ['a', 'b'] },
+      ],
+    },
+  });
+  const surveyDel = await api('POST', '/api/pesquisas', {
+    token: admin.token,
+    body: { titulo: 'Del', publico: 'formando' },
+  });
+  const linkTokens = [uniq('tok'), uniq('tok')];
+  for (const t of linkTokens)
+    await db.insert(pesquisaEnvios).values({
+      pesquisaId: survey.body.id,
+      agendaId: ctx.event!,
+      email: `${uniq('l')}@example.com`,
+      tokenHash: await sha256Hex(t),
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      createdAt: new Date().toISOString(),
+    });
+  const q1 = survey.body.perguntas[0].id;
   const imp = await api('POST', '/api/importacoes?tipo=profissionais', {
     token: admin.token,
     rawBody: importFile(),
@@ -561,6 +616,96 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'logs verificacao', method: 'GET', path: '/api/logs-atividade/verificacao', token: a, expect: 200 },
+    { name: 'pesquisas list', method: 'GET', path: '/api/pesquisas', token: a, expect: 200 },
+    { name: 'me avaliacoes', method: 'GET', path: '/api/me/avaliacoes', token: pro.token, expect: 200 },
+    {
+      name: 'pesquisas list (page)',
+      method: 'GET',
+      path: '/api/pesquisas?limit=50&status=ativa',
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'pesquisa create',
+      method: 'POST',
+      path: '/api/pesquisas',
+      token: a,
+      body: { titulo: 'Nova', publico: 'cliente', perguntas: [{ texto: 'Nota', tipo: 'nota_1_5' }] },
+      expect: 201,
+    },
+    { name: 'pesquisa get', method: 'GET', path: `/api/pesquisas/${survey.body.id}`, token: a, expect: 200 },
+    {
+      name: 'pesquisa update',
+      method: 'PUT',
+      path: `/api/pesquisas/${surveyDel.body.id}`,
+      token: a,
+      body: { titulo: 'Outra', perguntas: [{ texto: 'Sim?', tipo: 'sim_nao' }] },
+      expect: 200,
+    },
+    { name: 'pesquisa delete', method: 'DELETE', path: `/api/pesquisas/${surveyDel.body.id}`, token: a, expect: 204 },
+    {
+      name: 'pesquisa envios',
+      method: 'POST',
+      path: `/api/pesquisas/${survey.body.id}/envios`,
+      token: a,
+      body: { agenda_id: ctx.event, destinatarios: [{ email: email() }, { email: email() }] },
+      expect: 201,
+    },
+    { name: 'pesquisa (public)', method: 'GET', path: `/p/pesquisas/${linkTokens[0]}`, expect: 200 },
+    {
+      name: 'pesquisa answer (public)',
+      method: 'POST',
+      path: `/p/pesquisas/${linkTokens[1]}/respostas`,
+      body: { respostas: [{ pergunta_id: q1, valor: 4 }] },
+      expect: 201,
+    },
+    {
+      name: 'pesquisa resultados',
+      method: 'GET',
+      path: `/api/pesquisas/${survey.body.id}/resultados`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'pesquisa respostas.csv',
+      method: 'GET',
+      path: `/api/pesquisas/${survey.body.id}/respostas.csv`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'chamado create',
+      method: 'POST',
+      path: '/api/chamados',
+      token: pro.token,
+      body: { assunto: 'Ajuda', categoria: 'agenda', mensagem: 'm', agenda_id: ctx.event },
+      expect: 201,
+    },
+    { name: 'chamados list (requester)', method: 'GET', path: '/api/chamados', token: pro.token, expect: 200 },
+    {
+      name: 'chamados list (admin, page)',
+      method: 'GET',
+      path: '/api/chamados?limit=50&status=aberto',
+      token: a,
+      expect: 200,
+    },
+    { name: 'chamado get', method: 'GET', path: `/api/chamados/${chamado!.id}`, token: pro.token, expect: 200 },
+    {
+      name: 'chamado patch',
+      method: 'PATCH',
+      path: `/api/chamados/${chamado!.id}`,
+      token: a,
+      body: { responsavel_id: admin.id, status: 'resolvido', prioridade: 'alta' },
+      expect: 200,
+    },
+    {
+      name: 'chamado mensagem (reopens)',
+      method: 'POST',
+      path: `/api/chamados/${chamado!.id}/mensagens`,
+      token: pro.token,
+      body: { corpo: 'Ainda não' },
+      expect: 201,
+    },
     // Import and export (decisions-2 D20): the same round trips for a file of 3 lines as of 5,000.
     { name: 'import template', method: 'GET', path: '/api/importacoes/modelos/agenda.csv', token: a, expect: 200 },
     {

@@ -191,6 +191,9 @@ describe('GET /openapi.json and /docs', () => {
       'POST /webhooks/mercadopago',
       // Calendar apps cannot send a bearer: the url's token is the credential (decisions-2 D16).
       'GET /ical/{token}.ics',
+      // A survey's answer side: the e-mailed single-use link is the credential.
+      'GET /p/pesquisas/{token}',
+      'POST /p/pesquisas/{token}/respostas',
     ]);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {

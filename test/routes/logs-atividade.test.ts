@@ -311,6 +311,8 @@ describe('the scheduled dispatcher', () => {
       'expirar-pedidos': expect.any(Number),
       'requeue-payments': expect.any(Number),
       lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number) },
+      'fechar-chamados': expect.any(Number),
+      'enviar-pesquisas': expect.any(Number),
     });
   });
 

@@ -37,6 +37,7 @@ import {
   openApi,
   operations,
   opKey,
+  realArrayCall,
   realIdFor,
   typeOf,
   validBody,
@@ -719,6 +720,16 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
       const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
       for (const a of bodyArrays(op)) {
         const max = a.schema.maxItems ?? 0;
+        const real = await realArrayCall(opKey(op), a.path, max, w);
+        if (real) {
+          const res = await api(op.method, real.path ?? path, { token: caller.token, body: real.body });
+          checked++;
+          if (res.status >= 300)
+            problems.push(
+              `${opKey(op)} ${a.path} with ${max} items: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+            );
+          continue;
+        }
         if (max > funcoes.length)
           problems.push(`${opKey(op)} ${a.path}: maxItems ${max} is more than this test prepares`);
         const ids = funcoes.slice(0, max).map((f) => f.id);
@@ -828,12 +839,14 @@ describe('API5 broken function-level authorization', () => {
       'GET /health',
       // The calendar feed: the url's token is the credential (decisions-2 D16).
       'GET /ical/{token}.ics',
+      'GET /p/pesquisas/{token}',
       'POST /auth/forgot-password',
       'POST /auth/login',
       'POST /auth/logout',
       'POST /auth/refresh',
       'POST /auth/register',
       'POST /auth/reset-password',
+      'POST /p/pesquisas/{token}/respostas',
       'POST /webhooks/mercadopago',
     ]);
   });

@@ -18,6 +18,7 @@ import {
 } from '../helpers/factories';
 import { protectedRoutes } from '../helpers/protected-routes';
 import { send, UNKNOWN_ID } from '../helpers/request';
+import { sha256Hex } from '../../src/lib/tokens';
 
 export interface RegionRows {
   regiao: string;
@@ -37,6 +38,8 @@ export interface RegionRows {
   pedido: { id: string };
   categoria: { id: string };
   lancamento: { id: string };
+  chamado: { id: string };
+  pesquisa: { id: string };
 }
 
 export interface World {
@@ -152,7 +155,21 @@ async function regionRows(
       vencimento: '2027-01-10',
     })
     .returning();
+  const [chamado] = await db
+    .insert(schema.chamados)
+    .values({ regiao, solicitanteId: inviterId, assunto: 'Chamado do mundo', categoria: 'outro' })
+    .returning();
+  // An active survey without responses (so its questions can still change) and without criterio questions.
+  const [pesquisa] = await db
+    .insert(schema.pesquisas)
+    .values({ regiao, titulo: 'Pesquisa do mundo', publico: 'cliente', status: 'ativa' })
+    .returning();
+  await db
+    .insert(schema.pesquisaPerguntas)
+    .values({ pesquisaId: pesquisa!.id, ordem: 1, texto: 'Nota', tipo: 'nota_1_5', obrigatoria: true });
   return {
+    chamado: chamado!,
+    pesquisa: pesquisa!,
     regiao,
     categoria: categoria!,
     lancamento: lancamento!,
@@ -213,6 +230,8 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/financeiro\/categorias\/\{id\}/, () => rows.categoria.id],
     [/^\/api\/financeiro\/lancamentos\/\{id\}/, () => rows.lancamento.id],
     [/^\/api\/vagas\/\{id\}/, () => rows.agenda.id],
+    [/^\/api\/chamados\/\{id\}/, () => rows.chamado.id],
+    [/^\/api\/pesquisas\/\{id\}/, () => rows.pesquisa.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -415,6 +434,20 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     }),
     'PUT /api/agenda/{id}/logistica': () => ({ traje: 'Preto social', transporte: 'van' }),
     'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
+    'POST /api/chamados': () => ({ assunto: 'Ajuda', categoria: 'outro', mensagem: 'Preciso de ajuda' }),
+    'PATCH /api/chamados/{id}': () => ({ status: 'em_andamento', prioridade: 'alta' }),
+    'POST /api/chamados/{id}/mensagens': () => ({ corpo: 'Mais detalhes' }),
+    'POST /api/pesquisas': () => ({
+      titulo: 'Pesquisa',
+      publico: 'cliente',
+      perguntas: [{ texto: 'Nota', tipo: 'nota_1_5', obrigatoria: true }],
+    }),
+    'PUT /api/pesquisas/{id}': () => ({ titulo: 'Pesquisa do mundo' }),
+    'POST /api/pesquisas/{id}/envios': () => ({
+      destinatarios: [{ email: `${uniq('dest')}@example.com`, nome: 'Ana' }],
+    }),
+    // An unknown link: refused for a business reason (404), never for validation.
+    'POST /p/pesquisas/{token}/respostas': () => ({ respostas: [{ pergunta_id: UNKNOWN_ID, valor: 4 }] }),
   };
   return bodies[key]?.();
 }
@@ -428,4 +461,64 @@ export function callerFor(op: { method: string; path: string }, w: World): TestU
   );
   if (!route || route.allowed.includes('SUPERADMIN')) return w.admin;
   return w.users[route.allowed[0]!];
+}
+
+/**
+ * Arrays whose items are not function quotas: a call with exactly `n` real items (body, and the
+ * path when the route needs a fresh resource), for the "accepts maxItems real entries" check.
+ */
+export async function realArrayCall(
+  key: string,
+  field: string,
+  n: number,
+  w: World,
+): Promise<{ path?: string; body: unknown } | undefined> {
+  const perguntas = () => Array.from({ length: n }, (_, i) => ({ texto: `Pergunta ${i + 1}`, tipo: 'texto' }));
+  switch (`${key} ${field}`) {
+    case 'POST /api/pesquisas perguntas':
+      return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };
+    case 'PUT /api/pesquisas/{id} perguntas':
+      return { body: { perguntas: perguntas() } };
+    case 'POST /api/pesquisas/{id}/envios destinatarios':
+      return {
+        body: { destinatarios: Array.from({ length: n }, () => ({ email: `${uniq('dest')}@example.com` })) },
+      };
+    case 'POST /p/pesquisas/{token}/respostas respostas': {
+      // n answers: criterio questions asked once per member of a 6-professional team.
+      const team = 6;
+      const rows = w.sp;
+      const agenda = await insertAgenda('SP', rows.fot.id, rows.tipoEvento.id, w.admin.id);
+      const pros: string[] = [];
+      for (let i = 0; i < team; i++) {
+        const p = await makeProfissional('SP', {}, [rows.funcao.id]);
+        await insertConvite(agenda.id, p.id, rows.funcao.id, { status: 'aceito' });
+        pros.push(p.id);
+      }
+      const [pesquisa] = await db
+        .insert(schema.pesquisas)
+        .values({ regiao: 'SP', titulo: 'Grande', publico: 'cliente', status: 'ativa' })
+        .returning();
+      const qs = Array.from({ length: Math.ceil(n / team) }, (_, i) => ({
+        id: crypto.randomUUID(),
+        pesquisaId: pesquisa!.id,
+        ordem: i + 1,
+        texto: `Critério ${i + 1}`,
+        tipo: 'nota_1_5' as const,
+        criterio: 'qual_tec' as const,
+      }));
+      for (let i = 0; i < qs.length; i += 10) await db.insert(schema.pesquisaPerguntas).values(qs.slice(i, i + 10));
+      const token = uniq('token');
+      await db.insert(schema.pesquisaEnvios).values({
+        pesquisaId: pesquisa!.id,
+        agendaId: agenda.id,
+        email: `${uniq('l')}@example.com`,
+        tokenHash: await sha256Hex(token),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        createdAt: new Date().toISOString(),
+      });
+      const respostas = qs.flatMap((q) => pros.map((p) => ({ pergunta_id: q.id, profissional_id: p, valor: 4 })));
+      return { path: `/p/pesquisas/${token}/respostas`, body: { respostas: respostas.slice(0, n) } };
+    }
+  }
+  return undefined;
 }

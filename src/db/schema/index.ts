@@ -12,3 +12,5 @@ export * from './importacoes';
 export * from './financeiro';
 export * from './pedidos';
 export * from './operacoes';
+export * from './chamados';
+export * from './pesquisas';

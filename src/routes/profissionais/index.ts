@@ -9,3 +9,6 @@ export const profissionaisRoutes = createRouter()
   .openapi(r.create, h.create)
   .openapi(r.update, h.update)
   .openapi(r.remove, h.remove);
+
+/** A professional's own client ratings, under /api/me (decisions-2 D21). */
+export const meAvaliacoesRoutes = createRouter().openapi(r.minhasAvaliacoes, h.minhasAvaliacoes);

@@ -9,15 +9,16 @@ import {
   profissionalOne,
   updateProfissional,
 } from '../../services/profissionais';
+import { minhasAvaliacoes as minhas } from '../../services/avaliacoes';
 import { foldedHandler, handler, logCtx, mailOf } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
-  const [profiles, held, counted] = await read((scope) =>
+  const [profiles, held, ratings, counted] = await read((scope) =>
     profissionaisListSelects(c.var.db, scope, c.var.regiao, c.req.valid('query')),
   );
   setTotal(c, totalOf(counted, profiles.length));
-  return c.json(profissionaisList(profiles, held), 200);
+  return c.json(profissionaisList(profiles, held, ratings), 200);
 });
 
 export const contagem = foldedHandler(r.contagem, async (c, read) => {
@@ -26,10 +27,10 @@ export const contagem = foldedHandler(r.contagem, async (c, read) => {
 });
 
 export const get = foldedHandler(r.get, async (c, read) => {
-  const [profiles, held] = await read((scope) =>
+  const [profiles, held, ratings] = await read((scope) =>
     profissionalByIdSelects(c.var.db, scope, c.var.regiao, c.req.valid('param').id),
   );
-  return c.json(profissionalOne(profiles, held), 200);
+  return c.json(profissionalOne(profiles, held, ratings), 200);
 });
 
 export const create = handler(r.create, async (c) => {
@@ -50,3 +51,7 @@ export const remove = handler(r.remove, async (c) => {
   await deleteProfissional(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('param').id);
   return c.json({ message: 'professional deleted' }, 200);
 });
+
+export const minhasAvaliacoes = handler(r.minhasAvaliacoes, async (c) =>
+  c.json(await minhas(c.var.db, c.var.user.id), 200),
+);

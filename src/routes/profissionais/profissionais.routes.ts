@@ -6,6 +6,8 @@ import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../opena
 import {
   ContagemSchema,
   CreateProfissionalInput,
+  MinhasAvaliacoesSchema,
+  ProfissionalComAvaliacaoSchema,
   ProfissionalSchema,
   UpdateProfissionalInput,
 } from './profissionais.schemas';
@@ -22,7 +24,7 @@ export const list = authedRoute({
   regional: true,
   summary: "The region's professionals by name (a professional sees its own profile only)",
   request: { query: PageQuery },
-  responses: { 200: listResponse(ProfissionalSchema, 'Professionals') },
+  responses: { 200: listResponse(ProfissionalComAvaliacaoSchema, 'Professionals, with their client ratings') },
 });
 
 export const contagem = authedRoute({
@@ -45,7 +47,10 @@ export const get = authedRoute({
   regional: true,
   summary: 'One professional',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(ProfissionalSchema, 'The professional'), 404: errors[404] },
+  responses: {
+    200: jsonResponse(ProfissionalComAvaliacaoSchema, 'The professional, with its client ratings'),
+    404: errors[404],
+  },
 });
 
 export const create = authedRoute({
@@ -90,4 +95,14 @@ export const remove = authedRoute({
   summary: 'Delete a professional and its linked user (sessions included), atomically',
   request: { params: IdParam },
   responses: { 200: jsonResponse(MessageSchema, 'Deleted'), 404: errors[404], 409: errors[409] },
+});
+
+export const minhasAvaliacoes = authedRoute({
+  method: 'get',
+  path: '/avaliacoes',
+  tags,
+  allow: requireRole('profissional'),
+  summary: "The caller's own client ratings from surveys (a professional with a profile)",
+  description: 'No professional profile linked to the caller: 404.',
+  responses: { 200: jsonResponse(MinhasAvaliacoesSchema, 'Own client ratings'), 404: errors[404] },
 });

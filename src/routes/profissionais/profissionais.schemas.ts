@@ -113,3 +113,31 @@ export const UpdateProfissionalInput = z.object(writeFields).partial().openapi('
 export const ContagemSchema = z
   .object({ funcao_id: out.id(), funcao_nome: z.string(), total: z.number().int() })
   .openapi('ContagemPorFuncao');
+
+export const AvaliacaoClientesSchema = z
+  .object({
+    qual_tec: z.number().nullable(),
+    educacao_simpatia: z.number().nullable(),
+    desempenho_evento: z.number().nullable(),
+    disp_horario: z.number().nullable(),
+    media: z.number().nullable(),
+    respostas: z.number().int(),
+  })
+  .openapi('AvaliacaoClientes', {
+    description:
+      'Client ratings from survey answers: per criterion the Bayesian mean (5*m + soma)/(5 + n), m the region mean, 2 decimals, null without answers',
+  });
+
+/** A professional as the list and the by-id read answer it: with its client ratings from surveys. */
+export const ProfissionalComAvaliacaoSchema = ProfissionalSchema.extend({
+  avaliacao_clientes: AvaliacaoClientesSchema,
+}).openapi('ProfissionalComAvaliacao');
+
+export const MinhasAvaliacoesSchema = z
+  .object({
+    profissional_id: out.id(),
+    nome: z.string(),
+    regiao: out.regiao(),
+    avaliacao_clientes: AvaliacaoClientesSchema,
+  })
+  .openapi('MinhasAvaliacoes');

@@ -1,0 +1,126 @@
+import { z } from '@hono/zod-openapi';
+import { listResponse } from '../../lib/pagination';
+import { requireRole } from '../../middleware/require-role';
+import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
+import { authedRoute, publicRoute } from '../route';
+import {
+  EnvioRequest,
+  EnvioResponse,
+  PesquisaCreate,
+  PesquisaSchema,
+  PesquisasQuery,
+  PesquisaUpdate,
+  PublicPesquisaSchema,
+  RespostasRequest,
+  ResultadosSchema,
+  TokenParam,
+} from './pesquisas.schemas';
+
+const tags = ['Surveys'];
+const allow = requireRole('RESEARCHER', 'SUPERADMIN', 'BUSINESS_OWNER');
+const base = { tags, allow, regional: true } as const;
+
+export const list = authedRoute({
+  ...base,
+  method: 'get',
+  path: '/',
+  summary: "The region's surveys with their questions, newest first",
+  request: { query: PesquisasQuery },
+  responses: { 200: listResponse(PesquisaSchema, 'Surveys') },
+});
+
+export const create = authedRoute({
+  ...base,
+  method: 'post',
+  path: '/',
+  summary: 'Create a survey with its questions (RESEARCHER, administrators)',
+  request: { body: jsonBody(PesquisaCreate) },
+  responses: { 201: jsonResponse(PesquisaSchema, 'Created'), 404: errors[404] },
+});
+
+export const get = authedRoute({
+  ...base,
+  method: 'get',
+  path: '/{id}',
+  summary: 'A survey with its questions',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(PesquisaSchema, 'The survey'), 404: errors[404] },
+});
+
+export const update = authedRoute({
+  ...base,
+  method: 'put',
+  path: '/{id}',
+  summary: 'Change a survey; questions, publico and anonima are frozen once a response exists',
+  description: 'Changing `perguntas`, `publico` or `anonima` of a survey with responses: 409 INVALID_STATE.',
+  request: { params: IdParam, body: jsonBody(PesquisaUpdate) },
+  responses: { 200: jsonResponse(PesquisaSchema, 'Changed'), 404: errors[404], 409: errors[409] },
+});
+
+export const remove = authedRoute({
+  ...base,
+  method: 'delete',
+  path: '/{id}',
+  summary: 'Delete a survey without responses (with responses: 409 INVALID_STATE)',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Deleted' }, 404: errors[404], 409: errors[409] },
+});
+
+export const envios = authedRoute({
+  ...base,
+  method: 'post',
+  path: '/{id}/envios',
+  summary: 'E-mail one single-use link (14 days) per recipient; the survey must be ativa',
+  description: 'Not ativa: 409 INVALID_STATE. `agenda_id` of the region, required with criterio questions.',
+  request: { params: IdParam, body: jsonBody(EnvioRequest) },
+  responses: {
+    201: jsonResponse(EnvioResponse, 'Links created and e-mails queued'),
+    404: errors[404],
+    409: errors[409],
+  },
+});
+
+export const resultados = authedRoute({
+  ...base,
+  method: 'get',
+  path: '/{id}/resultados',
+  summary: 'Results per question: n, media, distribuicao, nps, option counts, texts, per professional',
+  description: 'In an anonymous survey every figure computed over fewer than 3 answers is withheld (`retido`).',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ResultadosSchema, 'Results'), 404: errors[404] },
+});
+
+export const csv = authedRoute({
+  ...base,
+  method: 'get',
+  path: '/{id}/respostas.csv',
+  summary: 'Every answer as CSV (one line per answer; formula-escaped)',
+  request: { params: IdParam },
+  responses: {
+    200: { description: 'CSV with a header row', content: { 'text/csv': { schema: z.string() } } },
+    404: errors[404],
+  },
+});
+
+const publicTags = ['Public surveys'];
+
+export const publicGet = publicRoute({
+  method: 'get',
+  path: '/{token}',
+  tags: publicTags,
+  summary: "The survey of an e-mailed link, with the event's team for per-professional questions",
+  description: 'Unknown, expired or used link: 404.',
+  request: { params: TokenParam },
+  responses: { 200: jsonResponse(PublicPesquisaSchema, 'The survey'), 404: errors[404] },
+});
+
+export const publicAnswer = publicRoute({
+  method: 'post',
+  path: '/{token}/respostas',
+  tags: publicTags,
+  summary: 'Answer the survey of a link (once)',
+  description:
+    'Each answer is checked against its question kind; required questions must be answered, criterio ones once per team member. Unknown, expired or used link: 404; of racing submissions one is stored.',
+  request: { params: TokenParam, body: jsonBody(RespostasRequest) },
+  responses: { 201: jsonResponse(MessageSchema, 'Stored'), 404: errors[404] },
+});
