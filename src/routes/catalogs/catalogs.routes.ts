@@ -43,6 +43,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     path: '/',
     tags,
     allow: requireAdmin,
+    fold: true,
     regional: true,
     summary: `Create a ${noun} in the region (administrators)`,
     description: `${field} is unique per region, ignoring case (accented letters too) and surrounding spaces: a duplicate is 409 CONFLICT.`,
