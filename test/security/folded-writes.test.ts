@@ -182,3 +182,28 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     expect(await fotsNumbered(body.fot)).toHaveLength(1);
   });
 });
+
+describe('POST /auth/login: the attempt reservation and the account read in one round trip', () => {
+  const login = (email: string, senha: string) =>
+    api('POST', '/auth/login', {
+      body: { email, senha },
+      headers: { 'cf-connecting-ip': uniq('ip') },
+      countQueries: true,
+    });
+
+  it('a right password costs 2 round trips (reserve + account, then the session batch)', async () => {
+    const user = await makeUser();
+    const res = await login(user.email, user.password);
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBe(2);
+  });
+
+  it('a wrong password and an unknown e-mail cost the same 2 and answer the same', async () => {
+    const user = await makeUser();
+    const wrong = await login(user.email, 'errada-123');
+    const unknown = await login(`${uniq('n')}@example.com`, 'errada-123');
+    expectError(wrong, 401, 'INVALID_CREDENTIALS');
+    expectError(unknown, 401, 'INVALID_CREDENTIALS');
+    expect([wrong.roundTrips, unknown.roundTrips]).toEqual([2, 2]);
+  });
+});
