@@ -28,26 +28,29 @@ export function countingD1(d1: D1Database) {
     targets.set(proxy, stmt);
     return proxy;
   };
-  const db = new Proxy(d1, {
-    get(t, p) {
-      if (p === 'prepare') return (sql: string) => wrap(t.prepare(sql));
-      if (p === 'batch') {
-        return (stmts: D1PreparedStatement[]) => {
-          count.roundTrips++;
-          count.statements += stmts.length;
-          return t.batch(stmts.map((s) => targets.get(s) ?? s));
-        };
-      }
-      if (p === 'exec') {
-        return (sql: string) => {
-          count.roundTrips++;
-          count.statements++;
-          return t.exec(sql);
-        };
-      }
-      const v = Reflect.get(t, p, t);
-      return typeof v === 'function' ? v.bind(t) : v;
-    },
-  });
-  return { db, count };
+  // A request runs on a D1 session (src/db/session.ts): the session is counted like the binding.
+  const wrapDb = <D extends object>(target: D): D =>
+    new Proxy(target, {
+      get(t: any, p) {
+        if (p === 'withSession') return (arg?: string) => wrapDb(t.withSession(arg));
+        if (p === 'prepare') return (sql: string) => wrap(t.prepare(sql));
+        if (p === 'batch') {
+          return (stmts: D1PreparedStatement[]) => {
+            count.roundTrips++;
+            count.statements += stmts.length;
+            return t.batch(stmts.map((s) => targets.get(s) ?? s));
+          };
+        }
+        if (p === 'exec') {
+          return (sql: string) => {
+            count.roundTrips++;
+            count.statements++;
+            return t.exec(sql);
+          };
+        }
+        const v = Reflect.get(t, p, t);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+  return { db: wrapDb(d1), count };
 }
