@@ -35,6 +35,8 @@ export interface Bindings {
   MP_ACCESS_TOKEN?: string;
   MP_WEBHOOK_SECRET?: string;
   PEDIDO_TTL_SECONDS?: string;
+  /** Upper bound of the edge cache TTL of public GETs (middleware/cached.ts); 0: no Cache API. */
+  EDGE_CACHE_TTL_SECONDS?: string;
 }
 
 const csv = (s: string) =>
@@ -152,6 +154,7 @@ export const configSchema = z.object({
     .min(900)
     .max(30 * 86_400)
     .default(3 * 86_400),
+  EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -101,7 +101,8 @@ type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middle
  */
 export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
   const { regional, request, middleware, responses, ...rest } = def;
-  const mws = [...((middleware as Mw[] | undefined) ?? []), ...(regional ? [region] : [])];
+  // The region first: a route's own middleware (an edge cache keyed by region) may read c.var.regiao.
+  const mws = [...(regional ? [region] : []), ...((middleware as Mw[] | undefined) ?? [])];
   return createRoute({
     ...rest,
     security: [],

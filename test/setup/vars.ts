@@ -30,6 +30,8 @@ export const TEST_VARS = {
   MP_ACCESS_TOKEN: '',
   MP_WEBHOOK_SECRET: 'test-mp-webhook-secret',
   PEDIDO_TTL_SECONDS: '259200',
+  // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
+  EDGE_CACHE_TTL_SECONDS: '0',
 } as const;
 
 /** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */
