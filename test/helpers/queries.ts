@@ -3,11 +3,20 @@ export interface QueryCount {
   roundTrips: number;
   /** SQL statements executed, a batch counting each of its statements. */
   statements: number;
+  /** D1's meta.rows_read and meta.rows_written summed over the request's statements (what D1 bills). */
+  rowsRead: number;
+  rowsWritten: number;
 }
+
+type Meta = { meta?: { rows_read?: number; rows_written?: number } };
 
 /** Wraps the D1 binding so a test can count what one request costs (api(..., { countQueries: true })). */
 export function countingD1(d1: D1Database) {
-  const count: QueryCount = { roundTrips: 0, statements: 0 };
+  const count: QueryCount = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const tally = (r: Meta) => {
+    count.rowsRead += r?.meta?.rows_read ?? 0;
+    count.rowsWritten += r?.meta?.rows_written ?? 0;
+  };
   const targets = new WeakMap<object, D1PreparedStatement>();
   const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -19,7 +28,14 @@ export function countingD1(d1: D1Database) {
           return (...args: unknown[]) => {
             count.roundTrips++;
             count.statements++;
-            return (v as (...a: unknown[]) => unknown).apply(t, args);
+            const out = (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+            // all() and run() answer meta; first() and raw() do not (their rows are not counted).
+            if (p === 'all' || p === 'run')
+              void out.then(
+                (r) => tally(r as Meta),
+                () => {},
+              );
+            return out;
           };
         }
         return v.bind(t);
@@ -38,7 +54,10 @@ export function countingD1(d1: D1Database) {
           return (stmts: D1PreparedStatement[]) => {
             count.roundTrips++;
             count.statements += stmts.length;
-            return t.batch(stmts.map((s) => targets.get(s) ?? s));
+            return t.batch(stmts.map((s) => targets.get(s) ?? s)).then((rs: Meta[]) => {
+              rs.forEach(tally);
+              return rs;
+            });
           };
         }
         if (p === 'exec') {
