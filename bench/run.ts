@@ -116,6 +116,8 @@ const ROUTES: BenchRoute[] = [
     pageable: true,
     scales: true,
   },
+  // Public, edge-cached (middleware/cached.ts): the project answers from the Cache API within its TTL.
+  { name: 'GET /api/funcoes (public)', method: 'GET', path: '/api/funcoes', expect: 200, hot: true },
   { name: 'GET /api/me (profissional)', method: 'GET', path: '/api/me', as: 'profissional', expect: 200, hot: true },
   {
     name: 'POST /auth/login',

@@ -4,7 +4,7 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Context } from 'hono';
-import { createDb } from './db/client';
+import { BOOKMARK_HEADER, requestDb } from './db/session';
 import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import type { ClientApp } from './lib/client-types';
@@ -80,16 +80,20 @@ export function createApp() {
   app.use(secureHeaders());
   app.use(async (c, next) => {
     c.set('config', getConfig(c.env));
-    c.set('db', createDb(c.env.DB));
+    // One D1 session per request (db/session.ts): reads may go to replicas, writes start on the primary.
+    const session = requestDb(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
+    c.set('db', session.db);
     await next();
+    const bookmark = session.bookmark();
+    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
   });
   app.use(
     cors({
       origin: (origin, c: Context<AppEnv>) => (c.var.config.CORS_ORIGINS.includes(origin) ? origin : null),
       credentials: true,
-      allowHeaders: ['Authorization', 'Content-Type', 'x-regiao', 'Idempotency-Key'],
+      allowHeaders: ['Authorization', 'Content-Type', 'x-regiao', 'Idempotency-Key', BOOKMARK_HEADER],
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count', 'X-Next-Cursor'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-Total-Count', 'X-Next-Cursor', BOOKMARK_HEADER],
       maxAge: 600,
     }),
   );

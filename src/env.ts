@@ -38,6 +38,8 @@ export interface Bindings {
   /** Calendar feeds (docs/decisions-2 D16): the API's public origin for feed urls, and the token key. */
   API_URL?: string;
   ICAL_TOKEN_SECRET?: string;
+  /** Upper bound of the edge cache TTL of public GETs (middleware/cached.ts); 0: no Cache API. */
+  EDGE_CACHE_TTL_SECONDS?: string;
 }
 
 const csv = (s: string) =>
@@ -171,6 +173,7 @@ export const configSchema = z.object({
     .optional()
     .transform((s) => s || undefined)
     .refine((s) => s === undefined || s.length >= 32, 'ICAL_TOKEN_SECRET must be at least 32 characters'),
+  EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -72,6 +72,13 @@ const FOT: ListQuery = {
   order: 'f.updated_at DESC, f.id',
 };
 
+const FUNCOES: ListQuery = {
+  select: 'id, nome, regiao, created_at, updated_at',
+  from: 'funcoes WHERE regiao = ?',
+  countFrom: 'funcoes WHERE regiao = ?',
+  order: 'nome_key, id',
+};
+
 const TIPOS: ListQuery = {
   select: `t.id, t.nome, t.regiao, t.created_at, t.updated_at,
     (SELECT json_group_array(json_object('id', x.id, 'tipo_evento_id', x.tipo_evento_id, 'funcao_profissional_id', x.funcao_profissional_id,
@@ -166,6 +173,8 @@ export default {
         return json({ status: 'ok', baseline: true });
       case 'GET /api/cadastro-fot':
         return list(env, url, FOT, [regiao]);
+      case 'GET /api/funcoes':
+        return list(env, url, FUNCOES, [regiao]);
       case 'GET /api/tipos-eventos':
         return list(env, url, TIPOS, [regiao], parseCols(['precos']));
       case 'GET /api/agenda': {

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
+import { liveSession as liveSessionOf } from '../db/authored';
 import { fastSelect, preparedSelect } from '../db/fast-select';
 import { refreshTokens, users, type AuthUser } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -30,6 +31,17 @@ const userById = preparedSelect((db: Db) =>
 export const selectUser = (db: Db, claims: AccessClaims) =>
   userById(db, undefined, { id: claims.sub, sid: claims.sid });
 
+/**
+ * The same row as a drizzle select with its values inline, for a write's db.batch (folded writes,
+ * middleware/folded.ts): the prepared form above is for fastSelect batches only.
+ */
+export const userQuery = (db: Db, claims: AccessClaims) =>
+  db
+    .select(userColumns)
+    .from(users)
+    .where(and(eq(users.id, claims.sub), liveSessionOf(claims.sid)))
+    .limit(1);
+
 export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser | undefined> {
   const [[user]] = await fastSelect(db, [selectUser(db, claims)]);
   return user;
@@ -40,12 +52,14 @@ export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser |
  * allows it (docs/decisions.md#d4), then the route's role rules. Sets c.var.user.
  */
 export function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPending: boolean, checks: UserCheck[] = []) {
+  // The stored user has been read: whatever it decides (pass or the error below) is final, so a
+  // folded route's auth() does not read it again after the answer.
+  c.set('pendingAuth', undefined);
   if (!user) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
   if (!user.ativo && !allowPending)
     throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
   for (const check of checks) check(user);
   c.set('user', user);
-  c.set('pendingAuth', undefined);
   return user;
 }
 

@@ -21,7 +21,8 @@ export interface AuthOptions {
   /** A pending account may pass (its own /api/me and profile: docs/decisions.md#d4). */
   allowPending?: boolean;
   /**
-   * Folded read (GET only): the user row is read in the handler's own batch (middleware/folded.ts)
+   * Folded: the user row is read in the handler's own batch (middleware/folded.ts: a read's
+   * authorizedBatch, a write's authorizedWrite, whose statements are guarded by the author check)
    * instead of here, saving a D1 round trip. Declared by authedRoute({ fold: true }), never by hand.
    */
   fold?: boolean;
@@ -33,8 +34,8 @@ export interface AuthOptions {
  *
  * Folded, nothing is answered before the user row is admitted: a handler that answers 2xx without
  * reading it is a bug and becomes a 500, and any error it answers first (validation, region) is
- * replaced by the authentication error the user row gives. Other methods ignore `fold`: a write
- * must never run before its author is checked.
+ * replaced by the authentication error the user row gives. A folded write never runs unchecked:
+ * each of its statements carries the author check in its WHERE (db/authored.ts).
  */
 export const auth = (opts: AuthOptions = {}) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -46,7 +47,7 @@ export const auth = (opts: AuthOptions = {}) =>
     if (fromCookie) assertCookieRequestOrigin(c);
     const allowPending = opts.allowPending ?? false;
 
-    if (opts.fold && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
+    if (opts.fold) {
       const pending: PendingAuth = { claims, allowPending, checks: [] };
       c.set('pendingAuth', pending);
       await next();

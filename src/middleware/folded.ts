@@ -1,9 +1,13 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
+import { authorGuard, type Author } from '../db/authored';
 import { fastSelect, type Item, type SelectRows } from '../db/fast-select';
 import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
+import type { AuthUser } from '../db/schema';
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { AccessClaims, UserCheck } from '../lib/tokens';
-import { admit, confirm, selectUser } from './admission';
+import { admit, confirm, selectUser, userQuery } from './admission';
 
 /**
  * Folded authentication: a read's user check travels in the read's own D1 batch (one round trip
@@ -51,4 +55,38 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   const admitted = admit(c, user, pending.allowPending, pending.checks);
   if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
   return fastSelect(db, build(admitted));
+}
+
+const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.empresaId });
+
+/**
+ * A write and its author's check in ONE atomic D1 batch (docs/architecture.md, "Folded writes").
+ * Folded, the user row is the batch's first statement and the statements are built for the
+ * token's scope with `author.guard` (the stored user is that scope, approved, session live) in
+ * their WHERE: a refused author (deleted, pending, role or company changed) writes nothing, and
+ * the stored user then answers exactly as without the fold (401/403). An admitted user whose role
+ * or company differs from the token's had nothing written: the write runs again for the stored
+ * user. Not folded (the user was read already), the statements run with `guard` = `1`.
+ */
+export async function authorizedWrite<const T extends readonly [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]>(
+  c: Context<AppEnv>,
+  build: (author: Author) => T,
+): Promise<BatchResponse<[...T]>> {
+  const { db } = c.var;
+  const requestId = c.get('requestId') ?? null;
+  const author = (scope: Scope, guard: SQL): Author => ({
+    scope,
+    guard,
+    log: { atorId: scope.id, atorRole: scope.role, requestId },
+  });
+  const pending = c.var.pendingAuth;
+  if (!pending) return db.batch(build(author(scopeOf(c.var.user), sql`1`)) as never) as never;
+  const guess = subjectOf(pending.claims);
+  const stmts = build(author(guess, authorGuard(db, guess, pending.claims.sid)));
+  const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
+    ReturnType<typeof userQuery>,
+  ]);
+  const admitted = admit(c, (users as AuthUser[])[0], pending.allowPending, pending.checks);
+  if (admitted.ativo && admitted.role === guess.role && admitted.empresaId === guess.empresaId) return results as never;
+  return db.batch(build(author(scopeOf(admitted), sql`1`)) as never) as never;
 }

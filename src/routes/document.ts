@@ -75,7 +75,9 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, opts: DocumentO
       version: '1.0',
       description:
         'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`. ' +
-        'Generate clients from this document (see the README: openapi-typescript + openapi-fetch).',
+        'Generate clients from this document (see the README: openapi-typescript + openapi-fetch). ' +
+        'Read replicas: every answer that read or wrote D1 carries an `x-d1-bookmark` header; send the last one ' +
+        'back as the `x-d1-bookmark` request header so that your reads see your own writes (a malformed one is ignored).',
       contact: { name: 'Event Operations API maintainers' },
       // OpenAPI 3.1's SPDX `identifier` (the generator's types know only 3.0's `url`).
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as { name: string },

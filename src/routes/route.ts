@@ -5,7 +5,8 @@ import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
 import { auth } from '../middleware/auth';
 import { inBackground } from '../lib/background';
-import { authorizedBatch } from '../middleware/folded';
+import { authorizedBatch, authorizedWrite } from '../middleware/folded';
+import type { AuthoredWrite } from '../db/authored';
 import { region } from '../middleware/region';
 import { enqueueEmails, type SendMail } from '../services/mail';
 import { enqueuePush, type Push } from '../services/notifications';
@@ -39,7 +40,10 @@ interface Access {
   regional?: boolean;
   /** A pending account may call it (its own account and profile: docs/decisions.md#d4). */
   allowPending?: boolean;
-  /** A read whose user row travels in the handler's batch: its handler is a foldedHandler(). */
+  /**
+   * The user row travels in the handler's own batch: its handler is a foldedHandler(), which gets
+   * `read` (GET) or `write` (other methods, statements guarded by the author check).
+   */
   fold?: boolean;
 }
 
@@ -97,7 +101,8 @@ type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middle
  */
 export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
   const { regional, request, middleware, responses, ...rest } = def;
-  const mws = [...((middleware as Mw[] | undefined) ?? []), ...(regional ? [region] : [])];
+  // The region first: a route's own middleware (an edge cache keyed by region) may read c.var.regiao.
+  const mws = [...(regional ? [region] : []), ...((middleware as Mw[] | undefined) ?? [])];
   return createRoute({
     ...rest,
     security: [],
@@ -116,17 +121,26 @@ export const handler = <R extends RouteConfig>(
 /** Runs selects built for the caller's scope, with the user check in the same D1 batch. */
 export type Read = <T extends readonly [Item, ...Item[]]>(build: (scope: Scope) => T) => Promise<SelectRows<T>>;
 
+/** A folded GET reads through `read`; any other folded method writes through `write` (db/authored.ts). */
+export type FoldedAccess<R> = R extends { method: 'get' | 'head' } ? Read : AuthoredWrite;
+
 /**
- * The handler of a folded route: it gets its data only through `read`, which also reads and
- * admits the caller (c.var.user is not set before it).
+ * The handler of a folded route: it gets its data only through `read` (a GET) or `write` (a
+ * write: one batch whose statements carry `author.guard`), which also read and admit the caller
+ * (c.var.user is not set before them).
  */
 export const foldedHandler =
   <R extends RouteConfig & Folded>(
-    _route: R,
-    fn: (c: Parameters<RouteHandler<R, AppEnv>>[0], read: Read) => ReturnType<RouteHandler<R, AppEnv>>,
+    route: R,
+    fn: (c: Parameters<RouteHandler<R, AppEnv>>[0], access: FoldedAccess<R>) => ReturnType<RouteHandler<R, AppEnv>>,
   ): RouteHandler<R, AppEnv> =>
   (c) =>
-    fn(c, (build) => authorizedBatch(c, build));
+    fn(
+      c,
+      (route.method === 'get' || route.method === 'head'
+        ? (build: Parameters<Read>[0]) => authorizedBatch(c, build)
+        : (build: Parameters<AuthoredWrite>[0]) => authorizedWrite(c, build)) as unknown as FoldedAccess<R>,
+    );
 
 /** Push messages of a request go to the push queue in the background (never delaying the answer). */
 export const pushOf =

@@ -20,13 +20,13 @@ import {
   newSession,
   releaseLoginAttempt,
   replayRotation,
-  reserveLoginAttempt,
+  reserveLoginAttemptAnd,
   revokeAllOfUser,
   rotate,
   settleAttempt,
   takeRegisterAttempt,
 } from './sessions';
-import { accountQuery, assertCompany, loadAccount, userValues, type RegisterInput } from './users';
+import { accountQuery, assertCompany, userValues, type RegisterInput } from './users';
 
 /**
  * The authentication flows (docs/decisions.md#d3, SECURITY.md): registration, login, refresh,
@@ -69,8 +69,8 @@ export async function register(
 export async function login(db: Db, config: Config, log: LogCtx, client: string, email: string, senha: string) {
   const keys = failureKeys(email, client);
   // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
-  const attempt = await reserveLoginAttempt(db, keys);
-  const account = await loadAccount(db, eq(users.email, email));
+  // The account is read in the reservation's batch: one round trip for both.
+  const [attempt, [account]] = await reserveLoginAttemptAnd(db, keys, accountQuery(db, eq(users.email, email)));
   // Unknown e-mail and wrong password cost the same hash and give the same answer.
   const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
   // A failed login is logged anonymously, with the e-mail tried (never the password) and why.

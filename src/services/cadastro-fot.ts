@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AuthoredWrite } from '../db/authored';
 import type { Db } from '../db/client';
+import { insertWhere } from '../db/guarded';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
@@ -7,7 +9,7 @@ import { writeThenRead } from '../db/write-read';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
-import { assertRefsInRegion } from './references';
+import { assertRefsInRegion, refsInRegion } from './references';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
@@ -130,16 +132,23 @@ export function oneFot(rows: FotView[]) {
   return toFotResponse(rows[0]);
 }
 
-export async function createFot(db: Db, log: LogCtx, regiao: string, body: FotInput) {
-  await assertRefsInRegion(db, regiao, fotRefs(body));
+/**
+ * A folded write in one round trip: the references' check and the author's (db/authored.ts) guard
+ * the insert, the log entry exists exactly when the row does, and the row is read back.
+ */
+export async function createFot(db: Db, write: AuthoredWrite, regiao: string, body: FotInput) {
+  const refs = refsInRegion(db, regiao, fotRefs(body));
   const id = crypto.randomUUID();
   const values = { id, regiao, ...fotColumns(body) } as typeof cadastroFot.$inferInsert;
   const entry = { acao: 'cadastro_fot.create', entidade: 'cadastro_fot', entidadeId: id, regiao };
-  const [rows] = await writeThenRead(
-    db,
-    [db.insert(cadastroFot).values(values), logStatement(db, log, { ...entry, dados: created(cadastroFot, values) })],
-    [selectFots(db).where(eq(cadastroFot.id, id))],
-  );
+  const inserted = sql`exists (select 1 from ${cadastroFot} where ${cadastroFot.id} = ${id})`;
+  const [found, , , rows] = await write((author) => [
+    refs.select,
+    insertWhere(db, cadastroFot, values, and(author.guard, refs.condition)!),
+    logStatement(db, author.log, { ...entry, dados: created(cadastroFot, values), when: inserted }),
+    selectFots(db).where(eq(cadastroFot.id, id)),
+  ]);
+  refs.assertFound(found);
   return oneFot(rows);
 }
 

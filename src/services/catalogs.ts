@@ -1,5 +1,7 @@
 import { and, asc, count, eq, getTableName } from 'drizzle-orm';
+import type { AuthoredWrite } from '../db/authored';
 import type { Db } from '../db/client';
+import { insertWhere } from '../db/guarded';
 import type { Selectable } from '../db/fast-select';
 import type { CatalogTable } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
@@ -31,10 +33,13 @@ export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: P
 export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
   db.select({ n: count() }).from(table).where(eq(table.regiao, regiao));
 
-/** A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read first. */
+/**
+ * A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read
+ * first. A folded write: the insert and its log entry carry the author check (db/authored.ts).
+ */
 export async function insertCatalog(
   db: Db,
-  log: LogCtx,
+  write: AuthoredWrite,
   table: CatalogTable,
   regiao: string,
   label: string,
@@ -42,14 +47,15 @@ export async function insertCatalog(
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
   const values = { id: crypto.randomUUID(), regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now };
   const entidade = getTableName(table);
-  const [[row]] = await db.batch([
-    db.insert(table).values(values).returning(),
-    logStatement(db, log, {
+  const [[row]] = await write((author) => [
+    insertWhere(db, table, values, author.guard).returning(),
+    logStatement(db, author.log, {
       acao: `${entidade}.create`,
       entidade,
       entidadeId: values.id,
       regiao,
       dados: created(table, values),
+      when: author.guard,
     }),
   ]);
   return row!;

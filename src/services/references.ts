@@ -29,3 +29,25 @@ export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], ex
   if (missing) throw new ApiError('NOT_FOUND', `${missing.field}: not found in region ${regiao}`);
   return extra ? row[0]?.[present.length] : undefined;
 }
+
+/**
+ * The same check for a folded write, with no round trip of its own: `condition` (every referenced
+ * id exists in the region) guards the write's statements, and `select` (one row, a 0/1 per ref)
+ * joins the write's batch so that `assertFound(row)` answers the same 404 afterwards.
+ */
+export function refsInRegion(db: Db, regiao: string, refs: Ref[]) {
+  const present = refs.filter((r): r is Ref & { id: string } => typeof r.id === 'string');
+  const exprs = present.map(
+    (r) => sql`exists (select 1 from ${r.table} where ${r.table.id} = ${r.id} and ${r.table.regiao} = ${regiao})`,
+  );
+  const columns: Record<string, SQL<number>> = { none: sql<number>`1` };
+  exprs.forEach((e, i) => (columns[`r${i}`] = sql<number>`${e}`.mapWith(Number)));
+  return {
+    condition: exprs.length ? sql.join(exprs, sql` and `) : sql`1`,
+    select: db.select(columns).from(sql`(select 1)`),
+    assertFound(rows: Record<string, number>[]) {
+      const missing = present.find((_, i) => rows[0]?.[`r${i}`] !== 1);
+      if (missing) throw new ApiError('NOT_FOUND', `${missing.field}: not found in region ${regiao}`);
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens } from '../db/schema';
 import type { Config } from '../env';
 import type { Db } from '../db/client';
-import type { BatchItem } from 'drizzle-orm/batch';
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { insertWhere } from '../db/guarded';
 import { ApiError } from '../lib/errors';
 import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
@@ -149,14 +149,18 @@ export async function settleAttempt(
 }
 
 /**
- * Takes one attempt per key BEFORE the password is checked, each insert guarded inside the statement
- * by the failures and attempts in flight of the window: of many concurrent attempts at most the
- * key's limit are ever evaluated (a check followed by a later write let a burst of parallel
- * guesses through). `failLoginAttempt` then turns the rows into failures, `releaseLoginAttempt` drops them.
+ * ... and `read` (login: the account) joins the reservation's batch, one round trip for both. A
+ * refused attempt is the same 429 and its read is dropped.
  */
-export async function reserveLoginAttempt(db: Db, keys: LimitKey[]): Promise<string[]> {
+export async function reserveLoginAttemptAnd<Q extends BatchItem<'sqlite'>>(
+  db: Db,
+  keys: LimitKey[],
+  read: Q,
+): Promise<[string[], BatchResponse<[Q]>[0]]> {
   const { ids, inserts } = attemptStatements(db, keys);
-  return settleAttempt(db, keys, ids, await db.batch(inserts));
+  const results = await db.batch([...inserts, read] as unknown as [Q]);
+  const rows = (results as unknown[])[inserts.length] as BatchResponse<[Q]>[0];
+  return [await settleAttempt(db, keys, ids, results as unknown[]), rows];
 }
 
 /** One sign-up of a client, counted whatever its outcome; 429 past REGISTER_MAX_PER_CLIENT. */

@@ -75,6 +75,8 @@ export function failingD1(d1: D1Database, plan: FailPlan = {}): FailingD1 {
 
   const db = new Proxy(d1, {
     get(t, p) {
+      // No sessions: the app then runs on this binding itself (src/db/session.ts).
+      if (p === 'withSession') return undefined;
       if (p === 'prepare') return (sql: string) => wrap(t.prepare(sql), sql);
       if (p === 'batch') {
         return (stmts: D1PreparedStatement[]) => {

@@ -3,11 +3,20 @@ export interface QueryCount {
   roundTrips: number;
   /** SQL statements executed, a batch counting each of its statements. */
   statements: number;
+  /** D1's meta.rows_read and meta.rows_written summed over the request's statements (what D1 bills). */
+  rowsRead: number;
+  rowsWritten: number;
 }
+
+type Meta = { meta?: { rows_read?: number; rows_written?: number } };
 
 /** Wraps the D1 binding so a test can count what one request costs (api(..., { countQueries: true })). */
 export function countingD1(d1: D1Database) {
-  const count: QueryCount = { roundTrips: 0, statements: 0 };
+  const count: QueryCount = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const tally = (r: Meta) => {
+    count.rowsRead += r?.meta?.rows_read ?? 0;
+    count.rowsWritten += r?.meta?.rows_written ?? 0;
+  };
   const targets = new WeakMap<object, D1PreparedStatement>();
   const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -19,7 +28,14 @@ export function countingD1(d1: D1Database) {
           return (...args: unknown[]) => {
             count.roundTrips++;
             count.statements++;
-            return (v as (...a: unknown[]) => unknown).apply(t, args);
+            const out = (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+            // all() and run() answer meta; first() and raw() do not (their rows are not counted).
+            if (p === 'all' || p === 'run')
+              void out.then(
+                (r) => tally(r as Meta),
+                () => {},
+              );
+            return out;
           };
         }
         return v.bind(t);
@@ -28,26 +44,32 @@ export function countingD1(d1: D1Database) {
     targets.set(proxy, stmt);
     return proxy;
   };
-  const db = new Proxy(d1, {
-    get(t, p) {
-      if (p === 'prepare') return (sql: string) => wrap(t.prepare(sql));
-      if (p === 'batch') {
-        return (stmts: D1PreparedStatement[]) => {
-          count.roundTrips++;
-          count.statements += stmts.length;
-          return t.batch(stmts.map((s) => targets.get(s) ?? s));
-        };
-      }
-      if (p === 'exec') {
-        return (sql: string) => {
-          count.roundTrips++;
-          count.statements++;
-          return t.exec(sql);
-        };
-      }
-      const v = Reflect.get(t, p, t);
-      return typeof v === 'function' ? v.bind(t) : v;
-    },
-  });
-  return { db, count };
+  // A request runs on a D1 session (src/db/session.ts): the session is counted like the binding.
+  const wrapDb = <D extends object>(target: D): D =>
+    new Proxy(target, {
+      get(t: any, p) {
+        if (p === 'withSession') return (arg?: string) => wrapDb(t.withSession(arg));
+        if (p === 'prepare') return (sql: string) => wrap(t.prepare(sql));
+        if (p === 'batch') {
+          return (stmts: D1PreparedStatement[]) => {
+            count.roundTrips++;
+            count.statements += stmts.length;
+            return t.batch(stmts.map((s) => targets.get(s) ?? s)).then((rs: Meta[]) => {
+              rs.forEach(tally);
+              return rs;
+            });
+          };
+        }
+        if (p === 'exec') {
+          return (sql: string) => {
+            count.roundTrips++;
+            count.statements++;
+            return t.exec(sql);
+          };
+        }
+        const v = Reflect.get(t, p, t);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+  return { db: wrapDb(d1), count };
 }

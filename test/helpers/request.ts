@@ -100,7 +100,9 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
       parsed = text;
     }
   }
-  const counts = opts.countQueries ? { roundTrips: res.roundTrips, statements: res.statements } : {};
+  const counts = opts.countQueries
+    ? { roundTrips: res.roundTrips, statements: res.statements, rowsRead: res.rowsRead, rowsWritten: res.rowsWritten }
+    : {};
   return { status: res.status, body: parsed as T, headers: res.headers, ...counts };
 }
 

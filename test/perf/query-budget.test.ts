@@ -998,6 +998,9 @@ const importFile = () =>
 
 /** Statements per request (a batch counts each of its statements), printed beside the round trips. */
 const statements: Record<string, number> = {};
+/** D1's rows read / written per request (meta.rows_read, meta.rows_written), at 1 row and at 100+. */
+const rows: Record<string, { small?: string; large?: string }> = {};
+let phase: 'small' | 'large' = 'small';
 
 async function measure(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -1017,6 +1020,7 @@ async function measure(): Promise<Record<string, number>> {
     expect(res.status, `${call.name}: ${JSON.stringify(res.body)}`).toBe(call.expect);
     out[call.name] = res.roundTrips!;
     statements[call.name] = res.statements!;
+    (rows[call.name] ??= {})[phase] = `${res.rowsRead}/${res.rowsWritten}`;
   }
   return out;
 }
@@ -1033,11 +1037,14 @@ describe('D1 round trips per request', () => {
     small = await measure();
     await grow();
     await financeGrow();
+    phase = 'large';
     large = await measure();
     console.log(
       [
-        'route | round trips (1 row) | (100+ rows) | statements (100+ rows)',
-        ...Object.keys(small).map((k) => `${k} | ${small[k]} | ${large[k]} | ${statements[k]}`),
+        'route | round trips (1 row) | (100+ rows) | statements (100+ rows) | rows read/written (1 row) | (100+ rows)',
+        ...Object.keys(small).map(
+          (k) => `${k} | ${small[k]} | ${large[k]} | ${statements[k]} | ${rows[k]?.small} | ${rows[k]?.large}`,
+        ),
       ].join('\n'),
     );
   }, 120_000);

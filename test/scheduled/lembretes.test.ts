@@ -145,7 +145,11 @@ describe('scheduled job lembretes', () => {
       await makeConvite(big.event.id, p, 'aceito');
     const many = countingD1(env.DB);
     await run(at(big.ini, 23), { DB: many.db });
-    expect(one.count).toEqual({ roundTrips: 1, statements: 5 });
-    expect(many.count).toEqual(one.count);
+    const cost = (c: { roundTrips: number; statements: number }) => ({
+      roundTrips: c.roundTrips,
+      statements: c.statements,
+    });
+    expect(cost(one.count)).toEqual({ roundTrips: 1, statements: 5 });
+    expect(cost(many.count)).toEqual(cost(one.count));
   });
 });

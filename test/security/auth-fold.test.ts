@@ -149,8 +149,8 @@ describe('folded authentication: the guard rails', () => {
   const app = createApp();
   // A handler that forgets authorizedBatch(): it must never answer 2xx.
   app.get('/__probe/forgetful', auth({ fold: true }), (c) => c.json({ ok: true }));
-  // Writes ignore `fold`: the user is read before the handler runs.
-  app.post('/__probe/write', auth({ fold: true }), (c) => c.json({ id: c.var.user.id }));
+  // A folded write that forgets authorizedWrite(): it must never answer 2xx either.
+  app.post('/__probe/write', auth({ fold: true }), (c) => c.json({ ok: true }, 201));
 
   it('a folded read that never reads the user answers 500, not its body', async () => {
     const admin = await makeAdmin();
@@ -165,10 +165,10 @@ describe('folded authentication: the guard rails', () => {
     expect(res.status).toBe(401);
   });
 
-  it('a write under auth({ fold: true }) reads and checks the user first', async () => {
+  it('a folded write that never calls write() answers 500, and a pending user still 403', async () => {
     const admin = await makeAdmin();
     const ok = await app.request('/__probe/write', { method: 'POST', headers: authHeaders(admin.token) }, env);
-    expect(await ok.json()).toEqual({ id: admin.id });
+    expect(ok.status).toBe(500);
     await setUser(admin.id, { ativo: false });
     const pending = await app.request('/__probe/write', { method: 'POST', headers: authHeaders(admin.token) }, env);
     expect(pending.status).toBe(403);
@@ -179,8 +179,8 @@ describe('folded authentication: a route and its handler cannot disagree', () =>
   it('is checked by the compiler: a folded route takes only a foldedHandler(), a plain route only a handler()', () => {
     // @ts-expect-error GET /api/cadastro-fot is declared with fold: true, so a plain handler() is refused
     const plain = handler(fot.list, async (c) => c.json([], 200));
-    // @ts-expect-error POST /api/cadastro-fot is not folded, so it has no read() to give a foldedHandler()
-    const folded = foldedHandler(fot.create, async (c) => c.json({} as never, 201));
+    // @ts-expect-error PUT /api/cadastro-fot/{id} is not folded, so it has no write() to give a foldedHandler()
+    const folded = foldedHandler(fot.update, async (c) => c.json({} as never, 200));
     // Both lines above fail `npm run typecheck` without their @ts-expect-error; at run time they are inert.
     expect(typeof plain).toBe('function');
     expect(typeof folded).toBe('function');

@@ -23,8 +23,8 @@ export const get = foldedHandler(r.get, async (c, read) => {
   return c.json(oneFot(rows), 200);
 });
 
-export const create = handler(r.create, async (c) =>
-  c.json(await createFot(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
+export const create = foldedHandler(r.create, async (c, write) =>
+  c.json(await createFot(c.var.db, write, c.var.regiao, c.req.valid('json')), 201),
 );
 
 export const update = handler(r.update, async (c) =>

@@ -37,6 +37,7 @@ export const create = authedRoute({
   tags,
   allow: requireAdmin,
   regional: true,
+  fold: true,
   summary: 'Register a graduation class (administrators)',
   description:
     'Company, course and graduation year must exist in the region. A taken `fot` number is 400 DUPLICATE_FOT.',

@@ -1,5 +1,6 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { AuthoredWrite } from '../../db/authored';
 import { fastSelect } from '../../db/fast-select';
 import type { AppEnv } from '../../env';
 import { isPaged, setTotal, totalOf, type Page } from '../../lib/pagination';
@@ -56,9 +57,10 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
   const list = (c: CatalogContext, read: Read) => listWith(c, read);
   const publicList: CatalogHandler = (c) => listWith(c, anonymousRead(c));
 
-  const create: CatalogHandler = async (c) => {
+  /** For foldedHandler(): the author's check travels in the insert's batch (db/authored.ts). */
+  const create = async (c: CatalogContext, write: AuthoredWrite) => {
     const { db, regiao } = c.var;
-    const row = await insertCatalog(db, logCtx(c), table, regiao, c.req.valid('json')[field]!);
+    const row = await insertCatalog(db, write, table, regiao, c.req.valid('json')[field]!);
     return c.json(await present.one(db, regiao, row, true), 201);
   };
 

@@ -1,6 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { listResponse, PageQuery } from '../../lib/pagination';
+import { cachedPublicGet } from '../../middleware/cached';
 import { requireAdmin } from '../../middleware/require-role';
+
+/** Seconds the public function list may be served from the edge cache (middleware/cached.ts). */
+export const PUBLIC_LIST_TTL = 60;
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 import type { CatalogConfig, CatalogField, DeleteStyle } from './catalogs.schemas';
@@ -35,7 +39,12 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
   /** Only /api/funcoes (docs/decisions.md#d4): the same list with no token needed. */
   const publicList = publicRoute({
     ...listDef,
-    description: 'Public: no token needed; still filtered by x-regiao.',
+    middleware: [cachedPublicGet({ ttl: PUBLIC_LIST_TTL, key: (c) => c.var.regiao })],
+    description: `Public: no token needed; still filtered by x-regiao. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${PUBLIC_LIST_TTL} s, so a change shows within ${PUBLIC_LIST_TTL} s.`,
+    responses: {
+      ...listDef.responses,
+      304: { description: 'Not modified: the `If-None-Match` ETag is current (no body)' },
+    },
   });
 
   const create = authedRoute({
@@ -43,6 +52,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
     path: '/',
     tags,
     allow: requireAdmin,
+    fold: true,
     regional: true,
     summary: `Create a ${noun} in the region (administrators)`,
     description: `${field} is unique per region, ignoring case (accented letters too) and surrounding spaces: a duplicate is 409 CONFLICT.`,

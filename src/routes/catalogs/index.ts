@@ -15,7 +15,7 @@ export function catalogRouter<F extends CatalogField, D extends DeleteStyle>(cfg
   const h = catalogHandlers(cfg, plainPresenter(cfg.field));
   return createRouter()
     .openapi(...catalogList(cfg, r, h))
-    .openapi(r.create, asRouteHandler(r.create, h.create))
+    .openapi(...catalogCreate(r, h))
     .openapi(r.update, asRouteHandler(r.update, h.update))
     .openapi(r.remove, asRouteHandler(r.remove, h.remove));
 }
@@ -28,6 +28,14 @@ export function catalogList<R extends Pick<ReturnType<typeof catalogRoutes>, 'li
 ): readonly [R['list'], RouteHandler<R['list'], AppEnv>] {
   if (cfg.publicList) return [r.publicList as unknown as R['list'], asRouteHandler<R['list']>(r.list, h.publicList)];
   return [r.list, foldedHandler(r.list, h.list as never) as unknown as RouteHandler<R['list'], AppEnv>];
+}
+
+/** The create route of a catalog: a folded write (the author's check in the insert's batch). */
+export function catalogCreate<R extends Pick<ReturnType<typeof catalogRoutes>, 'create'>>(
+  r: R,
+  h: Pick<ReturnType<typeof catalogHandlers>, 'create'>,
+): readonly [R['create'], RouteHandler<R['create'], AppEnv>] {
+  return [r.create, foldedHandler(r.create, h.create as never) as unknown as RouteHandler<R['create'], AppEnv>];
 }
 
 // A new simple catalog is one entry here plus one `.route()` line in src/app.ts.

@@ -1,6 +1,6 @@
 import { createRouter } from '../router';
 import { asRouteHandler } from '../catalogs/catalogs.handlers';
-import { catalogList } from '../catalogs';
+import { catalogCreate, catalogList } from '../catalogs';
 import { tiposEventosConfig } from './tipos-eventos.schemas';
 import * as h from './tipos-eventos.handlers';
 import * as r from './tipos-eventos.routes';
@@ -10,6 +10,6 @@ export const tiposEventosRoutes = createRouter()
   .openapi(r.setPrice, h.setPrice)
   .openapi(r.listPrices, h.listPrices)
   .openapi(...catalogList(tiposEventosConfig, r, h))
-  .openapi(r.create, asRouteHandler(r.create, h.create))
+  .openapi(...catalogCreate(r, h))
   .openapi(r.update, asRouteHandler(r.update, h.update))
   .openapi(r.remove, asRouteHandler(r.remove, h.remove));

@@ -1,0 +1,209 @@
+// Folded writes (db/authored.ts, middleware/folded.ts authorizedWrite): POST /api/cursos (every
+// catalog's create) and POST /api/cadastro-fot check their author inside the write's own batch.
+// A refused author gets exactly the answer it got before (401/403, same codes) and NOTHING is
+// written: no row, no activity-log entry.
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { cadastroFot, cursos, logsAtividade, refreshTokens, users } from '../../src/db/schema';
+import { db, makeAdmin, makeFotRefs, makeUser, nextFot, tokenFor, uniq } from '../helpers/factories';
+import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+
+const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
+  db.update(users).set(set).where(eq(users.id, id));
+const logCount = async () => (await db.select({ n: count() }).from(logsAtividade))[0]!.n;
+const cursosNamed = (nome: string) => db.select().from(cursos).where(eq(cursos.label, nome));
+
+async function fotBody(regiao = 'SP', over: Record<string, unknown> = {}) {
+  const r = await makeFotRefs(regiao);
+  return { fot: nextFot(), empresa_id: r.empresa.id, curso_id: r.curso.id, ano_formatura_id: r.ano.id, ...over };
+}
+const fotsNumbered = (fot: number) => db.select().from(cadastroFot).where(eq(cadastroFot.fot, fot));
+
+/** The ways an author is refused after its token was signed, with today's answers. */
+const refusals: [string, (id: string, token: string) => Promise<unknown>, number, string][] = [
+  ['deleted', (id) => db.delete(users).where(eq(users.id, id)), 401, 'UNAUTHENTICATED'],
+  [
+    'session ended',
+    (id) => db.update(refreshTokens).set({ revokedAt: new Date().toISOString() }).where(eq(refreshTokens.userId, id)),
+    401,
+    'UNAUTHENTICATED',
+  ],
+  ['pending again', (id) => setUser(id, { ativo: false }), 403, 'ACCOUNT_PENDING'],
+  ['demoted to agenda_viewer', (id) => setUser(id, { role: 'agenda_viewer' }), 403, 'FORBIDDEN'],
+];
+
+describe('POST /api/cursos: the author check folded into the insert', () => {
+  it('an admitted administrator creates in one round trip, with its log entry', async () => {
+    const admin = await makeAdmin();
+    const nome = uniq('Curso');
+    const before = await logCount();
+    const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome }, countQueries: true });
+    expect(res.status).toBe(201);
+    expect(res.roundTrips).toBe(1);
+    expect(await cursosNamed(nome)).toHaveLength(1);
+    expect(await logCount()).toBe(before + 1);
+    const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
+    expect(entry).toMatchObject({ acao: 'cursos.create', atorId: admin.id, atorRole: 'SUPERADMIN' });
+  });
+
+  it.each(refusals)('an author %s is answered as before and nothing is written', async (_, change, status, code) => {
+    const admin = await makeAdmin();
+    await change(admin.id, admin.token);
+    const nome = uniq('Curso');
+    const before = await logCount();
+    const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome } });
+    expectError(res, status, code);
+    expect(await cursosNamed(nome)).toHaveLength(0);
+    expect(await logCount()).toBe(before);
+  });
+
+  it('a refused author sending a duplicate name gets its 401/403, not the 409', async () => {
+    const admin = await makeAdmin();
+    const nome = uniq('Curso');
+    expect((await api('POST', '/api/cursos', { token: admin.token, body: { nome } })).status).toBe(201);
+    const other = await makeAdmin();
+    await setUser(other.id, { role: 'PROFISSIONAL' as never });
+    expectError(await api('POST', '/api/cursos', { token: other.token, body: { nome } }), 403, 'FORBIDDEN');
+    expectError(await api('POST', '/api/cursos', { token: admin.token, body: { nome } }), 409, 'CONFLICT');
+  });
+
+  it('an administrator whose role changed but still may write is written once, as its stored role', async () => {
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    await setUser(owner.id, { role: 'SUPERADMIN' });
+    const nome = uniq('Curso');
+    const before = await logCount();
+    const res = await api('POST', '/api/cursos', { token: owner.token, body: { nome }, countQueries: true });
+    expect(res.status).toBe(201);
+    expect(res.roundTrips).toBe(2); // the guarded batch wrote nothing; the write runs again for the stored user
+    expect(await cursosNamed(nome)).toHaveLength(1);
+    expect(await logCount()).toBe(before + 1);
+    const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
+    expect(entry?.atorRole).toBe('SUPERADMIN');
+  });
+
+  it('a token whose role fails the rule is read at once and refused as before, in one round trip', async () => {
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    const res = await api('POST', '/api/cursos', {
+      token: viewer.token,
+      body: { nome: uniq('C') },
+      countQueries: true,
+    });
+    expectError(res, 403, 'FORBIDDEN');
+    expect(res.roundTrips).toBe(1);
+  });
+
+  it('ten parallel creates of one name: one row, one log entry, nine 409', async () => {
+    const admin = await makeAdmin();
+    const nome = uniq('Curso');
+    const before = await logCount();
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => api('POST', '/api/cursos', { token: admin.token, body: { nome } })),
+    );
+    expect(all.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(all.filter((r) => r.status === 409)).toHaveLength(9);
+    expect(await cursosNamed(nome)).toHaveLength(1);
+    expect(await logCount()).toBe(before + 1);
+  });
+
+  it('an unknown token subject is 401 and writes nothing', async () => {
+    const token = await tokenFor(UNKNOWN_ID, 'SUPERADMIN');
+    const nome = uniq('Curso');
+    expectError(await api('POST', '/api/cursos', { token, body: { nome } }), 401, 'UNAUTHENTICATED');
+    expect(await cursosNamed(nome)).toHaveLength(0);
+  });
+});
+
+describe('POST /api/cadastro-fot: author and references checked in the insert', () => {
+  it('creates in one round trip (no reference read before it), with its log entry', async () => {
+    const admin = await makeAdmin();
+    const body = await fotBody('SP');
+    const before = await logCount();
+    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, countQueries: true });
+    expect(res.status).toBe(201);
+    expect(res.roundTrips).toBe(1);
+    expect(res.body).toMatchObject({ fot: body.fot, empresa_id: body.empresa_id });
+    expect(await fotsNumbered(body.fot)).toHaveLength(1);
+    expect(await logCount()).toBe(before + 1);
+  });
+
+  it.each(refusals)('an author %s is answered as before and nothing is written', async (_, change, status, code) => {
+    const admin = await makeAdmin();
+    await change(admin.id, admin.token);
+    const body = await fotBody('SP');
+    const before = await logCount();
+    expectError(await api('POST', '/api/cadastro-fot', { token: admin.token, body }), status, code);
+    expect(await fotsNumbered(body.fot)).toHaveLength(0);
+    expect(await logCount()).toBe(before);
+  });
+
+  it('a reference missing in the region is 404 naming the field, nothing written', async () => {
+    const admin = await makeAdmin();
+    const mg = await makeFotRefs('MG');
+    for (const [field, value] of [
+      ['empresa_id', UNKNOWN_ID],
+      ['curso_id', mg.curso.id],
+      ['ano_formatura_id', mg.ano.id],
+    ] as const) {
+      const body = await fotBody('SP', { [field]: value });
+      const before = await logCount();
+      const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body });
+      expectError(res, 404, 'NOT_FOUND');
+      expect(res.body.error).toContain(field);
+      expect(await fotsNumbered(body.fot)).toHaveLength(0);
+      expect(await logCount()).toBe(before);
+    }
+  });
+
+  it('a refused author with a missing reference gets the authentication answer first', async () => {
+    const admin = await makeAdmin();
+    await setUser(admin.id, { ativo: false });
+    const body = await fotBody('SP', { empresa_id: UNKNOWN_ID });
+    expectError(await api('POST', '/api/cadastro-fot', { token: admin.token, body }), 403, 'ACCOUNT_PENDING');
+  });
+
+  it('an EVENT_OWNER token promoted to BUSINESS_OWNER writes once, as the stored user', async () => {
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    await setUser(owner.id, { role: 'SUPERADMIN' });
+    const body = await fotBody('SP');
+    const res = await api('POST', '/api/cadastro-fot', { token: owner.token, body, countQueries: true });
+    expect(res.status).toBe(201);
+    expect(res.roundTrips).toBe(2);
+    expect(await fotsNumbered(body.fot)).toHaveLength(1);
+  });
+
+  it('five parallel creates of one FOT number: one row, four 400 DUPLICATE_FOT', async () => {
+    const admin = await makeAdmin();
+    const body = await fotBody('SP');
+    const all = await Promise.all(
+      Array.from({ length: 5 }, () => api('POST', '/api/cadastro-fot', { token: admin.token, body })),
+    );
+    expect(all.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(all.filter((r) => r.status === 400 && r.body.code === 'DUPLICATE_FOT')).toHaveLength(4);
+    expect(await fotsNumbered(body.fot)).toHaveLength(1);
+  });
+});
+
+describe('POST /auth/login: the attempt reservation and the account read in one round trip', () => {
+  const login = (email: string, senha: string) =>
+    api('POST', '/auth/login', {
+      body: { email, senha },
+      headers: { 'cf-connecting-ip': uniq('ip') },
+      countQueries: true,
+    });
+
+  it('a right password costs 2 round trips (reserve + account, then the session batch)', async () => {
+    const user = await makeUser();
+    const res = await login(user.email, user.password);
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBe(2);
+  });
+
+  it('a wrong password and an unknown e-mail cost the same 2 and answer the same', async () => {
+    const user = await makeUser();
+    const wrong = await login(user.email, 'errada-123');
+    const unknown = await login(`${uniq('n')}@example.com`, 'errada-123');
+    expectError(wrong, 401, 'INVALID_CREDENTIALS');
+    expectError(unknown, 401, 'INVALID_CREDENTIALS');
+    expect([wrong.roundTrips, unknown.roundTrips]).toEqual([2, 2]);
+  });
+});
