@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundle budget (issue 8): runs `npm run build` (wrangler deploy --dry-run --outdir dist --minify),
- * gzips the worker bundle in dist/ and fails when it is above 250 KiB. The target is 200 KiB: above
+ * gzips the worker bundle in dist/ and fails when it is above 300 KiB. The target is 250 KiB: above
  * it this prints a warning but passes. Part of `npm test`, after the typecheck.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,8 +12,10 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
-const LIMIT_KIB = 250;
-const TARGET_KIB = 200;
+// Raised from 250/200 when the second half's eight route groups landed (README "Performance"):
+// Workers accept far larger bundles; the budget is ours, to notice growth.
+const LIMIT_KIB = 300;
+const TARGET_KIB = 250;
 
 const build = spawnSync('npm', ['run', '-s', 'build'], {
   cwd: ROOT,
