@@ -61,6 +61,6 @@ export function nextDay(date: string): string {
  */
 export const eventStartSql = (dataEvento: SQLWrapper, horario: SQLWrapper) =>
   sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${dataEvento} || ' ' || coalesce(${horario}, '00:00'), '+3 hours')`;
-/** The São Paulo calendar date (YYYY-MM-DD) at an instant. */
-export const saoPauloDate = (now: Date): string =>
-  new Date(now.getTime() - SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
+/** The São Paulo calendar date (YYYY-MM-DD) at an instant; `days` later when given. */
+export const saoPauloDate = (now: Date, days = 0): string =>
+  new Date(now.getTime() - SAO_PAULO_OFFSET_MS + days * 24 * HOUR_MS).toISOString().slice(0, 10);

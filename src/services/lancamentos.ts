@@ -16,6 +16,7 @@ import {
 } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { writeThenRead } from '../db/write-read';
+import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
 import { nameKey } from '../lib/names';
@@ -35,7 +36,8 @@ import {
  * services/financeiro.ts.
  */
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in São Paulo: the default `pago_em` (a UTC date would be tomorrow after 21:00). */
+const today = () => saoPauloDate(new Date());
 
 // Categories: a regional catalog (nome unique per region ignoring case, as services/catalogs.ts) with a tipo.
 

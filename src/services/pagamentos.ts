@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { pagamentoNotificacoes, pedidos, type PedidoRow } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
+import { saoPauloDate } from '../lib/dates';
 import { UUID_RE } from '../lib/fields';
 import { logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { entryInsert, estornoStatements } from './financeiro';
@@ -71,7 +72,7 @@ export const staleNotifications = (db: Db, now: Date) =>
     .limit(100);
 
 /** The São Paulo calendar day of an instant (the finance entries' dates). */
-const spDate = (iso: string) => new Date(Date.parse(iso) - 3 * 3600 * 1000).toISOString().slice(0, 10);
+const spDate = (iso: string) => saoPauloDate(new Date(iso));
 
 /**
  * The order's revenue entry (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem`

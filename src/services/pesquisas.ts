@@ -25,6 +25,7 @@ import {
 import { writeThenRead } from '../db/write-read';
 import { getConfig, type Bindings, type Config } from '../env';
 import { ApiError } from '../lib/errors';
+import { saoPauloDate } from '../lib/dates';
 import { pageBounds, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
 import { changed, created, deleted, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
@@ -431,10 +432,6 @@ const AUTO_LIMIT = 40;
 /** Events up to this many days ago still get their automatic survey (a missed run is made up). */
 const AUTO_DAYS_BACK = 3;
 
-/** Today's São Paulo date (UTC-3, no daylight saving), `days` later. */
-const spDate = (now: Date, days = 0) =>
-  new Date(now.getTime() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
-
 /**
  * Scheduled job `enviar-pesquisas`: for each `ativa` survey of `publico` `cliente` with an event
  * type, the day after each event of that type (up to 3 days late), one link to each active
@@ -444,8 +441,8 @@ const spDate = (now: Date, days = 0) =>
  */
 export async function enviarPesquisas(env: Bindings, now: Date) {
   const db = createDb(env.DB);
-  const today = spDate(now);
-  const from = spDate(now, -AUTO_DAYS_BACK);
+  const today = saoPauloDate(now);
+  const from = saoPauloDate(now, -AUTO_DAYS_BACK);
   const due = await db
     .select({
       pesquisaId: pesquisas.id,
