@@ -68,16 +68,20 @@ export const escapeFormula = (s: string) => (FORMULA_START.test(s) ? `'${s}` : s
 /** The reverse, for cells read back from a file we wrote: `'=x` is the text `=x`. */
 export const unescapeFormula = (s: string) => (s.startsWith("'") && FORMULA_START.test(s.slice(1)) ? s.slice(1) : s);
 
-const quote = (s: string, delimiter: string) =>
-  s.includes(delimiter) || /["\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+/** Quoted when it holds either separator (so it reads right whatever the reader's locale assumes), a quote or a line break. */
+const quote = (s: string) => (/[;,"\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s);
 
 /**
  * CSV text: header plus rows, `;`-separated (what Excel in pt-BR opens by double click), CRLF, a UTF-8
  * BOM (without it Excel reads the accents as Windows-1252), every cell formula-escaped.
  */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | null)[])[], delimiter = ';') {
-  const line = (cells: readonly (string | null)[]) =>
-    cells.map((c) => quote(escapeFormula(c ?? ''), delimiter)).join(delimiter);
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | null | undefined)[])[],
+  delimiter = ';',
+) {
+  const line = (cells: readonly (string | number | null | undefined)[]) =>
+    cells.map((c) => quote(escapeFormula(c == null ? '' : String(c)))).join(delimiter);
   return `\uFEFF${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
 }
 

@@ -58,6 +58,12 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
   content: { 'application/json': { schema } },
 });
 
+/** A `text/csv` request body or answer (decisions-2 shared rules: UTF-8, header row, formula-escaped). */
+export const csvContent = (description: string) => ({
+  description,
+  content: { 'text/csv': { schema: z.string().openapi({ format: 'binary' }) } },
+});
+
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },

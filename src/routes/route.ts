@@ -160,3 +160,10 @@ export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {
   const user = c.get('user') as AppEnv['Variables']['user'] | undefined;
   return { atorId: user?.id ?? null, atorRole: user?.role ?? null, requestId: c.get('requestId') ?? null };
 };
+
+/** A CSV answer (decisions-2 shared rules): `text/csv; charset=utf-8`, downloaded as `filename`. */
+export const csvAnswer = (c: Context, body: string, filename: string) =>
+  c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${filename}"`,
+  });

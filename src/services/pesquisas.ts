@@ -25,6 +25,7 @@ import {
 import { writeThenRead } from '../db/write-read';
 import { getConfig, type Bindings, type Config } from '../env';
 import { ApiError } from '../lib/errors';
+import { toCsv } from '../lib/csv';
 import { saoPauloDate } from '../lib/dates';
 import { pageBounds, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
@@ -853,13 +854,6 @@ export async function resultados(db: Db, regiao: string, id: string) {
   return { pesquisa_id: p.p.id, titulo: p.p.titulo, anonima: anon, respostas: p.respostas, perguntas: out };
 }
 
-/** A CSV cell: quoted, and a leading =, +, -, @, TAB or CR prefixed with ' (formula injection). */
-export function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return `"${s.replace(/"/g, '""')}"`;
-}
-
 /**
  * `GET /api/pesquisas/{id}/respostas.csv`: one line per answer (a `criterio` question one per
  * professional). A non-anonymous survey adds the recipient's e-mail and the event; an anonymous
@@ -913,7 +907,7 @@ export async function respostasCsv(db: Db, regiao: string, id: string) {
         'profissional',
         'valor',
       ];
-  const lines = [header.join(',')];
+  const lines: (string | number | null)[][] = [];
   if (!anon || p.respostas >= MIN_ANONIMO) {
     for (const r of rows) {
       const valor =
@@ -927,8 +921,8 @@ export async function respostasCsv(db: Db, regiao: string, id: string) {
       const cells = anon
         ? [r.respostaId, r.data.slice(0, 10), r.ordem, r.pergunta, r.profissionalId, r.profissional, valor]
         : [r.respostaId, r.data, r.email, r.agendaId, r.ordem, r.pergunta, r.profissionalId, r.profissional, valor];
-      lines.push(cells.map(csvCell).join(','));
+      lines.push(cells);
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(header, lines, ',');
 }

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { ImportTipo } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import {
@@ -10,20 +9,14 @@ import {
   oneImport,
   templateCsv,
 } from '../../services/importacoes';
-import { handler, logCtx, mailOf } from '../route';
+import { csvAnswer, handler, logCtx, mailOf } from '../route';
 import * as r from './importacoes.routes';
 import { rowSchemas } from './importacoes.schemas';
-
-const csv = (c: Context, body: string, filename: string) =>
-  c.body(body, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${filename}"`,
-  });
 
 const CSV_TYPES = /^(text\/csv|text\/plain|application\/vnd\.ms-excel|application\/octet-stream)\b/i;
 
 export const template = (tipo: ImportTipo) =>
-  handler(r.templates[0]!, async (c) => csv(c, templateCsv(tipo), `modelo-${tipo}.csv`));
+  handler(r.templates[0]!, async (c) => csvAnswer(c, templateCsv(tipo), `modelo-${tipo}.csv`));
 
 export const create = handler(r.create, async (c) => {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
@@ -40,7 +33,7 @@ export const get = handler(r.get, async (c) =>
 
 export const errorsCsv = handler(r.errorsCsv, async (c) => {
   const { id } = c.req.valid('param');
-  return csv(c, errorsCsvOf(await importByIdSelect(c.var.db, c.var.regiao, id)), `erros-${id}.csv`);
+  return csvAnswer(c, errorsCsvOf(await importByIdSelect(c.var.db, c.var.regiao, id)), `erros-${id}.csv`);
 });
 
 export const apply = handler(r.apply, async (c) => {
@@ -51,5 +44,9 @@ export const apply = handler(r.apply, async (c) => {
 
 export const exportCsv = handler(r.exportCsv, async (c) => {
   const tipo = c.req.valid('param').arquivo;
-  return csv(c, await exportCsvOf(c.var.db, tipo, c.var.regiao, c.req.valid('query')), `${tipo}-${c.var.regiao}.csv`);
+  return csvAnswer(
+    c,
+    await exportCsvOf(c.var.db, tipo, c.var.regiao, c.req.valid('query')),
+    `${tipo}-${c.var.regiao}.csv`,
+  );
 });

@@ -1,8 +1,8 @@
 import { IMPORT_TIPOS } from '../../db/schema';
 import { requireAdmin } from '../../middleware/require-role';
-import { errors, IdParam, jsonResponse } from '../openapi';
+import { csvContent, errors, IdParam, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
-import { csvContent, ExportQuery, ImportSchema, ArquivoParam, TipoQuery } from './importacoes.schemas';
+import { ExportQuery, ImportSchema, ArquivoParam, TipoQuery } from './importacoes.schemas';
 
 const tags = ['Import and export'];
 

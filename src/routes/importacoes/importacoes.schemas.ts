@@ -94,8 +94,3 @@ export const ImportSchema = z
     aplicado_em: out.timestamp().nullable(),
   })
   .openapi('Importacao');
-
-export const csvContent = (description: string) => ({
-  description,
-  content: { 'text/csv': { schema: z.string().openapi({ format: 'binary' }) } },
-});

@@ -1,6 +1,6 @@
 import { setTotal } from '../../lib/pagination';
 import * as pesquisas from '../../services/pesquisas';
-import { handler, logCtx, mailOf } from '../route';
+import { csvAnswer, handler, logCtx, mailOf } from '../route';
 import * as r from './pesquisas.routes';
 
 export const list = handler(r.list, async (c) => {
@@ -43,11 +43,7 @@ export const resultados = handler(r.resultados, async (c) =>
 
 export const csv = handler(r.csv, async (c) => {
   const id = c.req.valid('param').id;
-  const body = await pesquisas.respostasCsv(c.var.db, c.var.regiao, id);
-  return c.body(body, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="pesquisa-${id}.csv"`,
-  });
+  return csvAnswer(c, await pesquisas.respostasCsv(c.var.db, c.var.regiao, id), `pesquisa-${id}.csv`);
 });
 
 export const publicGet = handler(r.publicGet, async (c) =>

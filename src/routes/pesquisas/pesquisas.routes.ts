@@ -1,7 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import { listResponse } from '../../lib/pagination';
 import { requireRole } from '../../middleware/require-role';
-import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
+import { csvContent, errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 import {
   EnvioRequest,
@@ -97,7 +96,7 @@ export const csv = authedRoute({
   summary: 'Every answer as CSV (one line per answer; formula-escaped)',
   request: { params: IdParam },
   responses: {
-    200: { description: 'CSV with a header row', content: { 'text/csv': { schema: z.string() } } },
+    200: csvContent('CSV with a header row'),
     404: errors[404],
   },
 });
