@@ -99,6 +99,12 @@ export function mapDbError(err: unknown): ApiError | undefined {
       `${field ? `${field}: ` : ''}an entry with this name already exists in this region`,
     );
   }
+  // A payout batch that could not link every fee it was built from (services/repasses.ts).
+  if (/CHECK constraint failed: repasses_vinculos/.test(messages))
+    return new ApiError(
+      'CONFLICT',
+      'lancamentos: um cachê do período mudou ou entrou em outro repasse enquanto este era montado; tente de novo',
+    );
   if (/FOREIGN KEY constraint failed/i.test(messages)) {
     // D1's message never carries the SQL: it is on drizzle's DrizzleQueryError (`query`), and a
     // db.batch() failure has none. ON DELETE RESTRICT fails at once and SQLite reports it as

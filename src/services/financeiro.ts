@@ -218,10 +218,22 @@ export function estornoStatements(
   };
 }
 
+/**
+ * A fee gathered into a live payout batch (services/repasses.ts): only the batch pays it, and it is
+ * cancelled only after the batch is.
+ */
+export const inLiveBatch = (lancamentoId: SQL | typeof lancamentos.id) =>
+  sql`exists (select 1 from ${repasseLancamentos} where ${repasseLancamentos.lancamentoId} = ${lancamentoId} and ${repasseLancamentos.ativo} = 1)`;
+
 /** `previsto` → `pago` (one guarded statement, logged before it in the same batch). `changes` of statements[1]. */
 export function pagarStatements(db: Db, log: LogCtx, target: { id: string | SQL; regiao?: string }, pagoEm: string) {
   const l = lancamentos;
-  const where = and(byId(target.id), target.regiao ? eq(l.regiao, target.regiao) : undefined, eq(l.status, 'previsto'));
+  const where = and(
+    byId(target.id),
+    target.regiao ? eq(l.regiao, target.regiao) : undefined,
+    eq(l.status, 'previsto'),
+    sql`not ${inLiveBatch(l.id)}`,
+  );
   const set = { status: 'pago' as const, pagoEm };
   return [
     logRowWrite(db, log, l, where, {
@@ -237,7 +249,12 @@ export function pagarStatements(db: Db, log: LogCtx, target: { id: string | SQL;
 /** `previsto` → `cancelado` (one guarded statement, logged before it). `changes` of statements[1]. */
 export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | SQL; regiao?: string }) {
   const l = lancamentos;
-  const where = and(byId(target.id), target.regiao ? eq(l.regiao, target.regiao) : undefined, eq(l.status, 'previsto'));
+  const where = and(
+    byId(target.id),
+    target.regiao ? eq(l.regiao, target.regiao) : undefined,
+    eq(l.status, 'previsto'),
+    sql`not ${inLiveBatch(l.id)}`,
+  );
   const set = { status: 'cancelado' as const };
   return [
     logRowWrite(db, log, l, where, {
@@ -329,12 +346,7 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accept
 export function feeOnCancel(db: Db, log: LogCtx, conviteId: string, when?: SQL): Stmt[] {
   const l = lancamentos;
   // A fee already gathered into a live payout batch stays: cancel the batch first (README "Money").
-  const where = and(
-    eq(l.conviteId, conviteId),
-    eq(l.status, 'previsto'),
-    sql`not exists (select 1 from ${repasseLancamentos} where ${repasseLancamentos.lancamentoId} = ${l.id} and ${repasseLancamentos.ativo} = 1)`,
-    when,
-  );
+  const where = and(eq(l.conviteId, conviteId), eq(l.status, 'previsto'), sql`not ${inLiveBatch(l.id)}`, when);
   const set = { status: 'cancelado' as const };
   return [
     logRowWrite(db, log, l, where, {

@@ -376,6 +376,12 @@ export async function transition(db: Db, log: LogCtx, regiao: string, id: string
   const update = results[1] as unknown as D1Result;
   const [row] = results.at(-1) as unknown as LancamentoView[];
   if (!row) throw lancamentoNotFound();
+  if (update.meta.changes === 0 && row.l.status === 'previsto' && t !== 'estornar')
+    // The one other guard of pagar/cancelar (services/financeiro.ts inLiveBatch).
+    throw new ApiError(
+      'INVALID_STATE',
+      'o cachê está num repasse ativo: ele é pago com o repasse (POST /api/financeiro/repasses/{id}/pagar), ou cancele o repasse antes',
+    );
   if (update.meta.changes === 0)
     throw new ApiError(
       'INVALID_STATE',

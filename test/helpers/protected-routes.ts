@@ -247,6 +247,14 @@ function finance(): ProtectedRoute[] {
     { method: 'GET', path: `${f}/resultado`, allowed: ADMINS },
     { method: 'GET', path: `${f}/tabelas-tributarias`, allowed: ADMINS },
     { method: 'PUT', path: `${f}/tabelas-tributarias/{vigencia}`, allowed: ['SUPERADMIN'], body: table },
+    { method: 'GET', path: `${f}/repasses`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/repasses`, allowed: ADMINS, body: { de: '2030-01-01', ate: '2030-01-31' } },
+    { method: 'GET', path: `${f}/repasses/${ID}`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/repasses/${ID}/aprovar`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/repasses/${ID}/pagar`, allowed: ADMINS },
+    { method: 'POST', path: `${f}/repasses/${ID}/cancelar`, allowed: ADMINS },
+    { method: 'GET', path: `${f}/repasses/${ID}/pix.csv`, allowed: ADMINS },
+    { method: 'GET', path: `${f}/meus-pagamentos`, allowed: ['profissional'] },
   ];
 }
 

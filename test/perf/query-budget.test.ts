@@ -19,6 +19,7 @@ import {
   pacotes,
   pedidos,
   precos,
+  profissionais,
   tiposEventos,
 } from '../../src/db/schema';
 import { chamadoMensagens, chamados, pesquisaEnvios } from '../../src/db/schema';
@@ -977,6 +978,7 @@ async function financeCalls(a: string): Promise<Call[]> {
       token: a,
       expect: 200,
     },
+    ...(await repasseCalls(a)),
     { name: 'fin tabelas', method: 'GET', path: `${f}/tabelas-tributarias`, token: a, expect: 200 },
     {
       name: 'fin tabela put',
@@ -984,6 +986,78 @@ async function financeCalls(a: string): Promise<Call[]> {
       path: `${f}/tabelas-tributarias/2029-01-01`,
       token: a,
       body: tabela,
+      expect: 200,
+    },
+  ];
+}
+
+let repasseMonth = 0;
+
+/**
+ * Payout batches: in each phase a month of its own with 1 fee per professional (small) or 110 (large),
+ * for the professional of `pro` and three others; batches made beforehand to approve, pay and cancel.
+ */
+async function repasseCalls(a: string): Promise<Call[]> {
+  const f = '/api/financeiro';
+  const mm = String(++repasseMonth).padStart(2, '0');
+  const [de, ate] = [`2028-${mm}-01`, `2028-${mm}-28`];
+  const fot = await makeFot('SP');
+  const tipo = await makeCatalog(tiposEventos);
+  const [ev] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: `2028-${mm}-10` })
+    .returning();
+  const [cat] = await db
+    .select()
+    .from(categoriasFinanceiras)
+    .where(and(eq(categoriasFinanceiras.regiao, 'SP'), eq(categoriasFinanceiras.sistema, 'cache_profissional')));
+  const [mine] = await db.select().from(profissionais).where(eq(profissionais.usuarioId, pro.id));
+  const key = { contaPix: 'pix@example.com', tipoChavePix: 'email' as const };
+  await db.update(profissionais).set(key).where(eq(profissionais.id, mine!.id));
+  const others = [
+    await makeProfissional('SP', key),
+    await makeProfissional('SP', key),
+    await makeProfissional('SP', key),
+  ];
+  const n = phase === 'small' ? 1 : 110;
+  for (const p of [mine!, ...others]) {
+    const fees = Array.from({ length: n }, (_, i) => ({
+      regiao: 'SP',
+      tipo: 'despesa' as const,
+      categoriaId: cat!.id,
+      descricao: `cachê ${i}`,
+      valorCentavos: 10_000 + i,
+      vencimento: `2028-${mm}-10`,
+      agendaId: ev!.id,
+      fotId: fot.id,
+      profissionalId: p.id,
+      origem: 'cache' as const,
+    }));
+    for (let i = 0; i < fees.length; i += 5) await db.insert(lancamentos).values(fees.slice(i, i + 5));
+  }
+  const batch = async (p: { id: string }, then?: string) => {
+    const res = await api('POST', `${f}/repasses`, { token: a, body: { de, ate, profissional_ids: [p.id] } });
+    if (then) await api('POST', `${f}/repasses/${res.body.id}/${then}`, { token: a });
+    return res.body.id as string;
+  };
+  const [toApprove, toPay, toCancel] = [
+    await batch(others[0]!),
+    await batch(others[1]!, 'aprovar'),
+    await batch(others[2]!),
+  ];
+  return [
+    { name: 'fin repasse create', method: 'POST', path: `${f}/repasses`, token: a, body: { de, ate }, expect: 201 },
+    { name: 'fin repasses', method: 'GET', path: `${f}/repasses?limit=50`, token: a, expect: 200 },
+    { name: 'fin repasse get', method: 'GET', path: `${f}/repasses/${toPay}`, token: a, expect: 200 },
+    { name: 'fin repasse aprovar', method: 'POST', path: `${f}/repasses/${toApprove}/aprovar`, token: a, expect: 200 },
+    { name: 'fin repasse pix.csv', method: 'GET', path: `${f}/repasses/${toPay}/pix.csv`, token: a, expect: 200 },
+    { name: 'fin repasse pagar', method: 'POST', path: `${f}/repasses/${toPay}/pagar`, token: a, expect: 200 },
+    { name: 'fin repasse cancelar', method: 'POST', path: `${f}/repasses/${toCancel}/cancelar`, token: a, expect: 200 },
+    {
+      name: 'fin meus-pagamentos',
+      method: 'GET',
+      path: `${f}/meus-pagamentos?de=2028-01-01&ate=2028-12-31`,
+      token: pro.token,
       expect: 200,
     },
   ];

@@ -3,6 +3,7 @@
  * a twin of each regional row in MG, and a user of every role. Rows go straight into D1 through
  * the factories (fast); the tests then act through HTTP.
  */
+import { sql } from 'drizzle-orm';
 import * as schema from '../../src/db/schema';
 import type { Role } from '../../src/db/schema';
 import {
@@ -38,6 +39,7 @@ export interface RegionRows {
   pedido: { id: string };
   categoria: { id: string };
   lancamento: { id: string };
+  repasse: { id: string };
   chamado: { id: string };
   pesquisa: { id: string };
 }
@@ -155,6 +157,36 @@ async function regionRows(
       vencimento: '2027-01-10',
     })
     .returning();
+  // An approved payout batch with one line of the region's professional (its PIX file can be read).
+  const [repasse] = await db
+    .insert(schema.repasses)
+    .values({
+      regiao,
+      de: '2027-01-01',
+      ate: '2027-01-31',
+      status: 'aprovado',
+      totalBrutoCentavos: 10_000,
+      totalInssCentavos: 0,
+      totalIrrfCentavos: 0,
+      totalIssCentavos: 0,
+      totalLiquidoCentavos: 10_000,
+      qtdLancamentos: 0,
+    })
+    .returning({ id: schema.repasses.id });
+  await db.insert(schema.repasseItens).values({
+    repasseId: repasse!.id,
+    profissionalId: profissional.id,
+    nome: profissional.nome,
+    cpfCnpj: '52998224725',
+    regimeFiscal: 'mei',
+    valorBrutoCentavos: 10_000,
+    inssCentavos: 0,
+    irrfCentavos: 0,
+    issCentavos: 0,
+    valorLiquidoCentavos: 10_000,
+    chavePix: 'pix@example.com',
+    tipoChavePix: 'email',
+  });
   const [chamado] = await db
     .insert(schema.chamados)
     .values({ regiao, solicitanteId: inviterId, assunto: 'Chamado do mundo', categoria: 'outro' })
@@ -173,6 +205,7 @@ async function regionRows(
     regiao,
     categoria: categoria!,
     lancamento: lancamento!,
+    repasse: repasse!,
     empresa: fot.refs.empresa,
     curso,
     ano: fot.refs.ano,
@@ -229,6 +262,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/pedidos\/\{id\}/, () => rows.pedido.id],
     [/^\/api\/financeiro\/categorias\/\{id\}/, () => rows.categoria.id],
     [/^\/api\/financeiro\/lancamentos\/\{id\}/, () => rows.lancamento.id],
+    [/^\/api\/financeiro\/repasses\/\{id\}/, () => rows.repasse.id],
     [/^\/api\/vagas\/\{id\}/, () => rows.agenda.id],
     [/^\/api\/chamados\/\{id\}/, () => rows.chamado.id],
     [/^\/api\/pesquisas\/\{id\}/, () => rows.pesquisa.id],
@@ -409,6 +443,8 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     }),
     'POST /api/financeiro/lancamentos/{id}/pagar': () => ({ pago_em: '2027-01-11' }),
     'POST /api/financeiro/lancamentos/{id}/estornar': () => ({ pago_em: '2027-01-12' }),
+    'POST /api/financeiro/repasses': () => ({ de: '2027-01-01', ate: '2027-01-31' }),
+    'POST /api/financeiro/repasses/{id}/pagar': () => ({ pago_em: '2027-02-05' }),
     'POST /api/financeiro/contratos': () => ({
       fot_id: rows.fot.id,
       valor_total: 1000,
@@ -475,6 +511,33 @@ export async function realArrayCall(
 ): Promise<{ path?: string; body: unknown } | undefined> {
   const perguntas = () => Array.from({ length: n }, (_, i) => ({ texto: `Pergunta ${i + 1}`, tipo: 'texto' }));
   switch (`${key} ${field}`) {
+    case 'POST /api/financeiro/repasses profissional_ids': {
+      // n professionals, each with one fee of an event in a month no other test uses.
+      const rows = w.sp;
+      const agenda = await insertAgenda('SP', rows.fot.id, rows.tipoEvento.id, w.admin.id, '2035-03-10');
+      const [cat] = await db
+        .select({ id: schema.categoriasFinanceiras.id })
+        .from(schema.categoriasFinanceiras)
+        .where(sql`regiao = 'SP' and sistema = 'cache_profissional'`);
+      const ids = Array.from({ length: n }, () => crypto.randomUUID());
+      await db.batch(
+        ids.flatMap((id) => [
+          db.insert(schema.profissionais).values({ id, regiao: 'SP', nome: uniq('Prof') }),
+          db.insert(schema.lancamentos).values({
+            regiao: 'SP',
+            tipo: 'despesa',
+            categoriaId: cat!.id,
+            descricao: 'Cachê',
+            valorCentavos: 10_000,
+            vencimento: '2035-03-10',
+            agendaId: agenda.id,
+            profissionalId: id,
+            origem: 'cache',
+          }),
+        ]) as never,
+      );
+      return { body: { de: '2035-03-01', ate: '2035-03-31', profissional_ids: ids } };
+    }
     case 'POST /api/pesquisas perguntas':
       return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };
     case 'PUT /api/pesquisas/{id} perguntas':

@@ -1,7 +1,8 @@
 import { setTotal } from '../../lib/pagination';
 import * as fin from '../../services/lancamentos';
+import * as repasses from '../../services/repasses';
 import * as tabelas from '../../services/tabelas-tributarias';
-import { handler, logCtx } from '../route';
+import { csvAnswer, handler, logCtx } from '../route';
 import * as r from './financeiro.routes';
 
 export const listCategorias = handler(r.listCategorias, async (c) => {
@@ -100,3 +101,49 @@ export const listTabelas = handler(r.listTabelas, async (c) => {
   setTotal(c, rows.length);
   return c.json(rows, 200);
 });
+
+export const listRepasses = handler(r.listRepasses, async (c) => {
+  const { status, ...page } = c.req.valid('query');
+  const { rows, total } = await repasses.listRepasses(c.var.db, c.var.regiao, status, page);
+  setTotal(c, total);
+  return c.json(rows, 200);
+});
+
+export const createRepasse = handler(r.createRepasse, async (c) =>
+  c.json(await repasses.createRepasse(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
+);
+
+export const getRepasse = handler(r.getRepasse, async (c) =>
+  c.json(await repasses.getRepasse(c.var.db, c.var.regiao, c.req.valid('param').id), 200),
+);
+
+export const aprovarRepasse = handler(r.aprovarRepasse, async (c) =>
+  c.json(await repasses.transition(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, 'aprovar'), 200),
+);
+
+export const pagarRepasse = handler(r.pagarRepasse, async (c) =>
+  c.json(
+    await repasses.transition(
+      c.var.db,
+      logCtx(c),
+      c.var.regiao,
+      c.req.valid('param').id,
+      'pagar',
+      pagoEm(c.req.valid('json')),
+    ),
+    200,
+  ),
+);
+
+export const cancelarRepasse = handler(r.cancelarRepasse, async (c) =>
+  c.json(await repasses.transition(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, 'cancelar'), 200),
+);
+
+export const pixCsv = handler(r.pixCsv, async (c) => {
+  const { id } = c.req.valid('param');
+  return csvAnswer(c, await repasses.pixCsv(c.var.db, c.var.regiao, id), `repasse-${id}-pix.csv`);
+});
+
+export const meusPagamentos = handler(r.meusPagamentos, async (c) =>
+  c.json(await repasses.meusPagamentos(c.var.db, c.var.user, c.req.valid('query')), 200),
+);

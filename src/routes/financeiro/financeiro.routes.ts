@@ -1,6 +1,6 @@
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { listResponse, PageQuery } from '../../lib/pagination';
-import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
+import { csvContent, errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
 import {
   CategoriaRequest,
@@ -14,6 +14,11 @@ import {
   PagarRequest,
   ResultadoQuery,
   ResultadoSchema,
+  MeusPagamentosQuery,
+  MeusPagamentosSchema,
+  RepasseRequest,
+  RepasseSchema,
+  RepassesQuery,
   TabelaRequest,
   TabelaSchema,
   VigenciaParam,
@@ -122,7 +127,9 @@ export const pagarLancamento = authedRoute({
   allow: requireAdmin,
   regional: true,
   summary: 'Pay an entry (previsto → pago)',
-  description: transition('Optional body {pago_em} (default today, UTC).'),
+  description: transition(
+    'Optional body {pago_em} (default today in São Paulo). A fee in a live payout batch is paid with the batch (409 INVALID_STATE here).',
+  ),
   request: { params: IdParam, body: optionalPagoEm },
   responses: transitionResponses,
 });
@@ -134,7 +141,7 @@ export const cancelarLancamento = authedRoute({
   allow: requireAdmin,
   regional: true,
   summary: 'Cancel an entry (previsto → cancelado)',
-  description: transition(''),
+  description: transition('A fee in a live payout batch is 409 INVALID_STATE: cancel the batch first.'),
   request: { params: IdParam },
   responses: transitionResponses,
 });
@@ -208,4 +215,112 @@ export const listTabelas = authedRoute({
   allow: requireAdmin,
   summary: 'Tax tables, newest vigencia first (administrators)',
   responses: { 200: listResponse(TabelaSchema, 'Tax tables') },
+});
+
+// Payout batches (README "Money", "Payouts").
+
+export const listRepasses = authedRoute({
+  method: 'get',
+  path: '/repasses',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'Payout batches, newest first, with their items',
+  description: `${inRegion} Optional status filter. X-Total-Count is the filtered total.`,
+  request: { query: RepassesQuery },
+  responses: { 200: listResponse(RepasseSchema, 'Payout batches') },
+});
+
+export const createRepasse = authedRoute({
+  method: 'post',
+  path: '/repasses',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: "Gather a period's fees into a payout batch (rascunho)",
+  description: `${inRegion} Takes every previsto fee (origem cache) of the region's events dated de..ate (inclusive) that no live batch holds, optionally only of profissional_ids, one item per professional with valor_bruto, inss, irrf, iss, valor_liquido and the PIX key. autonomo_rpa professionals are withheld by the tax table in force on ate (none: 409 INVALID_STATE naming the date); mei and pj are not. No fee to gather: 409 INVALID_STATE. A fee taken by a concurrent batch: 409 CONFLICT and nothing written (each fee is in at most one live batch, by a unique index).`,
+  request: { body: jsonBody(RepasseRequest) },
+  responses: { 201: jsonResponse(RepasseSchema, 'Created'), 409: errors[409] },
+});
+
+export const getRepasse = authedRoute({
+  method: 'get',
+  path: '/repasses/{id}',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'One payout batch with its items',
+  description: inRegion,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(RepasseSchema, 'The batch'), 404: errors[404] },
+});
+
+const repasseResponses = {
+  200: jsonResponse(RepasseSchema, 'The batch after the change'),
+  404: errors[404],
+  409: errors[409],
+};
+
+export const aprovarRepasse = authedRoute({
+  method: 'post',
+  path: '/repasses/{id}/aprovar',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'Approve a payout batch (rascunho → aprovado)',
+  description: transition(
+    "The figures stay as gathered; each item takes its professional's current PIX key (conta_pix, tipo_chave_pix). A professional without one: 409 INVALID_STATE naming them.",
+  ),
+  request: { params: IdParam },
+  responses: repasseResponses,
+});
+
+export const pagarRepasse = authedRoute({
+  method: 'post',
+  path: '/repasses/{id}/pagar',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'Mark a payout batch paid (aprovado → pago)',
+  description: transition(
+    'Every fee of the batch becomes pago on pago_em (optional body, default today in São Paulo), in the same D1 batch, each logged.',
+  ),
+  request: { params: IdParam, body: optionalPagoEm },
+  responses: repasseResponses,
+});
+
+export const cancelarRepasse = authedRoute({
+  method: 'post',
+  path: '/repasses/{id}/cancelar',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'Cancel a payout batch (rascunho or aprovado → cancelado)',
+  description: transition('Its fees are released: they stay previsto and may be gathered again.'),
+  request: { params: IdParam },
+  responses: repasseResponses,
+});
+
+export const pixCsv = authedRoute({
+  method: 'get',
+  path: '/repasses/{id}/pix.csv',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: "The batch's PIX file (aprovado or pago)",
+  description: `${inRegion} Columns nome;cpf_cnpj;tipo_chave_pix;chave_pix;valor_liquido (BRL as 1.234,56), UTF-8 with BOM, ';'-separated. A batch in rascunho or cancelado: 409 INVALID_STATE.`,
+  request: { params: IdParam },
+  responses: { 200: csvContent('CSV with a header row'), 404: errors[404], 409: errors[409] },
+});
+
+export const meusPagamentos = authedRoute({
+  method: 'get',
+  path: '/meus-pagamentos',
+  tags,
+  allow: requireRole('profissional'),
+  summary: "A professional's own fees and payouts",
+  description:
+    'The fees (origem cache) of the caller’s professional profile with vencimento in de..ate, and its lines of payout batches that are aprovado or pago with ate in de..ate. Default period: the last 12 months to 12 months ahead. Figures as in the batch (bruto, withholding, líquido).',
+  request: { query: MeusPagamentosQuery },
+  responses: { 200: jsonResponse(MeusPagamentosSchema, 'Fees and payouts') },
 });

@@ -1,5 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { LANCAMENTO_STATUS, ORIGEM_LANCAMENTO, TIPO_LANCAMENTO } from '../../db/schema';
+import {
+  LANCAMENTO_STATUS,
+  ORIGEM_LANCAMENTO,
+  REGIME_FISCAL,
+  REPASSE_STATUS,
+  TIPO_CHAVE_PIX,
+  TIPO_LANCAMENTO,
+} from '../../db/schema';
 import { isoDate, money, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
 import { out } from '../openapi';
@@ -76,7 +83,7 @@ export const LancamentosQuery = z.object({
 
 export const PagarRequest = z
   .object({ pago_em: isoDate().optional() })
-  .openapi('PagamentoRequest', { description: 'pago_em defaults to today (UTC)' });
+  .openapi('PagamentoRequest', { description: 'pago_em defaults to today in São Paulo' });
 
 export const ContratoRequest = z
   .object({
@@ -177,3 +184,93 @@ export const TabelaSchema = z
     updated_at: out.timestamp(),
   })
   .openapi('TabelaTributaria');
+
+export const RepasseRequest = z
+  .object({
+    de: isoDate(),
+    ate: isoDate(),
+    profissional_ids: z
+      .array(uuid())
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ description: 'only these professionals (default: everyone with fees in the period)' }),
+  })
+  .openapi('RepasseRequest');
+
+export const RepasseSchema = z
+  .object({
+    id: out.id(),
+    regiao: out.regiao(),
+    de: out.date(),
+    ate: out.date(),
+    status: z.enum(REPASSE_STATUS),
+    tabela_vigencia: out.date().nullable().openapi({ description: 'the tax table used (null: no autonomo_rpa item)' }),
+    total_bruto: z.number(),
+    total_inss: z.number(),
+    total_irrf: z.number(),
+    total_iss: z.number(),
+    total_liquido: z.number(),
+    qtd_lancamentos: z.number().int(),
+    aprovado_em: out.timestamp().nullable(),
+    pago_em: out.date().nullable(),
+    cancelado_em: out.timestamp().nullable(),
+    created_at: out.timestamp(),
+    updated_at: out.timestamp(),
+    itens: z.array(
+      z.object({
+        profissional_id: out.id(),
+        nome: z.string(),
+        cpf_cnpj: z.string().nullable(),
+        regime_fiscal: z.enum(REGIME_FISCAL),
+        valor_bruto: z.number(),
+        inss: z.number(),
+        irrf: z.number(),
+        iss: z.number(),
+        valor_liquido: z.number(),
+        chave_pix: z.string().nullable(),
+        tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullable(),
+        lancamento_ids: z.array(out.id()),
+      }),
+    ),
+  })
+  .openapi('Repasse');
+
+export const RepassesQuery = z.object({ status: q('status', z.enum(REPASSE_STATUS)), ...pageFields });
+
+export const MeusPagamentosQuery = z.object({
+  de: q('de', isoDate()),
+  ate: q('ate', isoDate()),
+});
+
+export const MeusPagamentosSchema = z
+  .object({
+    lancamentos: z.array(
+      z.object({
+        id: out.id(),
+        descricao: z.string(),
+        valor: z.number(),
+        vencimento: out.date(),
+        status: z.enum(LANCAMENTO_STATUS),
+        pago_em: out.date().nullable(),
+        agenda_id: out.id().nullable(),
+        repasse_id: out.id().nullable().openapi({ description: 'the live payout batch holding this fee' }),
+      }),
+    ),
+    repasses: z.array(
+      z.object({
+        repasse_id: out.id(),
+        de: out.date(),
+        ate: out.date(),
+        status: z.enum(REPASSE_STATUS),
+        pago_em: out.date().nullable(),
+        regime_fiscal: z.enum(REGIME_FISCAL),
+        valor_bruto: z.number(),
+        inss: z.number(),
+        irrf: z.number(),
+        iss: z.number(),
+        valor_liquido: z.number(),
+      }),
+    ),
+  })
+  .openapi('MeusPagamentos');

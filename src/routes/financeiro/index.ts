@@ -18,4 +18,12 @@ export const financeiroRoutes = createRouter()
   .openapi(r.listContratos, h.listContratos)
   .openapi(r.getResultado, h.getResultado)
   .openapi(r.putTabela, h.putTabela)
-  .openapi(r.listTabelas, h.listTabelas);
+  .openapi(r.listTabelas, h.listTabelas)
+  .openapi(r.listRepasses, h.listRepasses)
+  .openapi(r.createRepasse, h.createRepasse)
+  .openapi(r.getRepasse, h.getRepasse)
+  .openapi(r.aprovarRepasse, h.aprovarRepasse)
+  .openapi(r.pagarRepasse, h.pagarRepasse)
+  .openapi(r.cancelarRepasse, h.cancelarRepasse)
+  .openapi(r.pixCsv, h.pixCsv)
+  .openapi(r.meusPagamentos, h.meusPagamentos);
