@@ -1,4 +1,5 @@
-import { and, asc, count, eq, getTableName } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { AuthoredWrite } from '../db/authored';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
@@ -14,7 +15,26 @@ import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } fro
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
  * the event types that reuse it): its queries and response mapper, as plain functions of
  * (db, table, regiao). Visibility is the region alone: every active user reads a region's entries.
+ * A table of the same shape with columns of its own (finance categories, services/lancamentos.ts)
+ * reuses the writes through `CatalogWriteOptions`: its extra values, the guard of its own rules and
+ * the error that explains a refusal.
  */
+
+/**
+ * What a catalog with rules of its own adds to the generic writes. `guard` joins the write's WHERE
+ * (the rule holds in the statement itself, never by a read before it); when the write changed
+ * nothing, `refused` gets the entry as it is (read in the same batch) and names the error, else it
+ * is 404 `notFound` (default "<noun> not found").
+ */
+export interface CatalogWriteOptions<Row> {
+  /** Values of the table's own columns (create, update). */
+  extra?: Record<string, unknown>;
+  /** Statements that run first in the write's batch (create). */
+  before?: BatchItem<'sqlite'>[];
+  guard?: SQL;
+  refused?: (current: Row) => ApiError;
+  notFound?: () => ApiError;
+}
 
 /** The wire name of a catalog's label column. */
 export type CatalogField = 'nome' | 'ano_semestre';
@@ -37,66 +57,96 @@ export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
  * A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read
  * first. A folded write: the insert and its log entry carry the author check (db/authored.ts).
  */
-export async function insertCatalog(
+export async function insertCatalog<T extends CatalogTable>(
   db: Db,
   write: AuthoredWrite,
-  table: CatalogTable,
+  table: T,
   regiao: string,
   label: string,
-): Promise<CatalogRow> {
+  opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'extra' | 'before'> = {},
+): Promise<T['$inferSelect']> {
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
-  const values = { id: crypto.randomUUID(), regiao, label, labelKey: nameKey(label), createdAt: now, updatedAt: now };
+  const values = {
+    id: crypto.randomUUID(),
+    regiao,
+    label,
+    labelKey: nameKey(label),
+    ...opts.extra,
+    createdAt: now,
+    updatedAt: now,
+  };
   const entidade = getTableName(table);
-  const [[row]] = await write((author) => [
-    insertWhere(db, table, values, author.guard).returning(),
-    logStatement(db, author.log, {
-      acao: `${entidade}.create`,
-      entidade,
-      entidadeId: values.id,
-      regiao,
-      dados: created(table, values),
-      when: author.guard,
-    }),
-  ]);
+  const before = opts.before ?? [];
+  const results = await write(
+    (author) =>
+      [
+        ...before,
+        insertWhere(db, table, values as T['$inferInsert'], author.guard).returning(),
+        logStatement(db, author.log, {
+          acao: `${entidade}.create`,
+          entidade,
+          entidadeId: values.id,
+          regiao,
+          dados: created(table, values),
+          when: author.guard,
+        }),
+      ] as unknown as [BatchItem<'sqlite'>],
+  );
+  const [row] = results[before.length] as unknown as T['$inferSelect'][];
   return row!;
 }
 
-export async function updateCatalog(
+export async function updateCatalog<T extends CatalogTable>(
   db: Db,
   log: LogCtx,
-  table: CatalogTable,
+  table: T,
   regiao: string,
   id: string,
   label: string,
   noun: string,
-) {
-  const where = and(eq(table.id, id), eq(table.regiao, regiao));
-  const set = { label, labelKey: nameKey(label) };
+  opts: Omit<CatalogWriteOptions<T['$inferSelect']>, 'before'> = {},
+): Promise<T['$inferSelect']> {
+  const mine = and(eq(table.id, id), eq(table.regiao, regiao));
+  const where = and(mine, opts.guard);
+  const set = { label, labelKey: nameKey(label), ...opts.extra };
   const entidade = getTableName(table);
-  const [, [row]] = await db.batch([
+  const [, [row], current] = (await db.batch([
     logRowWrite(db, log, table, where, { acao: `${entidade}.update`, entidade, regiao, dados: changed(table, set) }),
-    db.update(table).set(set).where(where).returning(),
-  ]);
-  if (!row) throw new ApiError('NOT_FOUND', `${noun} not found`);
-  return row;
+    db
+      .update(table as CatalogTable)
+      .set(set)
+      .where(where)
+      .returning(),
+    ...(opts.refused ? [db.select().from(table).where(mine)] : []),
+  ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, T['$inferSelect'][], T['$inferSelect'][] | undefined];
+  if (row) return row;
+  throw refusal(opts, current?.[0], noun);
 }
 
+const refusal = <Row>(opts: CatalogWriteOptions<Row>, current: Row | undefined, noun: string) =>
+  current && opts.refused
+    ? opts.refused(current)
+    : (opts.notFound?.() ?? new ApiError('NOT_FOUND', `${noun} not found`));
+
 /** A referenced entry is refused by its foreign keys (ON DELETE RESTRICT → 409 IN_USE through mapDbError). */
-export async function deleteCatalog(
+export async function deleteCatalog<T extends CatalogTable>(
   db: Db,
   log: LogCtx,
-  table: CatalogTable,
+  table: T,
   regiao: string,
   id: string,
   noun: string,
+  opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'guard' | 'refused' | 'notFound'> = {},
 ) {
-  const where = and(eq(table.id, id), eq(table.regiao, regiao));
+  const mine = and(eq(table.id, id), eq(table.regiao, regiao));
+  const where = and(mine, opts.guard);
   const entidade = getTableName(table);
-  const [, res] = await db.batch([
+  const [, res, current] = (await db.batch([
     logRowWrite(db, log, table, where, { acao: `${entidade}.delete`, entidade, regiao, dados: deleted(table) }),
     db.delete(table).where(where),
-  ]);
-  if (res.meta.changes === 0) throw new ApiError('NOT_FOUND', `${noun} not found`);
+    ...(opts.refused ? [db.select().from(table).where(mine)] : []),
+  ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, D1Result, T['$inferSelect'][] | undefined];
+  if (res.meta.changes === 0) throw refusal(opts, current?.[0], noun);
 }
 
 type LabelShape<F extends CatalogField, S> = { [K in F]: S };

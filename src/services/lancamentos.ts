@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { AuthoredWrite } from '../db/authored';
 import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import {
@@ -19,9 +20,9 @@ import { writeThenRead } from '../db/write-read';
 import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
-import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { created, logStatement, type LogCtx } from './activity-log';
+import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import {
   cancelarStatements,
   ensureSystemCategories,
@@ -55,58 +56,31 @@ export function toCategoriaResponse(row: CategoriaFinanceiraRow) {
   };
 }
 
-/** The page and the total; the region's system categories are ensured in the same batch (a no-op once there). */
+/**
+ * The page and the total, by the generic catalog's queries (services/catalogs.ts); the region's
+ * system categories are ensured in the same batch (a no-op once there).
+ */
 export async function listCategorias(db: Db, regiao: string, page: Page) {
   const [rows, [n]] = await writeThenRead(
     db,
     [ensureSystemCategories(db, regiao)],
-    [
-      db
-        .select()
-        .from(cat)
-        .where(eq(cat.regiao, regiao))
-        .orderBy(asc(cat.labelKey), asc(cat.id))
-        .limit(pageBounds(page).limit)
-        .offset(pageBounds(page).offset),
-      db.select({ n: count() }).from(cat).where(eq(cat.regiao, regiao)),
-    ],
+    [listCatalog(db, cat, regiao, page), countCatalog(db, cat, regiao)],
   );
-  return { rows: rows.map(toCategoriaResponse), total: n?.n ?? 0 };
+  return { rows: (rows as CategoriaFinanceiraRow[]).map(toCategoriaResponse), total: n?.n ?? 0 };
 }
 
+/** The generic catalog insert with the category's tipo; the system categories go first, so a user category never takes a system name. */
 export async function createCategoria(
   db: Db,
-  log: LogCtx,
+  write: AuthoredWrite,
   regiao: string,
   body: { nome: string; tipo: TipoLancamento },
 ) {
-  const now = nowIso();
-  const values = {
-    id: crypto.randomUUID(),
-    regiao,
-    label: body.nome,
-    labelKey: nameKey(body.nome),
-    tipo: body.tipo,
-    sistema: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  // System categories first: a user category can never take a system name.
-  const [[row]] = await writeThenRead(
-    db,
-    [ensureSystemCategories(db, regiao)],
-    [
-      db.insert(cat).values(values).returning(),
-      logStatement(db, log, {
-        acao: 'categorias_financeiras.create',
-        entidade: 'categorias_financeiras',
-        entidadeId: values.id,
-        regiao,
-        dados: created(cat, values),
-      }),
-    ],
-  );
-  return toCategoriaResponse(row!);
+  const row = await insertCatalog(db, write, cat, regiao, body.nome, {
+    extra: { tipo: body.tipo, sistema: null },
+    before: [ensureSystemCategories(db, regiao)],
+  });
+  return toCategoriaResponse(row);
 }
 
 const categoriaNotFound = () => new ApiError('NOT_FOUND', 'categoria não encontrada');
@@ -114,8 +88,9 @@ const systemCategory = () =>
   new ApiError('INVALID_STATE', 'categoria do sistema: não pode ser renomeada, ter o tipo trocado nem ser excluída');
 
 /**
- * Renames or retypes a user category. System categories are fixed (409 INVALID_STATE); the tipo of
- * a category with entries cannot change (409 IN_USE), both in the update's own guard.
+ * Renames or retypes a user category (the generic catalog update). System categories are fixed (409
+ * INVALID_STATE); the tipo of a category with entries cannot change (409 IN_USE), both in the
+ * update's own guard.
  */
 export async function updateCategoria(
   db: Db,
@@ -124,53 +99,31 @@ export async function updateCategoria(
   id: string,
   body: { nome: string; tipo: TipoLancamento },
 ) {
-  const mine = and(eq(cat.id, id), eq(cat.regiao, regiao));
-  const where = and(
-    mine,
-    isNull(cat.sistema),
-    or(
-      eq(cat.tipo, body.tipo),
-      sql`not exists (select 1 from ${lancamentos} where ${lancamentos.categoriaId} = ${id})`,
+  const row = await updateCatalog(db, log, cat, regiao, id, body.nome, 'categoria', {
+    extra: { tipo: body.tipo },
+    guard: and(
+      isNull(cat.sistema),
+      or(
+        eq(cat.tipo, body.tipo),
+        sql`not exists (select 1 from ${lancamentos} where ${lancamentos.categoriaId} = ${id})`,
+      ),
     ),
-  );
-  const set = { label: body.nome, labelKey: nameKey(body.nome), tipo: body.tipo };
-  const [[row], [current]] = await writeThenRead(
-    db,
-    [
-      logRowWrite(db, log, cat, where, {
-        acao: 'categorias_financeiras.update',
-        entidade: 'categorias_financeiras',
-        regiao,
-        dados: changed(cat, set),
-      }),
-    ],
-    [db.update(cat).set(set).where(where).returning(), db.select().from(cat).where(mine)],
-  );
-  if (row) return toCategoriaResponse(row);
-  if (!current) throw categoriaNotFound();
-  if (current.sistema !== null) throw systemCategory();
-  throw new ApiError('IN_USE', 'tipo: a categoria já tem lançamentos; o tipo não pode mudar');
+    notFound: categoriaNotFound,
+    refused: (current) =>
+      current.sistema !== null
+        ? systemCategory()
+        : new ApiError('IN_USE', 'tipo: a categoria já tem lançamentos; o tipo não pode mudar'),
+  });
+  return toCategoriaResponse(row);
 }
 
 /** System categories are never deleted (409 INVALID_STATE); a category with entries is 409 IN_USE (foreign key). */
 export async function deleteCategoria(db: Db, log: LogCtx, regiao: string, id: string) {
-  const mine = and(eq(cat.id, id), eq(cat.regiao, regiao));
-  const where = and(mine, isNull(cat.sistema));
-  const [res, [current]] = await writeThenRead(
-    db,
-    [
-      logRowWrite(db, log, cat, where, {
-        acao: 'categorias_financeiras.delete',
-        entidade: 'categorias_financeiras',
-        regiao,
-        dados: deleted(cat),
-      }),
-    ],
-    [db.delete(cat).where(where), db.select({ sistema: cat.sistema }).from(cat).where(mine)],
-  );
-  if (res.meta.changes > 0) return;
-  if (!current) throw categoriaNotFound();
-  throw systemCategory();
+  await deleteCatalog(db, log, cat, regiao, id, 'categoria', {
+    guard: isNull(cat.sistema),
+    notFound: categoriaNotFound,
+    refused: systemCategory,
+  });
 }
 
 // Entries.

@@ -1,4 +1,5 @@
 import { setTotal } from '../../lib/pagination';
+import { authorizedWrite } from '../../middleware/folded';
 import * as fin from '../../services/lancamentos';
 import * as repasses from '../../services/repasses';
 import * as tabelas from '../../services/tabelas-tributarias';
@@ -12,7 +13,10 @@ export const listCategorias = handler(r.listCategorias, async (c) => {
 });
 
 export const createCategoria = handler(r.createCategoria, async (c) =>
-  c.json(await fin.createCategoria(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
+  c.json(
+    await fin.createCategoria(c.var.db, (build) => authorizedWrite(c, build), c.var.regiao, c.req.valid('json')),
+    201,
+  ),
 );
 
 export const updateCategoria = handler(r.updateCategoria, async (c) =>
