@@ -258,6 +258,7 @@ describe('FOT records, professionals, agenda', () => {
         banco: '341',
         agencia: '1234-5',
         conta_pix: 'ana.souza@pix.com.br',
+        tipo_chave_pix: 'email',
         cpf_cnpj_titular: '529.982.247-25',
       },
     });

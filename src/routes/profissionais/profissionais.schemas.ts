@@ -91,7 +91,8 @@ const writeFields = {
   desempenho_evento: rating(),
   disp_horario: rating(),
   regime_fiscal: z.enum(REGIME_FISCAL).optional().openapi({
-    description: 'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
+    description:
+      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
   }),
   tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullish().openapi({
     description:
