@@ -126,7 +126,7 @@ describe('auth', () => {
     const since = await lastSeq();
     const res = await api('PUT', '/api/me', {
       token: u.token,
-      body: { profissional: { conta_pix: 'nova-chave@pix.com' } },
+      body: { profissional: { conta_pix: 'nova-chave@pix.com', tipo_chave_pix: 'email' } },
     });
     expect(res.status).toBe(200);
     const e = await entry(prof.id, 'profissionais.update', since);

@@ -597,4 +597,24 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ tipo_chave_pix: 'cnpj', conta_pix: '11222333000181', regime_fiscal: 'pj' });
   });
+
+  it('PUT /api/me checks its profile key the same way, against the stored type', async () => {
+    const u = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', {
+      usuarioId: u.id,
+      email: u.email,
+      contaPix: '+5511987654321',
+      tipoChavePix: 'telefone',
+    });
+    const bad = await api('PUT', '/api/me', { token: u.token, body: { profissional: { conta_pix: '11987654321' } } });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.body.error).toContain('conta_pix: não é um telefone +55');
+    const ok = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { profissional: { conta_pix: '+55 21 3333-4444', regime_fiscal: 'autonomo_rpa' } },
+    });
+    expect(ok.status).toBe(200);
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(row).toMatchObject({ contaPix: '+552133334444', tipoChavePix: 'telefone', regimeFiscal: 'autonomo_rpa' });
+  });
 });

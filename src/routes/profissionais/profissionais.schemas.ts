@@ -24,6 +24,14 @@ export const profissionalSelfFields = {
   banco: optStr(100),
   agencia: optStr(20),
   conta_pix: optStr(120),
+  regime_fiscal: z.enum(REGIME_FISCAL).optional().openapi({
+    description:
+      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
+  }),
+  tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullish().openapi({
+    description:
+      'what `conta_pix` is, checked against it: `cpf`/`cnpj` check digits, `email`, `telefone` `+55` and 10 or 11 digits, `aleatoria` 32 hex digits (UUID form or bare). Sending either field requires both on the resulting profile (or neither); the key is stored normalized',
+  }),
   cpf_cnpj_titular: optCpfCnpj(),
   tipo_cartao: optStr(50),
   tabela_free: optStr(120),
@@ -90,14 +98,6 @@ const writeFields = {
   educacao_simpatia: rating(),
   desempenho_evento: rating(),
   disp_horario: rating(),
-  regime_fiscal: z.enum(REGIME_FISCAL).optional().openapi({
-    description:
-      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
-  }),
-  tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullish().openapi({
-    description:
-      'what `conta_pix` is, checked against it: `cpf`/`cnpj` check digits, `email`, `telefone` `+55` and 10 or 11 digits, `aleatoria` 32 hex digits (UUID form or bare). Sending either field requires both on the resulting profile (or neither); the key is stored normalized',
-  }),
   email: email().nullish().openapi({
     description:
       'contact e-mail; from an administrator it also creates the login: with `senha` that password, without it an access invitation e-mail (/definir-senha)',
