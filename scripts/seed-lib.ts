@@ -479,7 +479,10 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
       uf: city.uf,
       banco: rng.pick(BANKS),
       agencia: String(rng.int(100, 9999)).padStart(4, '0'),
-      conta_pix: rng.chance(0.5) ? email : titular,
+      // The key and its type (decisions-2 D18 "Tax"), in the same draw as before so the data set is unchanged.
+      ...(rng.chance(0.5)
+        ? { conta_pix: email, tipo_chave_pix: 'email' }
+        : { conta_pix: titular, tipo_chave_pix: 'cpf' }),
       cpf_cnpj_titular: titular,
       tipo_cartao: rng.pick(['Débito', 'Crédito', 'Débito e crédito', null]),
       tabela_free: rng.pick(['Tabela padrão', 'Tabela premium', 'Tabela 2026', null]),

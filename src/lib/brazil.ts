@@ -1,3 +1,5 @@
+import type { TipoChavePix } from '../db/schema/profissionais';
+
 export const UFS = [
   'AC',
   'AL',
@@ -67,4 +69,45 @@ export function normalizeCpfCnpj(v: string): string | undefined {
 export function normalizeCpf(v: string): string | undefined {
   const d = normalizeCpfCnpj(v);
   return d?.length === 11 ? d : undefined;
+}
+
+/** Digits of a valid CNPJ (punctuation allowed in input), or undefined; a CPF is not a CNPJ. */
+export function normalizeCnpj(v: string): string | undefined {
+  const d = normalizeCpfCnpj(v);
+  return d?.length === 14 ? d : undefined;
+}
+
+const PIX_EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// A random key (EVP) is a UUID: 32 hex digits, with the 8-4-4-4-12 hyphens or without any.
+const PIX_RANDOM_RE = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
+
+/**
+ * A PIX key checked against its declared type: `{chave}` in its stored form (digits for CPF/CNPJ,
+ * lowercase e-mail and random key, `+55` and digits for a phone) or `{error}`, a Portuguese sentence
+ * for the `conta_pix` field. One rule for the routes and the spreadsheet import.
+ */
+export function pixKey(tipo: TipoChavePix, chave: string): { chave: string } | { error: string } {
+  const v = chave.trim();
+  const fail = (what: string) => ({ error: `não é ${what} para tipo_chave_pix ${tipo}` });
+  switch (tipo) {
+    case 'cpf': {
+      const d = normalizeCpf(v);
+      return d ? { chave: d } : fail('um CPF válido');
+    }
+    case 'cnpj': {
+      const d = normalizeCnpj(v);
+      return d ? { chave: d } : fail('um CNPJ válido');
+    }
+    case 'email':
+      return PIX_EMAIL_RE.test(v) && v.length <= 77 ? { chave: v.toLowerCase() } : fail('um e-mail válido');
+    case 'telefone': {
+      // Spaces, hyphens and parentheses are punctuation; the +55 country code is required.
+      const p = v.replace(/[\s()-]/g, '');
+      return /^\+55\d{10,11}$/.test(p) ? { chave: p } : fail('um telefone +55 com DDD (10 ou 11 dígitos)');
+    }
+    case 'aleatoria':
+      return PIX_RANDOM_RE.test(v)
+        ? { chave: v.toLowerCase() }
+        : fail('uma chave aleatória (32 hexadecimais, com ou sem os hífens de um UUID)');
+  }
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../lib/password';
 import { sha256Hex } from '../lib/tokens';
 import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
-import { profissionalColumns } from './profissionais';
+import { profissionalColumns, withPixChecked } from './profissionais';
 import {
   attemptStatements,
   clearFailures,
@@ -194,6 +194,16 @@ export async function updateMe(
     profissional?: Record<string, unknown>;
   },
 ) {
+  // The PIX key is checked against the stored key type first (decisions-2 D18 "Tax"), before any
+  // password attempt is counted: a read for validation only.
+  let profissional = body.profissional;
+  if (profissional && (profissional.conta_pix !== undefined || profissional.tipo_chave_pix !== undefined)) {
+    const [stored] = await db
+      .select({ contaPix: profissionais.contaPix, tipoChavePix: profissionais.tipoChavePix })
+      .from(profissionais)
+      .where(eq(profissionais.usuarioId, user.id));
+    if (stored) profissional = withPixChecked(profissional, stored);
+  }
   const writes: BatchItem<'sqlite'>[] = [];
   const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
   if (body.nome !== undefined) userSet.nome = body.nome;
@@ -238,8 +248,8 @@ export async function updateMe(
     }),
     db.update(users).set(userSet).where(eq(users.id, user.id)),
   );
-  if (body.profissional) {
-    const cols = profissionalColumns(body.profissional);
+  if (profissional) {
+    const cols = profissionalColumns(profissional);
     if (Object.keys(cols).length > 0) {
       const where = eq(profissionais.usuarioId, user.id);
       writes.push(

@@ -24,6 +24,7 @@ import {
   type CatalogTable,
   type ImportacaoRow,
   type ImportTipo,
+  type TipoChavePix,
 } from '../db/schema';
 import { wireToRow } from '../db/wire';
 import type { Config } from '../env';
@@ -52,7 +53,7 @@ import { logEachRow, logStatement, type Change, type LogCtx } from './activity-l
 import { fotColumns } from './cadastro-fot';
 import { sealSecret, type SendMail } from './mail';
 import { INVITE_TTL_SECONDS } from './password-reset';
-import { profissionalColumns } from './profissionais';
+import { checkPixPair, profissionalColumns } from './profissionais';
 
 /**
  * Spreadsheet import and export (docs/decisions-2 D20; README "Importing spreadsheets").
@@ -94,6 +95,8 @@ interface ColumnDef {
   cell: Cell;
   ref?: RefTo;
   required?: boolean;
+  /** An empty cell is absent (the stored value stays; a create gets CREATE_DEFAULTS): a NOT NULL column. */
+  keep?: boolean;
   example: string;
 }
 
@@ -101,7 +104,7 @@ const c = (
   csv: string,
   cell: Cell,
   example: string,
-  more: Partial<Pick<ColumnDef, 'wire' | 'key' | 'ref' | 'required'>> = {},
+  more: Partial<Pick<ColumnDef, 'wire' | 'key' | 'ref' | 'required' | 'keep'>> = {},
 ): ColumnDef => ({
   csv,
   cell,
@@ -110,6 +113,7 @@ const c = (
   key: more.key ?? csv.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase()),
   ref: more.ref,
   required: more.required,
+  keep: more.keep,
 });
 
 /** Every kind's columns, in file order; `id` (optional, filled by exports) comes first in all. */
@@ -129,6 +133,8 @@ const COLUMNS: Record<ImportTipo, ColumnDef[]> = {
     c('banco', 'text', 'Banco do Brasil'),
     c('agencia', 'text', '1234-5'),
     c('conta_pix', 'text', 'maria@example.com'),
+    c('tipo_chave_pix', 'text', 'email'),
+    c('regime_fiscal', 'text', 'mei', { keep: true }),
     c('cpf_cnpj_titular', 'text', '529.982.247-25'),
     c('tipo_cartao', 'text', ''),
     c('tabela_free', 'text', ''),
@@ -212,6 +218,7 @@ const COLUMNS: Record<ImportTipo, ColumnDef[]> = {
 
 /** Columns a create fills when the file leaves them empty (NOT NULL with a default in the single-record routes). */
 const CREATE_DEFAULTS: Partial<Record<ImportTipo, Record<string, unknown>>> = {
+  profissionais: { regimeFiscal: 'mei' },
   'cadastro-fot': { preVenda: false },
   lancamentos: { status: 'previsto' },
 };
@@ -482,7 +489,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
 /** A cell as the route's body would carry it: the Brazilian formats turned into wire values. */
 function wireValue(col: ColumnDef, raw: string): unknown {
   const v = raw.trim();
-  if (v === '') return col.required ? undefined : null;
+  if (v === '') return col.required || col.keep ? undefined : null;
   switch (col.cell) {
     case 'int':
       return parseIntCell(v);
@@ -580,6 +587,33 @@ function lancamentoRules(
       'CONFLICT',
       'status: pagamentos, cancelamentos e estornos têm rotas próprias; a importação não os faz',
     );
+}
+
+/**
+ * Professionals (D18 "Tax"): the PIX key and its type by the routes' own rule (services/profissionais.ts
+ * checkPixPair), the key stored normalized. A pair the row leaves as stored is not checked again, so an
+ * export of a profile whose key predates the type reads back unchanged.
+ */
+function pixRule(
+  cols: Row,
+  target: Row | undefined,
+  err: (coluna: string | null, code: ErrorCode, error: string) => void,
+) {
+  const stored = {
+    contaPix: (target?.contaPix as string | null | undefined) ?? null,
+    tipoChavePix: (target?.tipoChavePix as TipoChavePix | null | undefined) ?? null,
+  };
+  const sent = (key: string) => (key in cols ? (cols[key] ?? null) : undefined);
+  const body = { conta_pix: sent('contaPix'), tipo_chave_pix: sent('tipoChavePix') };
+  const unchanged =
+    target &&
+    same(body.conta_pix === undefined ? stored.contaPix : body.conta_pix, stored.contaPix) &&
+    same(body.tipo_chave_pix === undefined ? stored.tipoChavePix : body.tipo_chave_pix, stored.tipoChavePix);
+  if (unchanged) return;
+  const checked = checkPixPair(body, stored);
+  if (checked && 'error' in checked)
+    err(checked.error.slice(0, checked.error.indexOf(':')), 'VALIDATION_FAILED', checked.error);
+  else if (checked && body.conta_pix !== undefined) cols.contaPix = checked.chave;
 }
 
 /** A cell quoted in an error, cut to a readable length. */
@@ -710,6 +744,7 @@ export async function validateFile(
         err('fot', 'DUPLICATE_FOT', 'fot: este número de FOT já existe em outra região');
       if (t === 'profissionais' && !target && cols.email && existing.takenEmails?.has(String(cols.email)))
         err('email', 'EMAIL_TAKEN', 'email: já existe uma conta com este e-mail');
+      if (t === 'profissionais') pixRule(cols, target, err);
       if (t === 'lancamentos') lancamentoRules(cols, target, existing, err);
       if (rowErrors.length === 0) {
         for (const k of keys) seenKeys.set(`${k.kind}:${k.value}`, row.linha);

@@ -1,10 +1,19 @@
 import { and, asc, count, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
-import { funcoes, profissionais, profissionalFuncoes, users, type AuthUser, type ProfissionalRow } from '../db/schema';
+import {
+  funcoes,
+  profissionais,
+  profissionalFuncoes,
+  users,
+  type AuthUser,
+  type ProfissionalRow,
+  type TipoChavePix,
+} from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
+import { pixKey } from '../lib/brazil';
 import { ApiError } from '../lib/errors';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { hashPassword } from '../lib/password';
@@ -32,6 +41,7 @@ export function toProfissionalResponse(
         banco: p.banco,
         agencia: p.agencia,
         conta_pix: p.contaPix,
+        tipo_chave_pix: p.tipoChavePix,
         cpf_cnpj_titular: p.cpfCnpjTitular,
         tipo_cartao: p.tipoCartao,
       }
@@ -50,6 +60,7 @@ export function toProfissionalResponse(
     cidade: p.cidade,
     uf: p.uf,
     ...privateFields,
+    regime_fiscal: p.regimeFiscal,
     tabela_free: p.tabelaFree,
     equipamentos: p.equipamentos,
     observacao: p.observacao,
@@ -77,6 +88,8 @@ const wireToColumn = {
   banco: 'banco',
   agencia: 'agencia',
   conta_pix: 'contaPix',
+  tipo_chave_pix: 'tipoChavePix',
+  regime_fiscal: 'regimeFiscal',
   cpf_cnpj_titular: 'cpfCnpjTitular',
   tipo_cartao: 'tipoCartao',
   tabela_free: 'tabelaFree',
@@ -100,6 +113,37 @@ export function profissionalColumns(b: Record<string, unknown>): Partial<Profiss
   const out: Record<string, unknown> = {};
   for (const [wire, col] of Object.entries(wireToColumn)) if (b[wire] !== undefined) out[col] = b[wire];
   return out as Partial<ProfissionalRow>;
+}
+
+type StoredPix = { contaPix: string | null; tipoChavePix: TipoChavePix | null };
+const NO_PIX: StoredPix = { contaPix: null, tipoChavePix: null };
+
+/**
+ * The PIX pair of a write (docs/decisions-2 D18 "Tax"): when the body sends `conta_pix` or
+ * `tipo_chave_pix`, the resulting profile has both or neither, and the key is valid for its type
+ * (lib/brazil.ts pixKey). `current` is the stored pair (an update sending one of them is checked
+ * against the other). Answers the body with the key normalized; a violation is 400 VALIDATION_FAILED.
+ */
+export function withPixChecked<T extends Record<string, unknown>>(body: T, current: StoredPix = NO_PIX): T {
+  const checked = checkPixPair(body, current);
+  if (checked && 'error' in checked) throw new ApiError('VALIDATION_FAILED', checked.error);
+  return checked ? { ...body, conta_pix: checked.chave } : body;
+}
+
+/** The same rule for one write (also a spreadsheet row): undefined when there is no key to store. */
+export function checkPixPair(
+  body: Record<string, unknown>,
+  current: StoredPix,
+): { error: string } | { chave: string } | undefined {
+  if (body.conta_pix === undefined && body.tipo_chave_pix === undefined) return undefined;
+  const chave = body.conta_pix === undefined ? current.contaPix : ((body.conta_pix as string | null) ?? null);
+  const tipo =
+    body.tipo_chave_pix === undefined ? current.tipoChavePix : ((body.tipo_chave_pix as TipoChavePix | null) ?? null);
+  if (chave === null && tipo === null) return undefined;
+  if (tipo === null) return { error: 'tipo_chave_pix: é obrigatório com conta_pix' };
+  if (chave === null) return { error: `conta_pix: é obrigatória com tipo_chave_pix ${tipo}` };
+  const checked = pixKey(tipo, chave);
+  return 'error' in checked ? { error: `conta_pix: ${checked.error}` } : checked;
 }
 
 /**
@@ -348,7 +392,8 @@ export async function createProfissional(
   input: ProfissionalInput & { senha?: string },
   mail: { config: Pick<Config, 'JWT_SECRET'>; send: SendMail; now: Date },
 ) {
-  const { senha, ...body } = allowedInput(user, input);
+  const { senha, ...sent } = allowedInput(user, input);
+  const body = withPixChecked(sent);
   const { main, ids, toCheck } = resolveFuncoes(body, null);
   if (toCheck.length) assertFuncoesFound(await funcoesInRegion(db, regiao, toCheck), toCheck, regiao);
 
@@ -427,15 +472,24 @@ export async function updateProfissional(
   id: string,
   input: ProfissionalInput,
 ) {
-  const body = allowedInput(user, input, adminOnlyUpdateFields);
+  const sent = allowedInput(user, input, adminOnlyUpdateFields);
   const where = and(eq(profissionais.id, id), visible(user, regiao))!;
-  const { toCheck } = resolveFuncoes(body, null);
+  const { toCheck } = resolveFuncoes(sent, null);
+  // The stored PIX pair is read for validation only: the write below does not depend on it otherwise.
   const [[current], found] = await db.batch([
-    db.select({ main: profissionais.funcaoProfissionalId }).from(profissionais).where(where),
+    db
+      .select({
+        main: profissionais.funcaoProfissionalId,
+        contaPix: profissionais.contaPix,
+        tipoChavePix: profissionais.tipoChavePix,
+      })
+      .from(profissionais)
+      .where(where),
     funcoesInRegion(db, regiao, toCheck),
   ]);
   if (!current) throw notFound();
   assertFuncoesFound(found, toCheck, regiao);
+  const body = withPixChecked(sent, current);
   const { main, ids } = resolveFuncoes(body, current.main);
 
   const set = { ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() };

@@ -126,7 +126,7 @@ describe('auth', () => {
     const since = await lastSeq();
     const res = await api('PUT', '/api/me', {
       token: u.token,
-      body: { profissional: { conta_pix: 'nova-chave@pix.com' } },
+      body: { profissional: { conta_pix: 'nova-chave@pix.com', tipo_chave_pix: 'email' } },
     });
     expect(res.status).toBe(200);
     const e = await entry(prof.id, 'profissionais.update', since);
@@ -258,6 +258,7 @@ describe('FOT records, professionals, agenda', () => {
         banco: '341',
         agencia: '1234-5',
         conta_pix: 'ana.souza@pix.com.br',
+        tipo_chave_pix: 'email',
         cpf_cnpj_titular: '529.982.247-25',
       },
     });

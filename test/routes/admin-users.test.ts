@@ -214,7 +214,7 @@ describe('DELETE /api/admin/users/{id}', () => {
     });
     const own = await api('POST', '/api/profissionais', {
       token: reg.body.access_token,
-      body: { nome: 'Intruso', banco: 'Banco X', conta_pix: 'pix-do-intruso' },
+      body: { nome: 'Intruso', banco: 'Banco X', conta_pix: 'intruso@pix.com', tipo_chave_pix: 'email' },
     });
     expect(own.status).toBe(201);
     expect((await api('DELETE', `/api/admin/users/${reg.body.id}`, { token: admin.token })).status).toBe(200);

@@ -355,6 +355,66 @@ describe('matching: a re-import updates instead of duplicating', () => {
     expect((await entriesOf(same.id)).filter((e) => e.seq > since)).toEqual([]);
   });
 
+  it("professionals: regime_fiscal and tipo_chave_pix by the routes' rule, the key stored normalized; a stored pair left as it is is not checked", async () => {
+    const cpf = '12345678909';
+    const typed = await makeProfissional('SP', {
+      cpfCnpjTitular: cpf,
+      contaPix: cpf,
+      tipoChavePix: 'cpf',
+      regimeFiscal: 'pj',
+    });
+    const legacy = await makeProfissional('SP', { email: `${uniq('leg')}@example.com`, contaPix: 'chave antiga' });
+    const bad = await upload(
+      admin.token,
+      'profissionais',
+      [
+        'nome;email;cpf_cnpj_titular;conta_pix;tipo_chave_pix;regime_fiscal',
+        `${typed.nome};;${cpf};;email;`,
+        'Sem tipo;;;maria@example.com;;mei',
+        'Regime ruim;;;;;clt',
+        'Telefone;;;11987654321;telefone;',
+      ].join('\n'),
+    );
+    expect(bad.body.erros).toEqual([
+      {
+        linha: 2,
+        coluna: 'conta_pix',
+        code: 'VALIDATION_FAILED',
+        error: 'conta_pix: é obrigatória com tipo_chave_pix email',
+      },
+      {
+        linha: 3,
+        coluna: 'tipo_chave_pix',
+        code: 'VALIDATION_FAILED',
+        error: 'tipo_chave_pix: é obrigatório com conta_pix',
+      },
+      expect.objectContaining({ linha: 4, coluna: 'regime_fiscal', code: 'VALIDATION_FAILED' }),
+      expect.objectContaining({
+        linha: 5,
+        coluna: 'conta_pix',
+        error: expect.stringContaining('não é um telefone +55'),
+      }),
+    ]);
+    const res = await upload(
+      admin.token,
+      'profissionais',
+      [
+        'nome;email;cpf_cnpj_titular;conta_pix;tipo_chave_pix;regime_fiscal',
+        `${typed.nome};;${cpf};Maria@Example.com;email;`,
+        `${legacy.nome};${legacy.email};;chave antiga;;autonomo_rpa`,
+        'Nova Pix;;;+55 (11) 98765-4321;telefone;',
+      ].join('\n'),
+    );
+    expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 1, atualizar: 2, erro: 0 } });
+    expect((await aplicar(admin.token, res.body.id)).status).toBe(200);
+    const [a] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, typed.id));
+    expect(a).toMatchObject({ contaPix: 'maria@example.com', tipoChavePix: 'email', regimeFiscal: 'pj' });
+    const [b] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, legacy.id));
+    expect(b).toMatchObject({ contaPix: 'chave antiga', tipoChavePix: null, regimeFiscal: 'autonomo_rpa' });
+    const [c] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.nome, 'Nova Pix'));
+    expect(c).toMatchObject({ contaPix: '+5511987654321', tipoChavePix: 'telefone', regimeFiscal: 'mei' });
+  });
+
   it('a key twice in one file, an e-mail with an account, a FOT of another region: errors of their lines', async () => {
     const taken = await makeUser();
     const elsewhere = await makeFot('MG');

@@ -23,7 +23,8 @@ describe('POST /api/profissionais (administrators)', () => {
         cidade: 'Santos',
         banco: 'Itaú',
         agencia: '0001',
-        conta_pix: 'ana@pix',
+        conta_pix: 'Ana@Pix.com',
+        tipo_chave_pix: 'email',
         cpf_cnpj_titular: '529.982.247-25',
         tipo_cartao: 'débito',
         carro_disponivel: true,
@@ -46,6 +47,9 @@ describe('POST /api/profissionais (administrators)', () => {
       funcao_profissional_id: foto.id,
       funcao_profissional: foto.label,
       cpf_cnpj_titular: '52998224725',
+      conta_pix: 'ana@pix.com',
+      tipo_chave_pix: 'email',
+      regime_fiscal: 'mei',
       media: 4.33,
       usuario_id: null,
       regiao: 'SP',
@@ -326,7 +330,8 @@ describe('GET/PUT /api/profissionais/{id}', () => {
       token: u.token,
       body: {
         whatsapp: '11 1',
-        conta_pix: 'pix@me',
+        conta_pix: 'pix@me.com',
+        tipo_chave_pix: 'email',
         qual_tec: 5,
         media: 5,
         usuario_id: crypto.randomUUID(),
@@ -337,7 +342,7 @@ describe('GET/PUT /api/profissionais/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       whatsapp: '11 1',
-      conta_pix: 'pix@me',
+      conta_pix: 'pix@me.com',
       qual_tec: 3,
       media: 3,
       usuario_id: u.id,
@@ -438,5 +443,178 @@ describe('DELETE /api/profissionais/{id}', () => {
     const f = await makeFuncao();
     await makeProfissional('SP', {}, [f.id]);
     expectError(await api('DELETE', `/api/funcoes/${f.id}`, { token: admin.token }), 409, 'IN_USE');
+  });
+});
+
+describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
+  const create = async (body: Record<string, unknown>) =>
+    api('POST', '/api/profissionais', { token: (await makeAdmin()).token, body: { nome: uniq('Pix'), ...body } });
+
+  it('a profile is mei unless told otherwise, in every answer (create, read, list)', async () => {
+    const admin = await makeAdmin();
+    const res = await api('POST', '/api/profissionais', { token: admin.token, body: { nome: uniq('Mei') } });
+    expect(res.status).toBe(201);
+    expect(ProfissionalSchema.safeParse(res.body).error).toBeUndefined();
+    expect(res.body).toMatchObject({ regime_fiscal: 'mei', tipo_chave_pix: null, conta_pix: null });
+    const one = await api('GET', `/api/profissionais/${res.body.id}`, { token: admin.token });
+    expect(one.body).toMatchObject({ regime_fiscal: 'mei', tipo_chave_pix: null });
+    const stored = await makeProfissional('SP', { regimeFiscal: 'pj', contaPix: '52998224725', tipoChavePix: 'cpf' });
+    const list = await api('GET', '/api/profissionais?limit=500', { token: admin.token });
+    expect(list.body.find((p: { id: string }) => p.id === stored.id)).toMatchObject({
+      regime_fiscal: 'pj',
+      tipo_chave_pix: 'cpf',
+      conta_pix: '52998224725',
+    });
+  });
+
+  it.each(['autonomo_rpa', 'mei', 'pj'])('accepts regime_fiscal %s on create and PUT', async (regime) => {
+    const admin = await makeAdmin();
+    const res = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: uniq('Reg'), regime_fiscal: regime },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.regime_fiscal).toBe(regime);
+    const other = regime === 'pj' ? 'mei' : 'pj';
+    const put = await api('PUT', `/api/profissionais/${res.body.id}`, {
+      token: admin.token,
+      body: { regime_fiscal: other },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.regime_fiscal).toBe(other);
+  });
+
+  it('refuses an unknown or null regime_fiscal and an unknown tipo_chave_pix', async () => {
+    const bad = await create({ regime_fiscal: 'clt' });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.body.error).toContain('regime_fiscal: must be one of: autonomo_rpa, mei, pj');
+    expectError(await create({ regime_fiscal: null }), 400, 'VALIDATION_FAILED');
+    const tipo = await create({ tipo_chave_pix: 'conta', conta_pix: 'x' });
+    expectError(tipo, 400, 'VALIDATION_FAILED');
+    expect(tipo.body.error).toContain('tipo_chave_pix: must be one of');
+  });
+
+  it.each([
+    ['cpf', '529.982.247-25', '52998224725'],
+    ['cnpj', '11.222.333/0001-81', '11222333000181'],
+    ['email', ' Maria.Silva@Example.COM ', 'maria.silva@example.com'],
+    ['telefone', '+55 (11) 98765-4321', '+5511987654321'],
+    ['telefone', '+551133334444', '+551133334444'],
+    ['aleatoria', '123E4567-E89B-12D3-A456-426614174000', '123e4567-e89b-12d3-a456-426614174000'],
+    ['aleatoria', '123E4567E89B12D3A456426614174000', '123e4567e89b12d3a456426614174000'],
+  ])('accepts a %s key %j and stores it as %j', async (tipo, chave, stored) => {
+    const res = await create({ tipo_chave_pix: tipo, conta_pix: chave });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ tipo_chave_pix: tipo, conta_pix: stored });
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, res.body.id));
+    expect(row).toMatchObject({ tipoChavePix: tipo, contaPix: stored });
+  });
+
+  it.each([
+    ['cpf', '529.982.247-24', 'conta_pix: não é um CPF válido para tipo_chave_pix cpf'],
+    ['cpf', '11.222.333/0001-81', 'conta_pix: não é um CPF válido para tipo_chave_pix cpf'],
+    ['cnpj', '11.222.333/0001-82', 'conta_pix: não é um CNPJ válido para tipo_chave_pix cnpj'],
+    ['cnpj', '529.982.247-25', 'conta_pix: não é um CNPJ válido para tipo_chave_pix cnpj'],
+    ['email', 'maria.example.com', 'conta_pix: não é um e-mail válido para tipo_chave_pix email'],
+    ['telefone', '11987654321', 'conta_pix: não é um telefone +55'],
+    ['telefone', '+1 415 555 2671', 'conta_pix: não é um telefone +55'],
+    ['telefone', '+55119876543210', 'conta_pix: não é um telefone +55'],
+    ['aleatoria', '123e4567-e89b-12d3-a456-42661417400', 'conta_pix: não é uma chave aleatória'],
+    ['aleatoria', '123e4567e89b12d3a4564266141740001', 'conta_pix: não é uma chave aleatória'],
+    ['aleatoria', '123e4567-e89b-12d3-a456-42661417400g', 'conta_pix: não é uma chave aleatória'],
+  ])('refuses a %s key %j', async (tipo, chave, message) => {
+    const res = await create({ tipo_chave_pix: tipo, conta_pix: chave });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toContain(message);
+  });
+
+  it('one of the pair without the other is refused: the profile has both or neither', async () => {
+    const noKey = await create({ tipo_chave_pix: 'cpf' });
+    expectError(noKey, 400, 'VALIDATION_FAILED');
+    expect(noKey.body.error).toBe('conta_pix: é obrigatória com tipo_chave_pix cpf');
+    const noType = await create({ conta_pix: 'maria@example.com' });
+    expectError(noType, 400, 'VALIDATION_FAILED');
+    expect(noType.body.error).toBe('tipo_chave_pix: é obrigatório com conta_pix');
+    expect((await create({ conta_pix: null, tipo_chave_pix: null })).status).toBe(201);
+  });
+
+  it('a PUT of one of the pair is checked against the stored other; nothing changes when refused', async () => {
+    const admin = await makeAdmin();
+    const p = await makeProfissional('SP', { contaPix: '52998224725', tipoChavePix: 'cpf' });
+    const put = (body: Record<string, unknown>) =>
+      api('PUT', `/api/profissionais/${p.id}`, { token: admin.token, body });
+
+    const asEmail = await put({ tipo_chave_pix: 'email' });
+    expectError(asEmail, 400, 'VALIDATION_FAILED');
+    expect(asEmail.body.error).toBe('conta_pix: não é um e-mail válido para tipo_chave_pix email');
+    const wrongCpf = await put({ conta_pix: '529.982.247-24' });
+    expectError(wrongCpf, 400, 'VALIDATION_FAILED');
+    expect(wrongCpf.body.error).toBe('conta_pix: não é um CPF válido para tipo_chave_pix cpf');
+    const clearKey = await put({ conta_pix: null });
+    expectError(clearKey, 400, 'VALIDATION_FAILED');
+    expect(clearKey.body.error).toBe('conta_pix: é obrigatória com tipo_chave_pix cpf');
+    const [unchanged] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(unchanged).toMatchObject({ contaPix: '52998224725', tipoChavePix: 'cpf' });
+
+    const newCpf = await put({ conta_pix: '111.444.777-35' });
+    expect(newCpf.status).toBe(200);
+    expect(newCpf.body).toMatchObject({ tipo_chave_pix: 'cpf', conta_pix: '11144477735' });
+    const both = await put({ tipo_chave_pix: 'telefone', conta_pix: '+55 11 98765-4321' });
+    expect(both.body).toMatchObject({ tipo_chave_pix: 'telefone', conta_pix: '+5511987654321' });
+    const cleared = await put({ tipo_chave_pix: null, conta_pix: null });
+    expect(cleared.body).toMatchObject({ tipo_chave_pix: null, conta_pix: null });
+    // A stored key without a type (before D18) stays as it is until the pair is touched.
+    const legacy = await makeProfissional('SP', { contaPix: 'chave-antiga' });
+    const renamed = await api('PUT', `/api/profissionais/${legacy.id}`, {
+      token: admin.token,
+      body: { nome: 'Renomeado', regime_fiscal: 'autonomo_rpa' },
+    });
+    expect(renamed.body).toMatchObject({
+      conta_pix: 'chave-antiga',
+      tipo_chave_pix: null,
+      regime_fiscal: 'autonomo_rpa',
+    });
+    const typed = await api('PUT', `/api/profissionais/${legacy.id}`, {
+      token: admin.token,
+      body: { tipo_chave_pix: 'aleatoria' },
+    });
+    expectError(typed, 400, 'VALIDATION_FAILED');
+    expect(typed.body.error).toContain('conta_pix: não é uma chave aleatória');
+  });
+
+  it('a professional sets its own key type and regime on its profile, with the same checks', async () => {
+    const u = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', { usuarioId: u.id, email: u.email });
+    const bad = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { tipo_chave_pix: 'cnpj', conta_pix: '11.222.333/0001-00' },
+    });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    const res = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { tipo_chave_pix: 'cnpj', conta_pix: '11.222.333/0001-81', regime_fiscal: 'pj' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tipo_chave_pix: 'cnpj', conta_pix: '11222333000181', regime_fiscal: 'pj' });
+  });
+
+  it('PUT /api/me checks its profile key the same way, against the stored type', async () => {
+    const u = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', {
+      usuarioId: u.id,
+      email: u.email,
+      contaPix: '+5511987654321',
+      tipoChavePix: 'telefone',
+    });
+    const bad = await api('PUT', '/api/me', { token: u.token, body: { profissional: { conta_pix: '11987654321' } } });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.body.error).toContain('conta_pix: não é um telefone +55');
+    const ok = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { profissional: { conta_pix: '+55 21 3333-4444', regime_fiscal: 'autonomo_rpa' } },
+    });
+    expect(ok.status).toBe(200);
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(row).toMatchObject({ contaPix: '+552133334444', tipoChavePix: 'telefone', regimeFiscal: 'autonomo_rpa' });
   });
 });

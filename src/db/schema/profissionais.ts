@@ -48,7 +48,7 @@ export const profissionais = sqliteTable(
     aprovado: integer('aprovado', { mode: 'boolean' }).notNull().default(true),
     /** Tax regime for payouts (docs/decisions.md#d18-finance "Tax"). */
     regimeFiscal: text('regime_fiscal', { enum: REGIME_FISCAL }).notNull().default('mei'),
-    /** What `conta_pix` is; validated against it (lib/pix.ts). */
+    /** What `conta_pix` is; validated against it (lib/brazil.ts pixKey). */
     tipoChavePix: text('tipo_chave_pix', { enum: TIPO_CHAVE_PIX }),
     ...timestamps,
   },

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
+import { REGIME_FISCAL, TIPO_CHAVE_PIX } from '../../db/schema';
 import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 
 const optBool = () => z.boolean().nullish();
@@ -23,6 +24,14 @@ export const profissionalSelfFields = {
   banco: optStr(100),
   agencia: optStr(20),
   conta_pix: optStr(120),
+  regime_fiscal: z.enum(REGIME_FISCAL).optional().openapi({
+    description:
+      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
+  }),
+  tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullish().openapi({
+    description:
+      'what `conta_pix` is, checked against it: `cpf`/`cnpj` check digits, `email`, `telefone` `+55` and 10 or 11 digits, `aleatoria` 32 hex digits (UUID form or bare). Sending either field requires both on the resulting profile (or neither); the key is stored normalized',
+  }),
   cpf_cnpj_titular: optCpfCnpj(),
   tipo_cartao: optStr(50),
   tabela_free: optStr(120),
@@ -59,8 +68,10 @@ export const ProfissionalSchema = z
       .openapi({ description: 'shown to administrators and the professional itself only' }),
     agencia: nullableStr().optional(),
     conta_pix: nullableStr().optional(),
+    tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullable().optional().openapi({ description: 'what `conta_pix` is' }),
     cpf_cnpj_titular: nullableStr().optional(),
     tipo_cartao: nullableStr().optional(),
+    regime_fiscal: z.enum(REGIME_FISCAL).openapi({ description: 'tax regime for payouts' }),
     tabela_free: nullableStr(),
     equipamentos: nullableStr(),
     observacao: nullableStr(),
