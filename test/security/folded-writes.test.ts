@@ -5,7 +5,11 @@
 import { and, count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  agenda,
   cadastroFot,
+  convites,
+  funcoes,
+  tiposEventos,
   categoriasFinanceiras,
   cursos,
   lancamentos,
@@ -13,7 +17,18 @@ import {
   refreshTokens,
   users,
 } from '../../src/db/schema';
-import { db, makeAdmin, makeFotRefs, makeUser, nextFot, tokenFor, uniq } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeFotRefs,
+  makeProfissional,
+  makeUser,
+  nextFot,
+  tokenFor,
+  uniq,
+} from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
@@ -271,4 +286,52 @@ describe('POST /api/financeiro/lancamentos: the author check and the references 
       expect(await entriesDescribed(b.descricao)).toHaveLength(0);
     }
   });
+});
+
+describe('PATCH /api/convites/{id}: the invitation read with the caller check, then written', () => {
+  async function invitation() {
+    const fot = await makeFot('SP');
+    const tipo = await makeCatalog(tiposEventos, 'SP');
+    const funcao = await makeCatalog(funcoes, 'SP');
+    const [ev] = await db
+      .insert(agenda)
+      .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2031-03-03' })
+      .returning();
+    const user = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
+    const [inv] = await db
+      .insert(convites)
+      .values({ agendaId: ev!.id, profissionalId: p.id, funcaoId: funcao.id })
+      .returning();
+    return { user, inv: inv! };
+  }
+  const statusOf = async (id: string) => (await db.select().from(convites).where(eq(convites.id, id)))[0]!.status;
+
+  it('an acceptance costs 2 round trips (invitation + caller, then the write)', async () => {
+    const { user, inv } = await invitation();
+    const res = await api('PATCH', `/api/convites/${inv.id}`, {
+      token: user.token,
+      body: { status: 'aceito' },
+      countQueries: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBe(2);
+    expect(await statusOf(inv.id)).toBe('aceito');
+  });
+
+  it.each(refusals)(
+    'a professional %s is answered as before and nothing is written',
+    async (_, change, status, code) => {
+      const { user, inv } = await invitation();
+      await change(user.id, user.token);
+      const before = await logCount();
+      expectError(
+        await api('PATCH', `/api/convites/${inv.id}`, { token: user.token, body: { status: 'aceito' } }),
+        status,
+        code,
+      );
+      expect(await statusOf(inv.id)).toBe('pendente');
+      expect(await logCount()).toBe(before);
+    },
+  );
 });
