@@ -45,7 +45,7 @@ export const rotate = authedRoute({
   path: '/rotacionar',
   tags,
   allow,
-  summary: 'A new feed url; the old one answers 404 at once',
+  summary: `A new feed url; the old one answers 404 (at once; a colo that had it in its edge cache: within ${FEED_TTL} s)`,
   description: `${who} 404 when the caller has no feed (never asked for one, or turned it off).`,
   responses: { 200: jsonResponse(CalendarUrlSchema, 'The new feed url'), 404: errors[404], 409: errors[409] },
 });
@@ -55,7 +55,7 @@ export const disable = authedRoute({
   path: '/',
   tags,
   allow,
-  summary: "Turn the caller's calendar feed off (its url answers 404; idempotent)",
+  summary: `Turn the caller's calendar feed off (its url answers 404, from an edge cache within ${FEED_TTL} s; idempotent)`,
   description: who,
   responses: { 204: { description: 'Turned off' } },
 });
