@@ -494,7 +494,11 @@ interface ResultadoRow {
  * never (their original is `estornado`, so both are out). margem_pct = resultado / receitas × 100,
  * 2 decimals, null when receitas is 0.
  */
-export async function resultado(db: Db, regiao: string, q: ResultadoQuery) {
+/**
+ * The result's two selects (the FOT or event exists in the region; the grouped sums), for a folded
+ * read (routes/financeiro: one round trip with the caller's check). Invalid query: 400 at once.
+ */
+export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
   const modes = [q.fot_id !== undefined, q.agenda_id !== undefined, q.de !== undefined || q.ate !== undefined];
   if (modes.filter(Boolean).length !== 1)
     throw new ApiError('VALIDATION_FAILED', 'informe exatamente um de: fot_id, agenda_id, ou de+ate');
@@ -540,7 +544,11 @@ export async function resultado(db: Db, regiao: string, q: ResultadoQuery) {
           .from(agenda)
           .where(and(eq(agenda.id, q.agenda_id), eq(agenda.regiao, regiao)))
       : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`);
-  const [found, rows] = await db.batch([exists, query]);
+  return [exists, query] as const;
+}
+
+/** The answer from the selects' rows: 404 when the FOT or event is not in the region. */
+export function resultadoAnswer(q: ResultadoQuery, found: unknown[], rows: unknown[]) {
   if (!found[0]) throw new ApiError('NOT_FOUND', q.fot_id ? 'FOT não encontrado' : 'evento não encontrado');
   return toResultado(rows as ResultadoRow[]);
 }

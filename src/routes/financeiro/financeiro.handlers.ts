@@ -92,9 +92,12 @@ export const listContratos = handler(r.listContratos, async (c) => {
   return c.json(rows, 200);
 });
 
-export const getResultado = handler(r.getResultado, async (c) =>
-  c.json(await fin.resultado(c.var.db, c.var.regiao, c.req.valid('query')), 200),
-);
+export const getResultado = foldedHandler(r.getResultado, async (c, read) => {
+  const q = c.req.valid('query');
+  const selects = fin.resultadoSelects(c.var.db, c.var.regiao, q);
+  const [found, rows] = await read(() => selects);
+  return c.json(fin.resultadoAnswer(q, found, rows), 200);
+});
 
 export const putTabela = handler(r.putTabela, async (c) =>
   c.json(await tabelas.putTabela(c.var.db, logCtx(c), c.req.valid('param').vigencia, c.req.valid('json')), 200),

@@ -191,6 +191,7 @@ export const getResultado = authedRoute({
   tags,
   allow: requireAdmin,
   regional: true,
+  fold: true,
   summary: 'Result of an event, a class (FOT) or a period',
   description: `${inRegion} Exactly one of fot_id, agenda_id, or de+ate (else 400). Counts previsto and pago entries, never cancelado/estornado nor the mirrors of reversals. A FOT includes its events' entries and its gastos_captacao as category Captação (realizado). One grouped query.`,
   request: { query: ResultadoQuery },
