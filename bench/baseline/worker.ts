@@ -8,6 +8,13 @@
  * measuring device, never deploy it. `x-regiao` picks the region (default SP). `?limit=&offset=`
  * page the lists (the total comes from `count(*) over ()` in the same statement, as X-Total-Count).
  * Login compares one PBKDF2-SHA256 hash with the stored iterations (100,000), like the project.
+ *
+ * Issue 20's routes keep the rule "the route's essential SQL, raw, no authentication read": job
+ * listings (one statement, the project's filters, quota and overlap subqueries), the calendar feed
+ * (SHA-256 of the token, then owner and events in one batch, rendered as iCalendar), a FOT's result
+ * (existence and the grouped query in one batch), the activity log's first page (one statement).
+ * Writes are one batch: the row (the acceptance: one guarded UPDATE, own invitation, quota open, not
+ * double-booked) and its read-back. The project also writes its log entry and checks its author.
  */
 
 interface Env {
