@@ -173,7 +173,7 @@ export const configSchema = z.object({
     .optional()
     .transform((s) => s || undefined)
     .refine((s) => s === undefined || s.length >= 32, 'ICAL_TOKEN_SECRET must be at least 32 characters'),
-  EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -42,7 +42,9 @@ async function feedToken(keys: FeedKeys, id: string, geracao: number) {
   return b64url(new Uint8Array(mac));
 }
 
-const feedUrl = (origin: string, token: string) => `${origin}/ical/${token}.ics`;
+/** The feed's path: also its edge cache key (routes/calendario, middleware/cached.ts). */
+export const feedPath = (token: string) => `/ical/${token}.ics`;
+const feedUrl = (origin: string, token: string) => `${origin}${feedPath(token)}`;
 
 const feedOf = (db: Db, userId: string) =>
   db
@@ -74,7 +76,11 @@ export async function feedUrlFor(db: Db, log: LogCtx, userId: string, keys: Feed
 
 const noFeed = () => new ApiError('NOT_FOUND', 'nenhum calendário ativo: peça a url primeiro (GET /api/me/calendario)');
 
-/** A new url; the old one answers 404 at once. Guarded by the generation read, so two rotations never share one. */
+/**
+ * A new url; the old one answers 404 at once (from D1; an edge-cached copy lives up to FEED_TTL: the
+ * handler drops this colo's). Guarded by the generation read, so two rotations never share one.
+ * `oldToken` is for that purge only, never for the answer.
+ */
 export async function rotateFeed(db: Db, log: LogCtx, userId: string, keys: FeedKeys, origin: string) {
   const [current] = await feedOf(db, userId);
   if (!current) throw noFeed();
@@ -94,13 +100,17 @@ export async function rotateFeed(db: Db, log: LogCtx, userId: string, keys: Feed
   ]);
   if (written.meta.changes === 0)
     throw new ApiError('CONFLICT', 'o calendário foi alterado ao mesmo tempo: tente de novo');
-  return { url: feedUrl(origin, token) };
+  return { url: feedUrl(origin, token), oldToken: await feedToken(keys, current.id, current.geracao) };
 }
 
-/** Turns the feed off (idempotent: no feed is no error). */
-export async function disableFeed(db: Db, log: LogCtx, userId: string) {
+/**
+ * Turns the feed off (idempotent: no feed is no error). Answers the token it had (read in the same
+ * batch, before the delete), so the handler can drop its edge-cached feed; undefined without a feed.
+ */
+export async function disableFeed(db: Db, log: LogCtx, userId: string, keys: FeedKeys) {
   const where = eq(calendarios.userId, userId);
-  await db.batch([
+  const [[old]] = await db.batch([
+    feedOf(db, userId),
     logRowWrite(db, log, calendarios, where, {
       acao: 'calendarios.delete',
       entidade: 'calendarios',
@@ -108,6 +118,7 @@ export async function disableFeed(db: Db, log: LogCtx, userId: string) {
     }),
     db.delete(calendarios).where(where),
   ]);
+  return old ? feedToken(keys, old.id, old.geracao) : undefined;
 }
 
 // The feed itself.
@@ -198,11 +209,10 @@ export async function feedCalendar(db: Db, token: string, now: Date) {
   ]);
   const who = owners!.rows[0] as { id: string } | undefined;
   if (!who) return undefined;
-  return renderCalendar(who.id, events!.rows as unknown as FeedRow[], now);
+  return renderCalendar(who.id, events!.rows as unknown as FeedRow[]);
 }
 
-function renderCalendar(ownerId: string, events: FeedRow[], now: Date) {
-  const stamp = icalUtc(now);
+function renderCalendar(ownerId: string, events: FeedRow[]) {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -221,7 +231,9 @@ function renderCalendar(ownerId: string, events: FeedRow[], now: Date) {
       'BEGIN:VEVENT',
       // Stable per event and owner: the same across calls and rotations, so calendars update in place.
       `UID:${e.id}.${ownerId}@event-ops`,
-      `DTSTAMP:${stamp}`,
+      // The event's last change, not the time of the request: the same data gives the same bytes, so
+      // the feed's ETag holds between polls and a calendar app's revalidation is a 304.
+      `DTSTAMP:${icalUtc(new Date(e.updated_at))}`,
       `LAST-MODIFIED:${icalUtc(new Date(e.updated_at))}`,
       ...(win.allDay
         ? [`DTSTART;VALUE=DATE:${icalDate(e.data_evento)}`, `DTEND;VALUE=DATE:${icalDate(nextDay(e.data_evento))}`]

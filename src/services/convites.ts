@@ -18,6 +18,7 @@ import { writeThenRead } from '../db/write-read';
 import { feeOnAccept, feeOnCancel } from './financeiro';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
+import { isAdmin } from '../lib/permissions';
 import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';
@@ -468,6 +469,30 @@ export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
 /**
+ * The invitation `PATCH /api/convites/{id}` answers, as the caller may see it: its own (a
+ * professional, for answer()) or one of the region's events (an administrator, for decide()). One
+ * select, read with the caller's check in one round trip (routes/convites, a folded read).
+ */
+export const answerTargetSelect = (db: Db, scope: Scope, regiao: string, id: string) =>
+  db
+    .select({
+      status: convites.status,
+      origem: convites.origem,
+      convidadoPor: convites.convidadoPor,
+      agendaId: convites.agendaId,
+      funcaoId: convites.funcaoId,
+      creator: agenda.userId,
+      dataEvento: agenda.dataEvento,
+      usuarioId: profissionais.usuarioId,
+    })
+    .from(convites)
+    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
+    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+    .where(and(eq(convites.id, id), isAdmin(scope.role) ? eq(agenda.regiao, regiao) : ownConvites(scope)));
+
+export type AnswerTarget = Awaited<ReturnType<typeof answerTargetSelect>>[number];
+
+/**
  * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
  * accept a `pendente` invitation, or again one it declined itself (`recusado` of origin `convite`);
  * it may decline a `pendente`, `aceito`, `solicitado` or `espera` one (withdrawing an application).
@@ -480,20 +505,8 @@ export async function answer(
   id: string,
   status: 'aceito' | 'recusado',
   push: Push,
+  current: AnswerTarget | undefined,
 ) {
-  const [current] = await db
-    .select({
-      status: convites.status,
-      origem: convites.origem,
-      convidadoPor: convites.convidadoPor,
-      agendaId: convites.agendaId,
-      funcaoId: convites.funcaoId,
-      creator: agenda.userId,
-      dataEvento: agenda.dataEvento,
-    })
-    .from(convites)
-    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
-    .where(and(eq(convites.id, id), ownConvites(user)));
   if (!current) throw conviteNotFound();
   const view = selectConvites(db).where(eq(convites.id, id));
   if (current.status === status) return oneConvite(await view);
@@ -582,18 +595,8 @@ export async function decide(
   id: string,
   status: 'aceito' | 'recusado',
   push: Push,
+  current: AnswerTarget | undefined,
 ) {
-  const [current] = await db
-    .select({
-      status: convites.status,
-      usuarioId: profissionais.usuarioId,
-      agendaId: convites.agendaId,
-      dataEvento: agenda.dataEvento,
-    })
-    .from(convites)
-    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
-    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-    .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
   if (!current) throw conviteNotFound();
   if (current.status !== 'solicitado')
     throw new ApiError(

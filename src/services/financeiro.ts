@@ -346,7 +346,14 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accept
 export function feeOnCancel(db: Db, log: LogCtx, conviteId: string, when?: SQL): Stmt[] {
   const l = lancamentos;
   // A fee already gathered into a live payout batch stays: cancel the batch first (README "Money").
-  const where = and(eq(l.conviteId, conviteId), eq(l.status, 'previsto'), sql`not ${inLiveBatch(l.id)}`, when);
+  const where = and(
+    eq(l.conviteId, conviteId),
+    // The partial unique index's own condition, so that SQLite may use it rather than scan the entries.
+    sql`${l.status} <> 'cancelado'`,
+    eq(l.status, 'previsto'),
+    sql`not ${inLiveBatch(l.id)}`,
+    when,
+  );
   const set = { status: 'cancelado' as const };
   return [
     logRowWrite(db, log, l, where, {

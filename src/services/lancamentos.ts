@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { AuthoredWrite } from '../db/authored';
+import type { Author, AuthoredWrite } from '../db/authored';
 import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import {
@@ -23,6 +23,7 @@ import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money
 import { pageBounds, type Page } from '../lib/pagination';
 import { created, logStatement, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
+import { assertRefsInRegion, refsInRegion } from './references';
 import {
   cancelarStatements,
   ensureSystemCategories,
@@ -224,85 +225,85 @@ export interface LancamentoBody {
 }
 
 /**
- * The references of an entry, each in the caller's region: one round trip. An unknown id or one of
- * another region is 404 naming the field (the caller may not see it); a category of the other
- * tipo is 400.
+ * The references of an entry (each in the caller's region) and its rules, for the entry's own batch:
+ * `condition` guards the insert, `selects` explain a refusal afterwards (`explain`). An unknown id or
+ * one of another region is 404 naming the field (the caller may not see it); a category of the other
+ * tipo, or an event of another FOT record than `fot_id`, is 400.
  */
-async function checkRefs(
-  db: Db,
-  regiao: string,
-  b: {
-    categoria_id?: string;
-    tipo?: TipoLancamento;
-    fot_id?: string | null;
-    agenda_id?: string | null;
-    profissional_id?: string | null;
-  },
-) {
-  const none = db
-    .select({ id: sql<string>`null` })
-    .from(cat)
-    .where(sql`0`);
-  const [c, f, a, p] = await db.batch([
-    b.categoria_id
-      ? db
-          .select({ id: cat.id, tipo: cat.tipo })
-          .from(cat)
-          .where(and(eq(cat.id, b.categoria_id), eq(cat.regiao, regiao)))
-      : db
-          .select({ id: cat.id, tipo: cat.tipo })
-          .from(cat)
-          .where(sql`0`),
-    b.fot_id
-      ? db
-          .select({ id: cadastroFot.id })
-          .from(cadastroFot)
-          .where(and(eq(cadastroFot.id, b.fot_id), eq(cadastroFot.regiao, regiao)))
-      : none,
-    b.agenda_id
-      ? db
-          .select({ id: agenda.id, fotId: agenda.fotId })
-          .from(agenda)
-          .where(and(eq(agenda.id, b.agenda_id), eq(agenda.regiao, regiao)))
-      : db
-          .select({ id: agenda.id, fotId: agenda.fotId })
-          .from(agenda)
-          .where(sql`0`),
-    b.profissional_id
-      ? db
-          .select({ id: profissionais.id })
-          .from(profissionais)
-          .where(and(eq(profissionais.id, b.profissional_id), eq(profissionais.regiao, regiao)))
-      : none,
+function entryRefs(db: Db, regiao: string, b: LancamentoBody) {
+  const refs = refsInRegion(db, regiao, [
+    {
+      field: 'categoria_id',
+      table: cat,
+      id: b.categoria_id,
+      message: 'categoria_id: categoria não encontrada nesta região',
+    },
+    { field: 'fot_id', table: cadastroFot, id: b.fot_id, message: 'fot_id: FOT não encontrado nesta região' },
+    { field: 'agenda_id', table: agenda, id: b.agenda_id, message: 'agenda_id: evento não encontrado nesta região' },
+    {
+      field: 'profissional_id',
+      table: profissionais,
+      id: b.profissional_id,
+      message: 'profissional_id: profissional não encontrado nesta região',
+    },
   ]);
-  if (b.categoria_id && !c[0]) throw new ApiError('NOT_FOUND', 'categoria_id: categoria não encontrada nesta região');
-  if (b.tipo && c[0] && c[0].tipo !== b.tipo)
-    throw new ApiError('VALIDATION_FAILED', `categoria_id: a categoria é de ${c[0].tipo}, o lançamento é de ${b.tipo}`);
-  if (b.fot_id && !f[0]) throw new ApiError('NOT_FOUND', 'fot_id: FOT não encontrado nesta região');
-  if (b.agenda_id && !a[0]) throw new ApiError('NOT_FOUND', 'agenda_id: evento não encontrado nesta região');
-  if (b.profissional_id && !p[0])
-    throw new ApiError('NOT_FOUND', 'profissional_id: profissional não encontrado nesta região');
-  if (b.fot_id && a[0] && a[0].fotId !== b.fot_id)
-    throw new ApiError('VALIDATION_FAILED', 'agenda_id: o evento não pertence ao FOT informado');
+  const catTipo = sql<TipoLancamento | null>`(select ${cat.tipo} from ${cat} where ${cat.id} = ${b.categoria_id})`;
+  const eventFot = sql<
+    string | null
+  >`(select ${agenda.fotId} from ${agenda} where ${agenda.id} = ${b.agenda_id ?? null})`;
+  const sameFot = b.fot_id && b.agenda_id ? sql`${eventFot} = ${b.fot_id}` : sql`1`;
+  return {
+    condition: and(refs.condition, sql`${catTipo} = ${b.tipo}`, sameFot)!,
+    selects: [refs.select, db.select({ catTipo, eventFot }).from(sql`(select 1)`)] as const,
+    explain(found: Record<string, number>[], [rules]: { catTipo: TipoLancamento | null; eventFot: string | null }[]) {
+      refs.assertFound(found);
+      if (rules?.catTipo && rules.catTipo !== b.tipo)
+        throw new ApiError(
+          'VALIDATION_FAILED',
+          `categoria_id: a categoria é de ${rules.catTipo}, o lançamento é de ${b.tipo}`,
+        );
+      if (b.fot_id && b.agenda_id && rules?.eventFot !== b.fot_id)
+        throw new ApiError('VALIDATION_FAILED', 'agenda_id: o evento não pertence ao FOT informado');
+    },
+  };
 }
 
-/** POST: one `previsto` entry, `origem` `manual`, logged in its batch. A duplicate chave_externa is 409 CONFLICT. */
-export async function createLancamento(db: Db, log: LogCtx, regiao: string, b: LancamentoBody) {
-  await checkRefs(db, regiao, b);
-  const { id, statements } = entryInsert(db, log, {
-    regiao,
-    tipo: b.tipo,
-    categoria: { id: b.categoria_id },
-    descricao: b.descricao,
-    valorCentavos: toCentavos(b.valor),
-    vencimento: b.vencimento,
-    origem: 'manual',
-    fotId: b.fot_id ?? null,
-    agendaId: b.agenda_id ?? null,
-    profissionalId: b.profissional_id ?? null,
-    chaveExterna: b.chave_externa ?? null,
-  });
-  const [[row]] = await writeThenRead(db, statements, [selectLancamentos(db).where(eq(l.id, id))]);
+/**
+ * A manual `previsto` entry in ONE round trip (a folded write, db/authored.ts): the author's check,
+ * the references and their rules are conditions of the insert itself; the refusal is explained from
+ * selects of the same batch.
+ */
+export async function createLancamento(db: Db, write: AuthoredWrite, regiao: string, b: LancamentoBody) {
+  const refs = entryRefs(db, regiao, b);
+  const id = crypto.randomUUID();
+  const entry = (author: Author) =>
+    entryInsert(
+      db,
+      author.log,
+      {
+        id,
+        regiao,
+        tipo: b.tipo,
+        categoria: { id: b.categoria_id },
+        descricao: b.descricao,
+        valorCentavos: toCentavos(b.valor),
+        vencimento: b.vencimento,
+        origem: 'manual',
+        fotId: b.fot_id ?? null,
+        agendaId: b.agenda_id ?? null,
+        profissionalId: b.profissional_id ?? null,
+        chaveExterna: b.chave_externa ?? null,
+      },
+      // A manual entry names its category: the system ones need not be ensured.
+      { when: and(author.guard, refs.condition), categoriesEnsured: true },
+    ).statements;
+  const [found, rules, ...rest] = await write((author) => [
+    ...refs.selects,
+    ...entry(author),
+    selectLancamentos(db).where(eq(l.id, id)),
+  ]);
+  const [row] = rest.at(-1) as LancamentoView[];
+  if (!row) refs.explain(found as Record<string, number>[], rules as never);
   return toLancamentoResponse(row!);
 }
 
@@ -373,7 +374,9 @@ export interface ContratoBody {
  * amounts by splitCentavos (the last absorbs the remainder), dates by addMonths from the first.
  */
 export async function createContrato(db: Db, log: LogCtx, regiao: string, b: ContratoBody) {
-  await checkRefs(db, regiao, { fot_id: b.fot_id });
+  await assertRefsInRegion(db, regiao, [
+    { field: 'fot_id', table: cadastroFot, id: b.fot_id, message: 'fot_id: FOT não encontrado nesta região' },
+  ]);
   const total = toCentavos(b.valor_total);
   if (total < b.parcelas) throw new ApiError('VALIDATION_FAILED', 'valor_total: menor que um centavo por parcela');
   const now = nowIso();

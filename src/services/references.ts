@@ -10,6 +10,8 @@ export interface Ref {
   field: string;
   table: RegionalTable;
   id: string | null | undefined;
+  /** The 404's message when missing (default `<field>: not found in region <regiao>`). */
+  message?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], ex
   );
   const row = await db.values<unknown[]>(sql`select ${sql.join(extra ? [...cols, extra] : cols, sql`, `)}`);
   const missing = present.find((_, i) => row[0]?.[i] !== 1);
-  if (missing) throw new ApiError('NOT_FOUND', `${missing.field}: not found in region ${regiao}`);
+  if (missing) throw new ApiError('NOT_FOUND', missing.message ?? `${missing.field}: not found in region ${regiao}`);
   return extra ? row[0]?.[present.length] : undefined;
 }
 
@@ -47,7 +49,8 @@ export function refsInRegion(db: Db, regiao: string, refs: Ref[]) {
     select: db.select(columns).from(sql`(select 1)`),
     assertFound(rows: Record<string, number>[]) {
       const missing = present.find((_, i) => rows[0]?.[`r${i}`] !== 1);
-      if (missing) throw new ApiError('NOT_FOUND', `${missing.field}: not found in region ${regiao}`);
+      if (missing)
+        throw new ApiError('NOT_FOUND', missing.message ?? `${missing.field}: not found in region ${regiao}`);
     },
   };
 }

@@ -1075,6 +1075,77 @@ const statements: Record<string, number> = {};
 /** D1's rows read / written per request (meta.rows_read, meta.rows_written), at 1 row and at 100+. */
 const rows: Record<string, { small?: string; large?: string }> = {};
 let phase: 'small' | 'large' = 'small';
+/**
+ * D1 bills rows read. A route may read, beyond the rows it answers, at most PER_STATEMENT rows per
+ * statement (the caller's user and session, guards, the activity log's chain) with 1 row of data; and
+ * that excess must stay flat (within FLAT_SLACK) when the data grows by 100+ rows of each kind: no scan.
+ */
+const PER_STATEMENT = 40;
+const FLAT_SLACK = 30;
+
+/**
+ * Route cases whose reads beyond the answer grow with the data today (measured at 100+ rows, when
+ * issue 20 added this check): X-Total-Count counts every matching row, results and batches sum the
+ * entries they do not list, quotas count the team, an unpaged list joins per row. A ratchet: none may
+ * get 25% worse; lower a figure when a change brings it down, and a new route must be flat. README
+ * "Performance" lists them as the next round's work.
+ */
+const GROWS_WITH_DATA: Record<string, number> = {
+  'admin list': 286,
+  'admin pending': 230,
+  'admin create (admin role)': 129,
+  'tipos-eventos list (page)': 56,
+  'fot list': 50,
+  'fot list (page)': 66,
+  'profissionais list': 1346,
+  'profissionais list (page)': 842,
+  'profissionais contagem': 2317,
+  'agenda list (admin)': 2030,
+  'agenda list (agenda_viewer)': 2018,
+  'agenda list (profissional)': 643,
+  'agenda list (page)': 987,
+  'agenda get': 165,
+  'agenda update': 171,
+  'equipe put': 175,
+  'convites of an event': 480,
+  'notifications unread-count': 116,
+  'notifications read-all': 459,
+  'pesquisa (public)': 134,
+  'pesquisa answer (public)': 153,
+  'chamados list (requester)': 231,
+  'chamados list (admin, page)': 166,
+  'import upload': 169,
+  'export profissionais': 155,
+  'pacotes list (page)': 115,
+  'pedidos list (filters, page)': 115,
+  'logistica put (change)': 132,
+  'vagas list': 1982,
+  'vagas list (filters, page)': 940,
+  'fin lancamentos': 927,
+  'fin lancamentos paged': 591,
+  'fin contratos': 175,
+  'fin resultado fot': 1232,
+  'fin resultado evento': 339,
+  'fin resultado periodo': 551,
+  'fin repasse create': 2308,
+  'fin repasses': 532,
+  'fin repasse pix.csv': 114,
+  'fin repasse pagar': 1009,
+  'fin repasse cancelar': 345,
+  'fin meus-pagamentos': 234,
+};
+
+/** Rows read beyond the rows answered (rows_read − rows returned), per phase: what a scan or a count makes grow. */
+const excess: Record<string, { small?: number; large?: number }> = {};
+
+/** Rows an answer carries: a list's length (with each element's own lists), a CSV's lines, else 1. */
+function returnedRows(body: unknown): number {
+  if (typeof body === 'string') return body.split('\n').length;
+  if (Array.isArray(body)) return body.reduce((n: number, b) => n + returnedRows(b), 0);
+  if (body && typeof body === 'object')
+    return 1 + Object.values(body).reduce((n: number, v) => n + (Array.isArray(v) ? returnedRows(v) : 0), 0);
+  return 0;
+}
 
 async function measure(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -1095,6 +1166,7 @@ async function measure(): Promise<Record<string, number>> {
     out[call.name] = res.roundTrips!;
     statements[call.name] = res.statements!;
     (rows[call.name] ??= {})[phase] = `${res.rowsRead}/${res.rowsWritten}`;
+    (excess[call.name] ??= {})[phase] = res.rowsRead! - returnedRows(res.body);
   }
   return out;
 }
@@ -1115,9 +1187,10 @@ describe('D1 round trips per request', () => {
     large = await measure();
     console.log(
       [
-        'route | round trips (1 row) | (100+ rows) | statements (100+ rows) | rows read/written (1 row) | (100+ rows)',
+        'route | round trips (1 row) | (100+ rows) | statements (100+ rows) | rows read/written (1 row) | (100+ rows) | read beyond the answer (1 row) | (100+ rows)',
         ...Object.keys(small).map(
-          (k) => `${k} | ${small[k]} | ${large[k]} | ${statements[k]} | ${rows[k]?.small} | ${rows[k]?.large}`,
+          (k) =>
+            `${k} | ${small[k]} | ${large[k]} | ${statements[k]} | ${rows[k]?.small} | ${rows[k]?.large} | ${excess[k]?.small} | ${excess[k]?.large}`,
         ),
       ].join('\n'),
     );
@@ -1126,6 +1199,24 @@ describe('D1 round trips per request', () => {
   it(`every route stays within ${BUDGET} round trips, authentication included`, () => {
     const over = Object.entries(large).filter(([, n]) => n > BUDGET);
     expect(over).toEqual([]);
+  });
+
+  it(`no route reads more than ${PER_STATEMENT} rows per statement beyond the rows it answers (1 row of data)`, () => {
+    const over = Object.keys(small).filter((k) => excess[k]!.small! > PER_STATEMENT * statements[k]!);
+    expect(over.map((k) => `${k}: ${excess[k]!.small} rows beyond the answer, ${statements[k]} statements`)).toEqual(
+      [],
+    );
+  });
+
+  it('rows read beyond the answer do not grow with the data, except the known cases, which do not get worse', () => {
+    const worse = Object.keys(small).filter((k) => {
+      const { small: s, large: l } = excess[k]!;
+      const known = GROWS_WITH_DATA[k];
+      return known === undefined ? l! > s! + FLAT_SLACK : l! > Math.ceil(known * 1.25) + FLAT_SLACK;
+    });
+    expect(
+      worse.map((k) => `${k}: ${excess[k]!.small} → ${excess[k]!.large} (known: ${GROWS_WITH_DATA[k] ?? 'flat'})`),
+    ).toEqual([]);
   });
 
   it('no route costs more with 100+ rows than with 1', () => {

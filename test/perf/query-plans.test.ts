@@ -109,3 +109,28 @@ describe('query plans of the hot list queries', () => {
     ).toBe(true);
   });
 });
+
+// A foreign key is checked on every delete (or key change) of the row it references: without an index
+// led by the referencing column, SQLite scans the whole child table (deleting a user scanned every
+// invitation it sent; deleting an invitation scanned every finance entry).
+describe('every foreign key has an index led by its column', () => {
+  it('no child table is scanned to enforce a reference', async () => {
+    const { getTableConfig, SQLiteTable } = await import('drizzle-orm/sqlite-core');
+    const schema = await import('../../src/db/schema');
+    const missing: string[] = [];
+    for (const t of Object.values(schema)) {
+      if (!(t instanceof SQLiteTable)) continue;
+      const cfg = getTableConfig(t);
+      const led = new Set<string>();
+      // A partial index does not serve a foreign key: only full ones count.
+      for (const i of cfg.indexes) if (!i.config.where) led.add((i.config.columns[0] as { name: string }).name);
+      for (const pk of cfg.primaryKeys) led.add(pk.columns[0]!.name);
+      for (const c of cfg.columns) if (c.primary || c.isUnique) led.add(c.name);
+      for (const fk of cfg.foreignKeys) {
+        const col = fk.reference().columns[0]!.name;
+        if (!led.has(col)) missing.push(`${cfg.name}.${col}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -2,10 +2,33 @@
 // catalog's create) and POST /api/cadastro-fot check their author inside the write's own batch.
 // A refused author gets exactly the answer it got before (401/403, same codes) and NOTHING is
 // written: no row, no activity-log entry.
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cadastroFot, cursos, logsAtividade, refreshTokens, users } from '../../src/db/schema';
-import { db, makeAdmin, makeFotRefs, makeUser, nextFot, tokenFor, uniq } from '../helpers/factories';
+import {
+  agenda,
+  cadastroFot,
+  convites,
+  funcoes,
+  tiposEventos,
+  categoriasFinanceiras,
+  cursos,
+  lancamentos,
+  logsAtividade,
+  refreshTokens,
+  users,
+} from '../../src/db/schema';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeFotRefs,
+  makeProfissional,
+  makeUser,
+  nextFot,
+  tokenFor,
+  uniq,
+} from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
@@ -206,4 +229,109 @@ describe('POST /auth/login: the attempt reservation and the account read in one 
     expectError(unknown, 401, 'INVALID_CREDENTIALS');
     expect([wrong.roundTrips, unknown.roundTrips]).toEqual([2, 2]);
   });
+});
+
+describe('POST /api/financeiro/lancamentos: the author check and the references folded into the insert', () => {
+  const categoria = async (regiao = 'SP') =>
+    (
+      await db
+        .select({ id: categoriasFinanceiras.id })
+        .from(categoriasFinanceiras)
+        .where(and(eq(categoriasFinanceiras.regiao, regiao), eq(categoriasFinanceiras.sistema, 'logistica')))
+    )[0]!.id;
+  const body = async (over: Record<string, unknown> = {}) => ({
+    tipo: 'despesa',
+    categoria_id: await categoria(),
+    descricao: uniq('Van'),
+    valor: 120.5,
+    vencimento: '2031-02-10',
+    ...over,
+  });
+  const entriesDescribed = (descricao: string) =>
+    db.select().from(lancamentos).where(eq(lancamentos.descricao, descricao));
+
+  it('an admitted administrator creates in one round trip, with its log entry', async () => {
+    const admin = await makeAdmin();
+    const b = await body();
+    const res = await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b, countQueries: true });
+    expect(res.status).toBe(201);
+    expect(res.roundTrips).toBe(1);
+    expect(await entriesDescribed(b.descricao)).toHaveLength(1);
+    const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
+    expect(entry).toMatchObject({ acao: 'lancamentos.create', atorId: admin.id });
+  });
+
+  it.each(refusals)('an author %s is answered as before and nothing is written', async (_, change, status, code) => {
+    const admin = await makeAdmin();
+    await change(admin.id, admin.token);
+    const b = await body({ fot_id: UNKNOWN_ID });
+    const before = await logCount();
+    // Its unknown reference would be 404 for an admitted author: the refusal comes first.
+    expectError(await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b }), status, code);
+    expect(await entriesDescribed(b.descricao)).toHaveLength(0);
+    expect(await logCount()).toBe(before);
+  });
+
+  it('a reference of another region, a category of the other tipo, an event of another FOT: nothing written', async () => {
+    const admin = await makeAdmin();
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ categoria_id: await categoria('MG') }, 404, 'NOT_FOUND'],
+      [{ tipo: 'receita' }, 400, 'VALIDATION_FAILED'],
+      [{ profissional_id: UNKNOWN_ID }, 404, 'NOT_FOUND'],
+    ];
+    for (const [over, status, code] of cases) {
+      const b = await body(over);
+      const res = await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b });
+      expectError(res, status, code);
+      expect(await entriesDescribed(b.descricao)).toHaveLength(0);
+    }
+  });
+});
+
+describe('PATCH /api/convites/{id}: the invitation read with the caller check, then written', () => {
+  async function invitation() {
+    const fot = await makeFot('SP');
+    const tipo = await makeCatalog(tiposEventos, 'SP');
+    const funcao = await makeCatalog(funcoes, 'SP');
+    const [ev] = await db
+      .insert(agenda)
+      .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2031-03-03' })
+      .returning();
+    const user = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
+    const [inv] = await db
+      .insert(convites)
+      .values({ agendaId: ev!.id, profissionalId: p.id, funcaoId: funcao.id })
+      .returning();
+    return { user, inv: inv! };
+  }
+  const statusOf = async (id: string) => (await db.select().from(convites).where(eq(convites.id, id)))[0]!.status;
+
+  it('an acceptance costs 2 round trips (invitation + caller, then the write)', async () => {
+    const { user, inv } = await invitation();
+    const res = await api('PATCH', `/api/convites/${inv.id}`, {
+      token: user.token,
+      body: { status: 'aceito' },
+      countQueries: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBe(2);
+    expect(await statusOf(inv.id)).toBe('aceito');
+  });
+
+  it.each(refusals)(
+    'a professional %s is answered as before and nothing is written',
+    async (_, change, status, code) => {
+      const { user, inv } = await invitation();
+      await change(user.id, user.token);
+      const before = await logCount();
+      expectError(
+        await api('PATCH', `/api/convites/${inv.id}`, { token: user.token, body: { status: 'aceito' } }),
+        status,
+        code,
+      );
+      expect(await statusOf(inv.id)).toBe('pendente');
+      expect(await logCount()).toBe(before);
+    },
+  );
 });

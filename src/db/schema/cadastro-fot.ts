@@ -31,6 +31,7 @@ export const cadastroFot = sqliteTable(
     index('cadastro_fot_regiao_updated_idx').on(t.regiao, desc(t.updatedAt), t.id),
     index('cadastro_fot_regiao_empresa_updated_idx').on(t.regiao, t.empresaId, desc(t.updatedAt), t.id),
     index('cadastro_fot_curso_idx').on(t.cursoId),
+    index('cadastro_fot_empresa_idx').on(t.empresaId),
     index('cadastro_fot_ano_idx').on(t.anoFormaturaId),
   ],
 );

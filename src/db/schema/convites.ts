@@ -62,6 +62,7 @@ export const convites = sqliteTable(
     index('convites_funcao_idx').on(t.funcaoId),
     index('convites_fila_idx').on(t.agendaId, t.funcaoId, t.status, t.createdAt),
     index('convites_promocao_idx').on(t.promocaoId),
+    index('convites_convidado_por_idx').on(t.convidadoPor),
   ],
 );
 

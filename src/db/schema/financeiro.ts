@@ -124,6 +124,8 @@ export const lancamentos = sqliteTable(
     index('lancamentos_agenda_idx').on(t.agendaId),
     index('lancamentos_profissional_idx').on(t.profissionalId, t.vencimento),
     index('lancamentos_contrato_idx').on(t.contratoId, t.parcela),
+    // Deleting an invitation sets its fees' convite_id to null: the foreign key needs a full index (the partial unique one does not serve it).
+    index('lancamentos_convite_idx').on(t.conviteId),
     uniqueIndex('lancamentos_estorno_de_uq').on(t.estornoDe),
     uniqueIndex('lancamentos_convite_uq')
       .on(t.conviteId)
@@ -236,6 +238,7 @@ export const repasseLancamentos = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.repasseId, t.lancamentoId] }),
+    index('repasse_lancamentos_lancamento_idx').on(t.lancamentoId),
     uniqueIndex('repasse_lancamentos_ativo_uq')
       .on(t.lancamentoId)
       .where(sql`${t.ativo} = 1`),

@@ -33,7 +33,10 @@ export const importacoes = sqliteTable(
     aplicadoEm: text('aplicado_em'),
     ...timestamps,
   },
-  (t) => [index('importacoes_regiao_created_idx').on(t.regiao, t.createdAt)],
+  (t) => [
+    index('importacoes_regiao_created_idx').on(t.regiao, t.createdAt),
+    index('importacoes_criado_por_idx').on(t.criadoPor),
+  ],
 );
 
 /**

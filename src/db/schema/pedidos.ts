@@ -79,6 +79,7 @@ export const pedidos = sqliteTable(
     index('pedidos_regiao_status_created_idx').on(t.regiao, t.status, t.createdAt, t.id),
     index('pedidos_fot_created_idx').on(t.fotId, t.createdAt, t.id),
     index('pedidos_status_expira_idx').on(t.status, t.expiraEm),
+    index('pedidos_pacote_idx').on(t.pacoteId),
   ],
 );
 

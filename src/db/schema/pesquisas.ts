@@ -39,6 +39,7 @@ export const pesquisas = sqliteTable(
     index('pesquisas_regiao_created_idx').on(t.regiao, desc(t.createdAt), t.id),
     index('pesquisas_auto_idx').on(t.status, t.publico, t.tipoEventoId),
     index('pesquisas_criado_por_idx').on(t.criadoPor),
+    index('pesquisas_tipo_evento_idx').on(t.tipoEventoId),
   ],
 );
 

@@ -1,10 +1,21 @@
 import { z } from '@hono/zod-openapi';
+import { cachedPublicGet } from '../../middleware/cached';
 import { requireRole } from '../../middleware/require-role';
 import { CALENDAR_ROLES } from '../../services/calendario';
 import { errors, jsonResponse } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 
 const tags = ['Calendar feeds'];
+
+/**
+ * Seconds a feed may be served from the edge cache (middleware/cached.ts; the var
+ * EDGE_CACHE_TTL_SECONDS caps it). Calendar apps poll every few minutes to hours and the feed used
+ * to tell them `max-age=300`, so five minutes of staleness is what a subscriber already saw; it is
+ * also how long a rotated or disabled token may still be answered by a colo that held its feed.
+ */
+export const FEED_TTL = 300;
+/** Keyed by the path, which holds the token: a new token never meets an old token's entry. */
+export const feedCache = cachedPublicGet({ ttl: FEED_TTL, private: true });
 
 export const CalendarUrlSchema = z
   .object({
@@ -34,7 +45,7 @@ export const rotate = authedRoute({
   path: '/rotacionar',
   tags,
   allow,
-  summary: 'A new feed url; the old one answers 404 at once',
+  summary: `A new feed url; the old one answers 404 (at once; a colo that had it in its edge cache: within ${FEED_TTL} s)`,
   description: `${who} 404 when the caller has no feed (never asked for one, or turned it off).`,
   responses: { 200: jsonResponse(CalendarUrlSchema, 'The new feed url'), 404: errors[404], 409: errors[409] },
 });
@@ -44,7 +55,7 @@ export const disable = authedRoute({
   path: '/',
   tags,
   allow,
-  summary: "Turn the caller's calendar feed off (its url answers 404; idempotent)",
+  summary: `Turn the caller's calendar feed off (its url answers 404, from an edge cache within ${FEED_TTL} s; idempotent)`,
   description: who,
   responses: { 204: { description: 'Turned off' } },
 });
@@ -54,9 +65,9 @@ export const feed = publicRoute({
   method: 'get',
   path: '/{token}.ics',
   tags,
+  middleware: [feedCache],
   summary: 'The calendar feed (RFC 5545), for calendar apps; the token is the credential',
-  description:
-    "One VEVENT per event of the feed's owner, times in UTC. Professional: its invitations (aceito CONFIRMED, pendente TENTATIVE, recusado in the last 30 days CANCELLED); agenda_viewer: the events it created; EVENT_OWNER: its company's events. Events that ended more than 90 days ago are left out. Unknown, rotated or disabled token: 404.",
+  description: `One VEVENT per event of the feed's owner, times in UTC. Professional: its invitations (aceito CONFIRMED, pendente TENTATIVE, recusado in the last 30 days CANCELLED); agenda_viewer: the events it created; EVENT_OWNER: its company's events. Events that ended more than 90 days ago are left out. Unknown, rotated or disabled token: 404. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${FEED_TTL} s, so a change shows within ${FEED_TTL} s, and a rotated or disabled url may still answer 200 for up to ${FEED_TTL} s where it was cached (at once 404 in the colo that rotated it).`,
   request: {
     params: z.object({
       token: z
@@ -69,6 +80,7 @@ export const feed = publicRoute({
       description: 'The calendar',
       content: { 'text/calendar': { schema: z.string().openapi({ description: 'RFC 5545, UTF-8, CRLF' }) } },
     },
+    304: { description: 'Not modified: the `If-None-Match` ETag is current (no body)' },
     404: errors[404],
   },
 });

@@ -13,4 +13,5 @@ export const icalRoutes = createRouter();
 // The registry would print `middleware` into the document: only the OpenAPI part goes in.
 const { middleware: _unused, ...feedDoc } = r.feed;
 icalRoutes.openAPIRegistry.registerPath(feedDoc);
-icalRoutes.get('/:token.ics', h.feed);
+// Its middleware (the edge cache, middleware/cached.ts) runs as on any route.
+icalRoutes.get('/:token.ics', r.feedCache, h.feed);

@@ -1,6 +1,7 @@
 import { isAdmin } from '../../lib/permissions';
 import { setTotal } from '../../lib/pagination';
 import * as convites from '../../services/convites';
+import { authorizedBatch } from '../../middleware/folded';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './convites.routes';
 
@@ -35,14 +36,17 @@ export const listMine = foldedHandler(r.listMine, async (c, read) => {
   return c.json(rows.map(convites.toConviteResponse), 200);
 });
 
-// The professional answers its own invitation; an administrator decides an application.
-export const answer = handler(r.answer, async (c) => {
-  const { db, user, regiao } = c.var;
+// The professional answers its own invitation; an administrator decides an application. The
+// invitation is read with the caller's check (a folded read: one round trip), then written.
+export const answer = foldedHandler(r.answer, async (c) => {
+  const { db, regiao } = c.var;
   const { id } = c.req.valid('param');
   const { status } = c.req.valid('json');
+  const [[current]] = await authorizedBatch(c, (scope) => [convites.answerTargetSelect(db, scope, regiao, id)]);
+  const user = c.var.user;
   const body = isAdmin(user.role)
-    ? await convites.decide(db, logCtx(c), regiao, id, status, pushOf(c))
-    : await convites.answer(db, logCtx(c), user, id, status, pushOf(c));
+    ? await convites.decide(db, logCtx(c), regiao, id, status, pushOf(c), current)
+    : await convites.answer(db, logCtx(c), user, id, status, pushOf(c), current);
   return c.json(body, 200);
 });
 

@@ -62,6 +62,7 @@ export const answer = authedRoute({
   tags,
   allow: requireRole('profissional', ...ADMIN_ROLES),
   regional: true,
+  fold: true,
   summary:
     'Accept or decline an invitation (the invited professional); approve or refuse an application (administrators)',
   description:

@@ -3,7 +3,7 @@ import { authorizedWrite } from '../../middleware/folded';
 import * as fin from '../../services/lancamentos';
 import * as repasses from '../../services/repasses';
 import * as tabelas from '../../services/tabelas-tributarias';
-import { csvAnswer, handler, logCtx } from '../route';
+import { csvAnswer, foldedHandler, handler, logCtx } from '../route';
 import * as r from './financeiro.routes';
 
 export const listCategorias = handler(r.listCategorias, async (c) => {
@@ -38,8 +38,8 @@ export const listLancamentos = handler(r.listLancamentos, async (c) => {
   return c.json(rows, 200);
 });
 
-export const createLancamento = handler(r.createLancamento, async (c) =>
-  c.json(await fin.createLancamento(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
+export const createLancamento = foldedHandler(r.createLancamento, async (c, write) =>
+  c.json(await fin.createLancamento(c.var.db, write, c.var.regiao, c.req.valid('json')), 201),
 );
 
 export const getLancamento = handler(r.getLancamento, async (c) =>

@@ -93,6 +93,7 @@ export const createLancamento = authedRoute({
   tags,
   allow: requireAdmin,
   regional: true,
+  fold: true,
   summary: 'Create an entry (previsto, origem manual)',
   description: `${inRegion} categoria_id, fot_id, agenda_id, profissional_id must be of the region (404 otherwise); the category's tipo must match (400); agenda_id must belong to fot_id when both are given (400). A chave_externa already used in the region is 409 CONFLICT.`,
   request: { body: jsonBody(LancamentoRequest) },
