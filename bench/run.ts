@@ -3,12 +3,13 @@
  * npm run bench -- --scale    (p50/p99 of each list's first page at about 100 rows, then 100,000 agenda events)
  *
  * Issue 8's benchmark. In a fresh temporary directory it creates a local D1, applies the
- * migrations, loads the `bench` demo data (scripts/seed-lib.ts), snapshots the project and the
- * baseline (bench/baseline/, one raw D1 statement per route) with `wrangler deploy --dry-run`, and
+ * migrations, loads the `bench` demo data (scripts/seed-lib.ts) and what issue 20's routes need
+ * (publishSql, logsSql, lancamentosSql, invitationsSql below), snapshots the project and the
+ * baseline (bench/baseline/, one raw D1 statement or batch per route) with `wrangler deploy --dry-run`, and
  * serves both with `wrangler dev` on two loopback ports over the SAME persisted D1. It logs in
- * (admin, agenda_viewer, profissional), checks that both sides answer each route alike, then drives
- * every route with autocannon at fixed connections and duration, alternating project and baseline
- * runs (A B A B ...), and prints a markdown table with medians and the median of the per-pair
+ * (admin, agenda_viewer, profissional, and the bench's own professional of the acceptances), checks
+ * that both sides answer each route alike, then drives every route with autocannon at fixed
+ * connections and duration, alternating project and baseline runs (A B A B ...), and prints a markdown table with medians and the median of the per-pair
  * ratios. Both servers are killed (whole process groups) whatever happens.
  *
  * Numbers from `wrangler dev` compare routes on this machine; they are not production figures.
@@ -70,12 +71,12 @@ type BenchRoute = {
 };
 
 const demo = (key: Exclude<Who, 'aceite'>) => DEMO_USERS.find((u) => u.key === key)!;
-/** The bench's own professional (seeded by seedBenchExtras, the demo professional's password). */
+/** The bench's own professional (seeded by invitationsSql, the demo professional's password). */
 const ACEITE = { email: 'bench.aceite@example.com', password: demo('profissional').password };
 const loginOf = (who: Who) => (who === 'aceite' ? ACEITE : demo(who));
 
 /**
- * What the issue 20 routes need from the seeded data, read after seeding (seedBenchExtras): ids for
+ * What the issue 20 routes need from the seeded data, read after seeding (readBenchData): ids for
  * request bodies, the FOT whose result is read, the calendar feed's path (created through the API).
  */
 const data = {
