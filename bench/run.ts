@@ -1,15 +1,17 @@
 /**
  * npm run bench [-- --duration 5 --connections 10 --pairs 3 --only agenda,me --out FILE --keep]
- * npm run bench -- --scale    (p99 of each list's first page at about 100, then 10,000 rows)
+ * npm run bench -- --scale    (p50/p99 of each list's first page at about 100 rows, then 100,000 agenda events)
  *
  * Issue 8's benchmark. In a fresh temporary directory it creates a local D1, applies the
- * migrations, loads the `bench` demo data (scripts/seed-lib.ts), snapshots the project and the
- * baseline (bench/baseline/, one raw D1 statement per route) with `wrangler deploy --dry-run`, and
- * serves both with `wrangler dev` on two loopback ports over the SAME persisted D1. It logs in
- * (admin, agenda_viewer, profissional), checks that both sides answer each route alike, then drives
- * every route with autocannon at fixed connections and duration, alternating project and baseline
- * runs (A B A B ...), and prints a markdown table with medians and the median of the per-pair
- * ratios. Both servers are killed (whole process groups) whatever happens.
+ * migrations, loads the `bench` demo data (scripts/seed-lib.ts) and what issue 20's routes need
+ * (publishSql, logsSql, lancamentosSql, invitationsSql below), snapshots the project and the
+ * baseline (bench/baseline/, one raw D1 statement or batch per route) with `wrangler deploy
+ * --dry-run`, and serves both with `wrangler dev` on two loopback ports over the SAME persisted D1.
+ * It logs in (admin, agenda_viewer, profissional, and the bench's own professional of the
+ * acceptances), checks that both sides answer each route alike, then drives every route with
+ * autocannon at fixed connections and duration, alternating project and baseline runs (A B A B
+ * ...), and prints a markdown table with medians and the median of the per-pair ratios. Both
+ * servers are killed (whole process groups) whatever happens.
  *
  * Numbers from `wrangler dev` compare routes on this machine; they are not production figures.
  */
@@ -23,23 +25,29 @@ import autocannon, { type Result } from 'autocannon';
 import {
   applyLocalMigrations,
   CliError,
+  d1Execute,
   fail,
   parseCli,
   randomHex,
   runWrangler,
   ROOT,
+  sqlString,
+  targetArgs,
   wranglerErrorLine,
+  type Target as D1Target,
 } from '../scripts/lib.ts';
 import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
 
-type Who = 'admin' | 'agenda' | 'profissional';
+/** `aceite`: the bench's own professional (region MG), whose pending invitations PATCH /api/convites accepts. */
+type Who = 'admin' | 'agenda' | 'profissional' | 'aceite';
 type Side = 'project' | 'baseline';
 
 type BenchRoute = {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
+  /** The path; a `request` hook may answer another one per request (`{id}` of a write taken once). */
   path: string;
   /** Whose access token goes in Authorization (the baseline reads the identity from it, unverified). */
   as?: Who;
@@ -51,17 +59,43 @@ type BenchRoute = {
     side: Side,
     n: number,
     conn: Record<string, unknown>,
-  ) => { body?: string; headers?: Record<string, string> };
+  ) => { body?: string; headers?: Record<string, string>; path?: string };
   expect: number;
   /** Read routes held to issue 8's target (>= 0.8x the baseline). */
   hot?: boolean;
   /** Also measured as `?limit=50` once the project pages this list (X-Total-Count). */
   pageable?: boolean;
-  /** Its rows grow in `--scale` (the first page is measured at about 100 and 10,000 rows). */
+  /** Its rows grow in `--scale` (the first page is measured at about 100 rows, then 10,000 or 100,000). */
   scales?: boolean;
+  /** Paged by a cursor (X-Next-Cursor, default page of 50), not X-Total-Count: `--scale` counts its rows with this SQL. */
+  cursorRows?: string;
 };
 
-const demo = (key: Who) => DEMO_USERS.find((u) => u.key === key)!;
+const demo = (key: Exclude<Who, 'aceite'>) => DEMO_USERS.find((u) => u.key === key)!;
+/** The bench's own professional (seeded by invitationsSql, the demo professional's password). */
+const ACEITE = { email: 'bench.aceite@example.com', password: demo('profissional').password };
+const loginOf = (who: Who) => (who === 'aceite' ? ACEITE : demo(who));
+
+/**
+ * What the issue 20 routes need from the seeded data, read after seeding (readBenchData): ids for
+ * request bodies, the FOT whose result is read, the calendar feed's path (created through the API).
+ */
+const data = {
+  fotId: '',
+  empresaId: '',
+  cursoId: '',
+  anoId: '',
+  categoriaReceita: '',
+  icalPath: '',
+  /** Pending invitations of `aceite`, one per event, each accepted at most once (ids ACCEPT_ID(i)). */
+  invitations: 0,
+};
+/** Writes that succeed only once (a FOT number, an invitation to accept) take the next value of ONE counter shared by both sides. */
+let onceCounter = 0;
+let acceptCounter = 0;
+const ACCEPT_ID = (i: number) => `b3e0c0de-0002-4000-8000-${String(i).padStart(12, '0')}`;
+/** Invitations to accept: above duration x throughput of both sides at the defaults (about 16 s x 2 sides x a few hundred req/s). */
+const INVITATIONS = 30_000;
 const runTag = randomHex(3);
 let loginConnections = 0;
 
@@ -120,6 +154,44 @@ const ROUTES: BenchRoute[] = [
   { name: 'GET /api/funcoes (public)', method: 'GET', path: '/api/funcoes', expect: 200, hot: true },
   { name: 'GET /api/me (profissional)', method: 'GET', path: '/api/me', as: 'profissional', expect: 200, hot: true },
   {
+    name: 'GET /api/vagas (profissional)',
+    method: 'GET',
+    path: '/api/vagas',
+    as: 'profissional',
+    expect: 200,
+    hot: true,
+    pageable: true,
+    scales: true,
+  },
+  {
+    // The feed's token is the credential (no Authorization); created by GET /api/me/calendario after login.
+    name: 'GET /ical/{token}.ics (profissional)',
+    method: 'GET',
+    path: '/ical/',
+    request: () => ({ path: data.icalPath }),
+    expect: 200,
+    hot: true,
+  },
+  {
+    name: 'GET /api/financeiro/resultado?fot_id',
+    method: 'GET',
+    path: '/api/financeiro/resultado',
+    as: 'admin',
+    request: () => ({ path: `/api/financeiro/resultado?fot_id=${data.fotId}` }),
+    expect: 200,
+    hot: true,
+  },
+  {
+    name: 'GET /api/logs-atividade (SUPERADMIN)',
+    method: 'GET',
+    path: '/api/logs-atividade',
+    as: 'admin',
+    expect: 200,
+    hot: true,
+    scales: true,
+    cursorRows: 'SELECT count(*) AS n FROM logs_atividade',
+  },
+  {
     name: 'POST /auth/login',
     method: 'POST',
     path: '/auth/login',
@@ -146,9 +218,188 @@ const ROUTES: BenchRoute[] = [
     request: (side, n) => ({ body: JSON.stringify({ nome: `Curso bench ${runTag} ${side} ${n}` }) }),
     expect: 201,
   },
+  {
+    // A FOT number is unique: each request takes the next of the shared counter (both sides write the same table).
+    name: 'POST /api/cadastro-fot',
+    method: 'POST',
+    path: '/api/cadastro-fot',
+    as: 'admin',
+    request: () => ({
+      body: JSON.stringify({
+        fot: 500_000_000 + ++onceCounter,
+        empresa_id: data.empresaId,
+        curso_id: data.cursoId,
+        ano_formatura_id: data.anoId,
+        instituicao: 'Universidade do Bench',
+        cidade: 'São Paulo',
+        estado: 'SP',
+        gastos_captacao: 1234.5,
+      }),
+    }),
+    expect: 201,
+  },
+  {
+    name: 'PATCH /api/convites/{id} (accept)',
+    method: 'PATCH',
+    path: '/api/convites/',
+    as: 'aceite',
+    // Each request accepts the next pending invitation (one event each, 2 h apart: never double-booked).
+    request: () => ({
+      path: `/api/convites/${ACCEPT_ID((acceptCounter++ % INVITATIONS) + 1)}`,
+      body: JSON.stringify({ status: 'aceito' }),
+    }),
+    expect: 200,
+  },
+  {
+    name: 'POST /api/financeiro/lancamentos',
+    method: 'POST',
+    path: '/api/financeiro/lancamentos',
+    as: 'admin',
+    request: (side, n) => ({
+      body: JSON.stringify({
+        tipo: 'receita',
+        categoria_id: data.categoriaReceita,
+        descricao: `Lançamento bench ${runTag} ${side} ${n}`,
+        valor: 1500.25,
+        vencimento: '2027-03-10',
+        fot_id: data.fotId,
+      }),
+    }),
+    expect: 201,
+  },
 ];
 
 const PAGE = 50;
+
+// ---------------------------------------------------------------- issue 20's data
+
+const UUID_SQL = `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
+  substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+const NOW_SQL = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+const userIdSql = (email: string) => `(SELECT id FROM users WHERE email = ${sqlString(email)})`;
+const series = (n: number) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})`;
+
+/** Job listings: the demo professional's functions published (3 places) on every SP event from today on (idempotent). */
+const publishSql =
+  () => `INSERT INTO agenda_equipe (agenda_id, funcao_id, quantidade, publicar, requer_aprovacao, created_at, updated_at)
+SELECT a.id, pf.funcao_id, 3, 1, 0, a.created_at, a.created_at
+FROM agenda a
+JOIN profissionais p ON p.usuario_id = ${userIdSql(demo('profissional').email)}
+JOIN profissional_funcoes pf ON pf.profissional_id = p.id
+WHERE a.regiao = 'SP' AND a.data_evento >= date('now', '-3 hours')
+ON CONFLICT DO NOTHING;`;
+
+/** `n` activity log entries (the admin editing courses), after the existing ones. */
+const logsSql = (
+  n: number,
+) => `INSERT INTO logs_atividade (id, created_at, ator_id, ator_role, acao, entidade, entidade_id, regiao, request_id, dados)
+${series(n)}
+SELECT ${UUID_SQL}, ${NOW_SQL}, ${userIdSql(demo('admin').email)}, 'SUPERADMIN', 'cursos.update', 'cursos', ${UUID_SQL}, 'SP',
+  'bench-' || i, json_object('nome', json_object('antes', 'Curso ' || i, 'depois', 'Curso ' || (i + 1)))
+FROM n;`;
+
+/** Finance entries: 4 per SP FOT record (contract, photo packages, logistics, equipment) and a fee per SP event. */
+const lancamentosSql = () => {
+  const cat = (regiao: string, sistema: string) =>
+    `(SELECT c.id FROM categorias_financeiras c WHERE c.regiao = ${regiao} AND c.sistema = ${sistema})`;
+  const cols =
+    'id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, status, pago_em, fot_id, agenda_id, origem, created_at, updated_at';
+  return `INSERT INTO lancamentos (${cols})
+SELECT ${UUID_SQL}, f.regiao, k.tipo, ${cat('f.regiao', 'k.sistema')}, 'Bench ' || k.sistema, 10000 + abs(random()) % 500000,
+  '2026-10-01', k.status, CASE k.status WHEN 'pago' THEN '2026-10-01' END, f.id, NULL, 'manual', ${NOW_SQL}, ${NOW_SQL}
+FROM cadastro_fot f CROSS JOIN (
+  SELECT 'receita' AS tipo, 'contrato' AS sistema, 'previsto' AS status UNION ALL SELECT 'receita', 'pacotes_fotos', 'pago'
+  UNION ALL SELECT 'despesa', 'logistica', 'pago' UNION ALL SELECT 'despesa', 'equipamento', 'previsto') k
+WHERE f.regiao = 'SP';
+INSERT INTO lancamentos (${cols})
+SELECT ${UUID_SQL}, a.regiao, 'despesa', ${cat('a.regiao', "'cache_profissional'")}, 'Bench cachê', 35000, a.data_evento,
+  'previsto', NULL, NULL, a.id, 'manual', ${NOW_SQL}, ${NOW_SQL}
+FROM agenda a WHERE a.regiao = 'SP';`;
+};
+
+/**
+ * The invitations PATCH /api/convites/{id} accepts: the bench's own professional (`aceite`, region MG
+ * so that region SP's lists do not change), one MG event per invitation, 2 h slots from 2031 on (ten
+ * a day, never overlapping: an acceptance is never refused as double-booked), a quota of 1 each.
+ */
+const invitationsSql = (n: number) => {
+  const U = 'b3e0c0de-0000-4000-8000-000000000001';
+  const P = 'b3e0c0de-0000-4000-8000-000000000002';
+  return `INSERT INTO users (id, nome, email, senha_hash, role, ativo, created_at, updated_at)
+SELECT '${U}', 'Bench Aceite', ${sqlString(ACEITE.email)}, senha_hash, 'profissional', 1, ${NOW_SQL}, ${NOW_SQL}
+FROM users WHERE email = ${sqlString(demo('profissional').email)};
+INSERT INTO profissionais (id, regiao, usuario_id, email, nome, funcao_profissional_id, created_at, updated_at)
+VALUES ('${P}', 'MG', '${U}', ${sqlString(ACEITE.email)}, 'Bench Aceite',
+  (SELECT id FROM funcoes WHERE regiao = 'MG' ORDER BY nome_key, id LIMIT 1), ${NOW_SQL}, ${NOW_SQL});
+INSERT INTO profissional_funcoes (profissional_id, funcao_id) SELECT id, funcao_profissional_id FROM profissionais WHERE id = '${P}';
+INSERT INTO agenda (id, regiao, user_id, fot_id, tipo_evento_id, data_evento, horario, horario_fim, local_evento, created_at, updated_at)
+${series(n)}
+SELECT printf('b3e0c0de-0001-4000-8000-%012d', i), 'MG', ${userIdSql(demo('admin').email)},
+  (SELECT id FROM cadastro_fot WHERE regiao = 'MG' ORDER BY fot LIMIT 1),
+  (SELECT id FROM tipos_eventos WHERE regiao = 'MG' ORDER BY nome_key, id LIMIT 1),
+  date('2031-01-01', '+' || ((i - 1) / 10) || ' days'), printf('%02d:00', ((i - 1) % 10) * 2),
+  printf('%02d:00', ((i - 1) % 10) * 2 + 2), 'Espaço Bench', ${NOW_SQL}, ${NOW_SQL}
+FROM n;
+INSERT INTO agenda_equipe (agenda_id, funcao_id, quantidade, created_at, updated_at)
+SELECT a.id, p.funcao_profissional_id, 1, ${NOW_SQL}, ${NOW_SQL}
+FROM agenda a JOIN profissionais p ON p.id = '${P}' WHERE a.id LIKE 'b3e0c0de-0001-%';
+INSERT INTO convites (id, agenda_id, profissional_id, funcao_id, status, origem, convidado_por, created_at, updated_at)
+SELECT 'b3e0c0de-0002' || substr(a.id, 14), a.id, p.id, p.funcao_profissional_id, 'pendente', 'convite', a.user_id, ${NOW_SQL}, ${NOW_SQL}
+FROM agenda a JOIN profissionais p ON p.id = '${P}' WHERE a.id LIKE 'b3e0c0de-0001-%';`;
+};
+
+/**
+ * `copies` more copies of every SP event (new ids, dates drawn over the seed's two years): how
+ * `--scale` reaches 100,000 events without generating 90,000 rows of SQL text.
+ */
+const agendaCopiesSql = (copies: number) => {
+  const keep =
+    'regiao, user_id, fot_id, tipo_evento_id, horario, horario_fim, local_evento, endereco, observacoes_evento, status_profissionais, pre_venda, qtd_formandos, qtd_fotografos, qtd_cinegrafistas, qtd_recepcionistas, created_at, updated_at';
+  return `INSERT INTO agenda (id, data_evento, ${keep})
+${series(copies)}
+SELECT ${UUID_SQL}, date('2025-08-01', '+' || (abs(random()) % 730) || ' days'), ${keep
+    .split(', ')
+    .map((c) => `a.${c}`)
+    .join(', ')}
+FROM agenda a CROSS JOIN n WHERE a.regiao = 'SP';`;
+};
+
+/** Runs SQL statements from a file (one wrangler call, however many rows). */
+async function executeSql(target: D1Target, sql: string[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'event-ops-bench-sql-'));
+  const file = path.join(dir, 'extra.sql');
+  writeFileSync(file, `${sql.join('\n')}\n`);
+  try {
+    const r = await runWrangler(['d1', 'execute', 'DB', ...targetArgs(target), '--file', file], 900_000);
+    if (r.code !== 0) throw new CliError(`wrangler d1 execute --file failed: ${wranglerErrorLine(r)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The ids the issue 20 routes' requests carry (after seeding). */
+async function readBenchData(target: D1Target) {
+  const one = (sql: string) => `SELECT (${sql}) AS v`;
+  const res = await d1Execute(
+    [
+      // The SP FOT record with the most events: its result sums its own entries and its events'.
+      one(`SELECT fot_id FROM agenda WHERE regiao = 'SP' GROUP BY fot_id ORDER BY count(*) DESC, fot_id LIMIT 1`),
+      one(`SELECT id FROM empresas WHERE regiao = 'SP' ORDER BY id LIMIT 1`),
+      one(`SELECT id FROM cursos WHERE regiao = 'SP' ORDER BY id LIMIT 1`),
+      one(`SELECT id FROM anos_formaturas WHERE regiao = 'SP' ORDER BY id LIMIT 1`),
+      one(`SELECT id FROM categorias_financeiras WHERE regiao = 'SP' AND sistema = 'contrato'`),
+      one(`SELECT count(*) FROM convites WHERE id LIKE 'b3e0c0de-0002-%' AND status = 'pendente'`),
+    ].join(';\n'),
+    target,
+  );
+  const v = (i: number) => res[i]?.results?.[0]?.v;
+  data.fotId = String(v(0) ?? '');
+  data.empresaId = String(v(1) ?? '');
+  data.cursoId = String(v(2) ?? '');
+  data.anoId = String(v(3) ?? '');
+  data.categoriaReceita = String(v(4) ?? '');
+  data.invitations = Number(v(5) ?? 0);
+}
 
 // ---------------------------------------------------------------- processes
 
@@ -298,7 +549,7 @@ type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: numb
 function headersFor(route: BenchRoute, tokens: Record<Who, string>): Record<string, string> {
   const h: Record<string, string> = { 'x-regiao': 'SP' };
   if (route.as) h.authorization = `Bearer ${tokens[route.as]}`;
-  if (route.method === 'POST') h['content-type'] = 'application/json';
+  if (route.method !== 'GET') h['content-type'] = 'application/json';
   return h;
 }
 
@@ -326,7 +577,12 @@ async function drive(
             headers,
             setupRequest: (req, conn) => {
               const extra = make(s.side, ++counters[s.side], conn);
-              return { ...req, body: extra.body, headers: { ...headers, ...extra.headers } };
+              return {
+                ...req,
+                path: extra.path ? `${extra.path}${t.query}` : req.path,
+                body: extra.body,
+                headers: { ...headers, ...extra.headers },
+              };
             },
           }
         : { method: t.method, headers },
@@ -351,7 +607,7 @@ async function sameAnswer(servers: Record<Side, Server>, t: Target, tokens: Reco
   const seen: Partial<Record<Side, { n?: number; total: string | null }>> = {};
   for (const side of ['project', 'baseline'] as const) {
     const extra = t.request?.(side, ++counters[side], {});
-    const res = await fetch(`${servers[side].base}${t.path}${t.query}`, {
+    const res = await fetch(`${servers[side].base}${extra?.path ?? t.path}${t.query}`, {
       method: t.method,
       headers: { ...headersFor(t, tokens), ...extra?.headers },
       body: extra?.body,
@@ -361,7 +617,10 @@ async function sameAnswer(servers: Record<Side, Server>, t: Target, tokens: Reco
       problems.push(`${t.label}: ${side} answered ${res.status} (expected ${t.expect}): ${text.slice(0, 160)}`);
       continue;
     }
-    const parsed = JSON.parse(text) as unknown;
+    // A calendar is counted in events; JSON lists in items.
+    const parsed = res.headers.get('content-type')?.startsWith('text/calendar')
+      ? (text.match(/^BEGIN:VEVENT/gm) ?? [])
+      : (JSON.parse(text) as unknown);
     seen[side] = { n: Array.isArray(parsed) ? parsed.length : undefined, total: res.headers.get('x-total-count') };
   }
   const p = seen.project;
@@ -458,6 +717,9 @@ function parse() {
   };
 }
 
+/** One per bench run, kept when the servers are restarted (the calendar feed's token derives from them). */
+const SECRETS = { jwt: randomHex(32), ical: randomHex(32) };
+
 type Setup = { servers: Record<Side, Server>; tokens: Record<Who, string>; persistTo: string };
 
 /** Snapshots both workers, starts both servers on `persistTo`, logs the three demo users in. */
@@ -479,7 +741,12 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
     snap(baselineConfig, path.join(tmp, 'baseline')),
   ]);
 
-  const vars = { JWT_SECRET: randomHex(32), ACCESS_TOKEN_TTL_SECONDS: '3600', COOKIE_SECURE: 'false' };
+  const vars = {
+    JWT_SECRET: SECRETS.jwt,
+    ICAL_TOKEN_SECRET: SECRETS.ical,
+    ACCESS_TOKEN_TTL_SECONDS: '3600',
+    COOKIE_SECURE: 'false',
+  };
   const servers: Record<Side, Server> = {
     project: await startServer('project', {
       config: projectConfig,
@@ -499,8 +766,9 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
   await Promise.all([waitReady(servers.project), waitReady(servers.baseline)]);
 
   const tokens = {} as Record<Who, string>;
-  for (const who of ['admin', 'agenda', 'profissional'] as const) {
-    const u = demo(who);
+  const who4: Who[] = ['admin', 'agenda', 'profissional', ...(data.invitations ? (['aceite'] as const) : [])];
+  for (const who of who4) {
+    const u = loginOf(who);
     const r = await fetch(`${servers.project.base}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -511,6 +779,14 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
       throw new CliError(`login as ${u.email} failed: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
     tokens[who] = body.access_token;
   }
+  // The demo professional's calendar feed: created on the first call, the same url afterwards (same secrets).
+  const cal = await fetch(`${servers.project.base}/api/me/calendario`, {
+    headers: { authorization: `Bearer ${tokens.profissional}` },
+  });
+  const feed = (await cal.json()) as { url?: string };
+  if (cal.status !== 200 || !feed.url)
+    throw new CliError(`GET /api/me/calendario failed: ${cal.status} ${JSON.stringify(feed).slice(0, 200)}`);
+  data.icalPath = new URL(feed.url).pathname;
   return { servers, tokens, persistTo };
 }
 
@@ -601,8 +877,11 @@ type Opts = ReturnType<typeof parse>;
 
 /** The main table: every route (and its `?limit=50` variant once the project pages it) against the baseline. */
 async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: () => string) {
-  await seedDatabase({ target: { remote: false, persistTo }, size: 'bench', force: false });
-  const volume = volumeOf(await countRows({ remote: false, persistTo }));
+  const target = { remote: false, persistTo };
+  await seedDatabase({ target, size: 'bench', force: false });
+  await executeSql(target, [publishSql(), logsSql(5000), lancamentosSql(), invitationsSql(INVITATIONS)]);
+  await readBenchData(target);
+  const volume = volumeOf(await countRows(target));
   console.log(`seeded (${elapsed()}): ${volume}`);
   const setup = await startBoth(tmp, persistTo);
   console.log(
@@ -653,13 +932,20 @@ async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: ()
     `ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`,
   );
   if (problems.length) console.log(`${problems.length} answer mismatch warning(s) above.`);
+  if (acceptCounter > 0)
+    console.log(
+      acceptCounter > data.invitations
+        ? `WARNING PATCH /api/convites/{id}: ${acceptCounter} acceptances asked for ${data.invitations} pending invitations: the later ones answered an already accepted invitation (not a measurement of accepting)`
+        : `PATCH /api/convites/{id}: ${acceptCounter} of ${data.invitations} pending invitations used.`,
+    );
   return { md, json: { about, rows } };
 }
 
 /**
- * Issue 8's "list p99 with limit=50 flat from 100 to 10,000 rows": the first page of each pageable
- * list, measured with about 100 rows in region SP, then again after adding rows up to about
- * 10,000 (same servers, same A/B pairs against the baseline).
+ * Issue 8's "list p99 with limit=50 flat from 100 to 10,000 rows", extended by issue 20 to 100,000
+ * agenda events: the first page of each pageable list, measured with about 100 rows in region SP,
+ * then again after adding rows: 10,000 FOT records and professionals, 100,000 SP events (with their
+ * job listings) and 100,000 activity log entries (same servers, same A/B pairs against the baseline).
  */
 const SCALE_SMALL: SeedCounts = {
   ...SEED_SIZES.small,
@@ -678,6 +964,8 @@ const SCALE_ADD: SeedCounts = {
 async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () => string) {
   const target = { remote: false, persistTo };
   await seedDatabase({ target, size: SCALE_SMALL, force: false });
+  await executeSql(target, [publishSql(), logsSql(100)]);
+  await readBenchData(target);
   const box = { setup: await startBoth(tmp, persistTo) };
   console.log(
     `servers ready (${elapsed()}): project ${box.setup.servers.project.base}, baseline ${box.setup.servers.baseline.base}`,
@@ -687,27 +975,35 @@ async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () 
   );
   type Step = { totals: (number | undefined)[]; rows: Row[] };
   const steps: Step[] = [];
-  for (const [i, label] of ['about 100 rows', 'about 10,000 rows'].entries()) {
+  for (const [i, label] of ['about 100 rows', 'about 100,000 events'].entries()) {
     if (i === 1) {
-      // The servers are idle: a third process may write the shared SQLite file now.
+      // The servers are idle: a third process may write the shared SQLite file now. 10,000 FOT
+      // records, professionals and SP events from the generator, then 9 copies of every SP event
+      // (100,000), their job listings, and activity log entries up to 100,000.
       await seedDatabase({ target, size: SCALE_ADD, force: true });
+      await executeSql(target, [agendaCopiesSql(9), publishSql(), logsSql(99_900)]);
       console.log(`added rows (${elapsed()}): ${volumeOf(await countRows(target))}`);
     }
-    const totals = await Promise.all(routes.map((r) => pagedTotal(box.setup, r)));
+    // One at a time: a cursor-paged list is counted by wrangler (a third process on the SQLite file).
+    const totals: (number | undefined)[] = [];
+    for (const r of routes) {
+      if (!r.cursorRows) totals.push(await pagedTotal(box.setup, r));
+      else totals.push(Number((await d1Execute(r.cursorRows, target))[0]?.results?.[0]?.n ?? NaN));
+    }
     const rows: Row[] = [];
     for (const [k, route] of routes.entries()) {
       if (totals[k] === undefined) continue;
       const row = await measureOrRestart(box, { ...route, query: `?limit=${PAGE}`, label: route.name }, opts, tmp);
       rows.push(row);
       console.log(
-        `  ${label}: ${route.name}?limit=${PAGE} (total ${totals[k]}): project p99 ${median(row.project.map((x) => x.p99))} ms, baseline p99 ${median(row.baseline.map((x) => x.p99))} ms (${elapsed()})`,
+        `  ${label}: ${route.name}?limit=${PAGE} (total ${totals[k]}): project p50 ${median(row.project.map((x) => x.p50))} ms, p99 ${median(row.project.map((x) => x.p99))} ms, baseline p50 ${median(row.baseline.map((x) => x.p50))} ms, p99 ${median(row.baseline.map((x) => x.p99))} ms (${elapsed()})`,
       );
     }
     steps.push({ totals, rows });
   }
   const lines = [
-    `| route, first page (?limit=${PAGE}) | rows (X-Total-Count) | project p50 ms | project p99 ms | baseline p99 ms | project p99 growth | baseline p99 growth |`,
-    '|---|---|---|---|---|---:|---:|',
+    `| route, first page (?limit=${PAGE}) | rows (X-Total-Count) | project p50 ms | baseline p50 ms | project p99 ms | baseline p99 ms | project p50 growth | project p99 growth | baseline p99 growth |`,
+    '|---|---|---|---|---|---|---:|---:|---:|',
   ];
   const notPaged: string[] = [];
   for (const [k, route] of routes.entries()) {
@@ -720,7 +1016,9 @@ async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () 
     const growth = (x: number, y: number) => `${(y / Math.max(x, 1)).toFixed(2)}x`;
     lines.push(
       `| ${route.name} | ${steps[0]!.totals[k]} → ${steps[1]!.totals[k]} | ${m(a, 'project', 'p50')} → ${m(b, 'project', 'p50')} | ` +
+        `${m(a, 'baseline', 'p50')} → ${m(b, 'baseline', 'p50')} | ` +
         `${m(a, 'project', 'p99')} → ${m(b, 'project', 'p99')} | ${m(a, 'baseline', 'p99')} → ${m(b, 'baseline', 'p99')} | ` +
+        `${growth(m(a, 'project', 'p50'), m(b, 'project', 'p50'))} | ` +
         `${growth(m(a, 'project', 'p99'), m(b, 'project', 'p99'))} | ${growth(m(a, 'baseline', 'p99'), m(b, 'baseline', 'p99'))} |`,
     );
   }
@@ -738,7 +1036,7 @@ async function main() {
   const persistTo = path.join(tmp, 'state');
   mkdirSync(persistTo);
   console.log(
-    `bench: working in ${tmp}${opts.scale ? ' (--scale: p99 of the first page at 100 and 10,000 rows)' : ''}`,
+    `bench: working in ${tmp}${opts.scale ? ' (--scale: p50/p99 of the first page at about 100 rows, then 100,000 agenda events)' : ''}`,
   );
   try {
     console.log(await applyLocalMigrations(persistTo));

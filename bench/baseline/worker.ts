@@ -8,6 +8,13 @@
  * measuring device, never deploy it. `x-regiao` picks the region (default SP). `?limit=&offset=`
  * page the lists (the total comes from `count(*) over ()` in the same statement, as X-Total-Count).
  * Login compares one PBKDF2-SHA256 hash with the stored iterations (100,000), like the project.
+ *
+ * Issue 20's routes keep the rule "the route's essential SQL, raw, no authentication read": job
+ * listings (one statement, the project's filters, quota and overlap subqueries), the calendar feed
+ * (SHA-256 of the token, then owner and events in one batch, rendered as iCalendar), a FOT's result
+ * (existence and the grouped query in one batch), the activity log's first page (one statement).
+ * Writes are one batch: the row (the acceptance: one guarded UPDATE, own invitation, quota open, not
+ * double-booked) and its read-back. The project also writes its log entry and checks its author.
  */
 
 interface Env {
@@ -163,6 +170,288 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   return diff === 0;
 }
 
+// ---- issue 20's hot reads and writes (same essential SQL as the project, raw)
+
+/** An event's time window in minutes since 1970 (services/time-window.ts: 5 h without horario_fim, the day without horario). */
+function windowOf(t: string) {
+  const m = (hhmm: string) => `(cast(substr(${hhmm}, 1, 2) as integer) * 60 + cast(substr(${hhmm}, 4, 2) as integer))`;
+  const day = `(cast(strftime('%s', ${t}.data_evento) as integer) / 60)`;
+  return {
+    start: `(${day} + coalesce(${m(`${t}.horario`)}, 0))`,
+    end: `(case when ${t}.horario is null then ${day} + 1440
+      when ${t}.horario_fim is null then ${day} + ${m(`${t}.horario`)} + 300
+      when ${t}.horario_fim > ${t}.horario then ${day} + ${m(`${t}.horario_fim`)}
+      else ${day} + 1440 + ${m(`${t}.horario_fim`)} end)`,
+  };
+}
+/** The professional `prof` (SQL) is accepted on another event overlapping the event `ev` (an agenda alias). */
+function overlap(prof: string, ev: string) {
+  const a = windowOf('tw_a');
+  const e = windowOf(ev);
+  return `exists (select 1 from convites tw_c join agenda tw_a on tw_a.id = tw_c.agenda_id
+    where tw_c.profissional_id = ${prof} and tw_c.status = 'aceito' and tw_c.agenda_id <> ${ev}.id
+      and tw_a.data_evento between date(${ev}.data_evento, '-1 day') and date(${ev}.data_evento, '+1 day')
+      and ${a.start} < ${e.end} and ${e.start} < ${a.end})`;
+}
+const ACEITOS = `(select count(*) from convites cv where cv.agenda_id = q.agenda_id and cv.funcao_id = q.funcao_id and cv.status = 'aceito')`;
+const LISTED = `(p.usuario_id is null or exists (select 1 from users lu where lu.id = p.usuario_id and lu.ativo = 1))`;
+const VAGAS_FROM = `agenda_equipe q
+    JOIN agenda a ON a.id = q.agenda_id
+    JOIN cadastro_fot f ON f.id = a.fot_id
+    JOIN profissionais p ON p.usuario_id = ? AND ${LISTED}
+    JOIN profissional_funcoes pf ON pf.profissional_id = p.id AND pf.funcao_id = q.funcao_id`;
+const VAGAS_WHERE = `WHERE q.publicar = 1 AND a.regiao = p.regiao AND a.data_evento >= ? AND q.quantidade > ${ACEITOS}
+    AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.agenda_id = a.id AND c.profissional_id = p.id)`;
+const VAGAS: ListQuery = {
+  select: `a.id AS agenda_id, a.data_evento, a.horario, a.horario_fim, a.local_evento, f.cidade, f.estado AS uf,
+    json_object('id', t.id, 'nome', t.nome) AS tipo_evento, q.funcao_id, fn.nome AS funcao_nome,
+    q.requer_aprovacao, q.quantidade - ${ACEITOS} AS vagas_restantes, pr.valor_centavos / 100.0 AS valor,
+    ${overlap('p.id', 'a')} AS conflito_horario`,
+  from: `${VAGAS_FROM}
+    JOIN tipos_eventos t ON t.id = a.tipo_evento_id
+    JOIN funcoes fn ON fn.id = q.funcao_id
+    LEFT JOIN precos pr ON pr.tipo_evento_id = a.tipo_evento_id AND pr.funcao_profissional_id = q.funcao_id AND pr.regiao = a.regiao
+    ${VAGAS_WHERE}`,
+  countFrom: `${VAGAS_FROM} ${VAGAS_WHERE}`,
+  order: 'a.data_evento, a.horario, a.id, fn.nome_key',
+};
+const vagaRow = (r: Row) => {
+  r.tipo_evento = JSON.parse(r.tipo_evento as string);
+  r.requer_aprovacao = !!r.requer_aprovacao;
+  r.conflito_horario = !!r.conflito_horario;
+  return r;
+};
+
+/** Today in America/Sao_Paulo (UTC-3 all year). */
+const saoPauloToday = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+
+const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+// The calendar feed: the owner of the token's hash, and its events (services/calendario.ts feedCalendar).
+const FEED_OWNER = `(select u.id as id, u.role as role, u.empresa_id as empresa_id from calendarios k
+  join users u on u.id = k.user_id
+  where k.token_hash = ? and u.ativo = 1 and u.role in ('profissional', 'agenda_viewer', 'EVENT_OWNER'))`;
+const FEED_EVENTS = `with o as ${FEED_OWNER},
+  mine as (
+    select c.agenda_id as agenda_id, c.status as status from convites c
+      join profissionais p on p.id = c.profissional_id
+      join o on o.role = 'profissional' and p.usuario_id = o.id
+      where c.status in ('aceito', 'pendente', 'solicitado') or (c.status in ('recusado', 'cancelado') and c.updated_at >= ?)
+    union all
+    select a.id, null from agenda a join o on o.role = 'agenda_viewer' and a.user_id = o.id
+    union all
+    select a.id, null from agenda a join o on o.role = 'EVENT_OWNER'
+      join cadastro_fot f on f.id = a.fot_id and f.empresa_id = o.empresa_id
+  )
+  select a.id, a.data_evento, a.horario, a.horario_fim, a.local_evento, a.endereco, t.nome as tipo, f.fot, f.instituicao,
+    mine.status, a.updated_at
+  from mine join agenda a on a.id = mine.agenda_id
+    join tipos_eventos t on t.id = a.tipo_evento_id
+    join cadastro_fot f on f.id = a.fot_id
+  where a.data_evento >= ?
+  order by a.data_evento, a.horario, a.id
+  limit 2000`;
+
+const icalUtc = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+const icalEscape = (s: string) => s.replace(/[\\;,]/g, (ch) => `\\${ch}`).replace(/\n/g, '\\n');
+
+async function feed(env: Env, token: string): Promise<Response> {
+  const now = new Date();
+  const hash = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  const from = new Date(now.getTime() - 90 * 86_400_000).toISOString().slice(0, 10);
+  const cancelledSince = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+  const [owner, events] = await env.DB.batch<Row>([
+    env.DB.prepare(`SELECT id FROM ${FEED_OWNER} o`).bind(hash),
+    env.DB.prepare(FEED_EVENTS).bind(hash, cancelledSince, from),
+  ]);
+  const who = owner!.results[0];
+  if (!who) return json({ error: 'not found' }, 404);
+  const stamp = icalUtc(now);
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//bench//baseline//PT-BR',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+  ];
+  for (const e of events!.results) {
+    const day = String(e.data_evento);
+    const timed = typeof e.horario === 'string';
+    const start = timed ? new Date(`${day}T${e.horario as string}:00-03:00`) : undefined;
+    const end = start ? new Date(start.getTime() + 5 * 3_600_000) : undefined;
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${e.id as string}.${who.id as string}@event-ops`,
+      `DTSTAMP:${stamp}`,
+      `LAST-MODIFIED:${icalUtc(new Date(e.updated_at as string))}`,
+      ...(start && end
+        ? [`DTSTART:${icalUtc(start)}`, `DTEND:${icalUtc(end)}`]
+        : [`DTSTART;VALUE=DATE:${day.replace(/-/g, '')}`]),
+      `SUMMARY:${icalEscape(`${e.tipo as string} - FOT ${e.fot as number} - ${(e.instituicao as string | null) ?? ''}`)}`,
+      ...(e.local_evento
+        ? [`LOCATION:${icalEscape(`${e.local_evento as string}, ${(e.endereco as string | null) ?? ''}`)}`]
+        : []),
+      `STATUS:${e.status === 'pendente' || e.status === 'solicitado' ? 'TENTATIVE' : e.status === null || e.status === 'aceito' ? 'CONFIRMED' : 'CANCELLED'}`,
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return new Response(`${lines.join('\r\n')}\r\n`, {
+    headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, max-age=300' },
+  });
+}
+
+// The result of a FOT (services/lancamentos.ts resultado): the record exists, and ONE grouped query.
+const RESULTADO_SQL = `SELECT x.categoria_id, c.nome, x.tipo,
+    coalesce(sum(case when x.status = 'previsto' then x.valor end), 0) AS previsto,
+    coalesce(sum(case when x.status = 'pago' then x.valor end), 0) AS realizado
+  FROM (
+    SELECT e.categoria_id, e.tipo, e.status, e.valor_centavos AS valor FROM lancamentos e
+    WHERE e.regiao = ?1 AND e.status IN ('previsto', 'pago') AND e.origem <> 'estorno'
+      AND (e.fot_id = ?2 OR e.agenda_id IN (SELECT a.id FROM agenda a WHERE a.fot_id = ?2))
+    UNION ALL
+    SELECT (SELECT c.id FROM categorias_financeiras c WHERE c.regiao = f.regiao AND c.sistema = 'captacao'),
+      'despesa', 'pago', f.gastos_captacao_centavos
+    FROM cadastro_fot f WHERE f.id = ?2 AND f.regiao = ?1 AND f.gastos_captacao_centavos > 0
+  ) x JOIN categorias_financeiras c ON c.id = x.categoria_id
+  GROUP BY x.categoria_id, x.tipo
+  ORDER BY x.tipo DESC, c.nome_key`;
+
+async function resultado(env: Env, regiao: string, fotId: string): Promise<Response> {
+  const [found, rows] = await env.DB.batch<Row>([
+    env.DB.prepare('SELECT id FROM cadastro_fot WHERE id = ? AND regiao = ?').bind(fotId, regiao),
+    env.DB.prepare(RESULTADO_SQL).bind(regiao, fotId),
+  ]);
+  if (!found!.results[0]) return json({ error: 'FOT não encontrado' }, 404);
+  const r = rows!.results as {
+    categoria_id: string;
+    nome: string;
+    tipo: string;
+    previsto: number;
+    realizado: number;
+  }[];
+  const sum = (tipo: string, k: 'previsto' | 'realizado') =>
+    r.filter((x) => x.tipo === tipo).reduce((s, x) => s + x[k], 0);
+  const receitas = sum('receita', 'previsto') + sum('receita', 'realizado');
+  const despesas = sum('despesa', 'previsto') + sum('despesa', 'realizado');
+  return json({
+    receitas: receitas / 100,
+    despesas: despesas / 100,
+    resultado: (receitas - despesas) / 100,
+    margem_pct: receitas === 0 ? null : Math.round(((receitas - despesas) * 10_000) / receitas) / 100,
+    por_categoria: r.map((x) => ({ ...x, previsto: x.previsto / 100, realizado: x.realizado / 100 })),
+  });
+}
+
+// The activity log's first page, newest first (services/activity-log.ts logPageSelect, as a SUPERADMIN).
+const LOGS_SQL = `SELECT l.seq, l.id, l.created_at, l.ator_id, l.ator_role, l.acao, l.entidade, l.entidade_id, l.regiao,
+    l.request_id, l.dados, s.hash_anterior, s.hash
+  FROM logs_atividade l LEFT JOIN logs_atividade_selos s ON s.seq = l.seq
+  ORDER BY l.seq DESC LIMIT ?`;
+
+async function logs(env: Env, url: URL): Promise<Response> {
+  const limit = Number(url.searchParams.get('limit') ?? 50);
+  const { results } = await env.DB.prepare(LOGS_SQL)
+    .bind(limit + 1)
+    .all<Row>();
+  const page = results.slice(0, limit).map((r): Row => ({ ...r, dados: JSON.parse(r.dados as string) as unknown }));
+  const headers: Record<string, string> = {};
+  if (results.length > limit) headers['x-next-cursor'] = btoa(String(page.at(-1)!.seq)).replace(/=+$/, '');
+  return json(page, 200, headers);
+}
+
+// Writes: the row and its read-back in one batch (one round trip).
+const FOT_VIEW = `SELECT f.*, e.nome AS empresa_nome, c.nome AS curso_nome, a.ano_semestre AS ano_formatura_label
+  FROM cadastro_fot f JOIN empresas e ON e.id = f.empresa_id JOIN cursos c ON c.id = f.curso_id
+  JOIN anos_formaturas a ON a.id = f.ano_formatura_id WHERE f.id = ?`;
+
+async function createFot(env: Env, req: Request, regiao: string): Promise<Response> {
+  const b = (await req.json()) as Record<string, string | number | null | undefined>;
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const [, view] = await env.DB.batch<Row>([
+    env.DB.prepare(
+      `INSERT INTO cadastro_fot (id, regiao, fot, empresa_id, curso_id, ano_formatura_id, instituicao, cidade, estado,
+        observacoes, gastos_captacao_centavos, pre_venda, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
+      id,
+      regiao,
+      b.fot,
+      b.empresa_id,
+      b.curso_id,
+      b.ano_formatura_id,
+      b.instituicao ?? null,
+      b.cidade ?? null,
+      b.estado ?? null,
+      b.observacoes ?? null,
+      b.gastos_captacao == null ? null : Math.round(Number(b.gastos_captacao) * 100),
+      b.pre_venda ? 1 : 0,
+      now,
+      now,
+    ),
+    env.DB.prepare(FOT_VIEW).bind(id),
+  ]);
+  return json(view!.results[0], 201);
+}
+
+async function createLancamento(env: Env, req: Request, regiao: string): Promise<Response> {
+  const b = (await req.json()) as Record<string, string | number | null | undefined>;
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const [, view] = await env.DB.batch<Row>([
+    env.DB.prepare(
+      `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, fot_id, agenda_id,
+        profissional_id, chave_externa, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
+      id,
+      regiao,
+      b.tipo,
+      b.categoria_id,
+      b.descricao,
+      Math.round(Number(b.valor) * 100),
+      b.vencimento,
+      b.fot_id ?? null,
+      b.agenda_id ?? null,
+      b.profissional_id ?? null,
+      b.chave_externa ?? null,
+      now,
+      now,
+    ),
+    env.DB.prepare(
+      'SELECT l.*, c.nome AS categoria_nome FROM lancamentos l JOIN categorias_financeiras c ON c.id = l.categoria_id WHERE l.id = ?',
+    ).bind(id),
+  ]);
+  return json(view!.results[0], 201);
+}
+
+/**
+ * The invited professional accepts: ONE guarded update (its own invitation, pendente or recusado,
+ * quota open, not double-booked, as services/convites.ts acceptStatements) and the read-back.
+ */
+const ACCEPT_SQL = `UPDATE convites SET status = 'aceito', respondido_em = ?1, updated_at = ?1
+  WHERE id = ?2 AND status IN ('pendente', 'recusado')
+    AND profissional_id IN (SELECT id FROM profissionais WHERE usuario_id = ?3)
+    AND (SELECT q.quantidade FROM agenda_equipe q WHERE q.agenda_id = convites.agenda_id AND q.funcao_id = convites.funcao_id)
+      > (SELECT count(*) FROM convites cv WHERE cv.agenda_id = convites.agenda_id AND cv.funcao_id = convites.funcao_id AND cv.status = 'aceito')
+    AND NOT (SELECT ${overlap('convites.profissional_id', 'ev')} FROM agenda ev WHERE ev.id = convites.agenda_id)`;
+const CONVITE_VIEW = `SELECT c.*, p.nome AS profissional_nome, fn.nome AS funcao_nome FROM convites c
+  JOIN profissionais p ON p.id = c.profissional_id JOIN funcoes fn ON fn.id = c.funcao_id WHERE c.id = ?`;
+
+async function accept(env: Env, req: Request, id: string): Promise<Response> {
+  const { status } = (await req.json()) as { status?: string };
+  if (status !== 'aceito') return json({ error: 'only aceito is benched' }, 400);
+  const [update, view] = await env.DB.batch<Row>([
+    env.DB.prepare(ACCEPT_SQL).bind(new Date().toISOString(), id, claims(req).sub ?? ''),
+    env.DB.prepare(CONVITE_VIEW).bind(id),
+  ]);
+  if (!update!.meta.changes) return json({ error: 'not accepted' }, view!.results[0] ? 409 : 404);
+  return json(view!.results[0]);
+}
+
 export default {
   async fetch(req: Request, env: Env): Promise<Response> {
     const url = new URL(req.url);
@@ -218,8 +507,23 @@ export default {
           .first();
         return json(row, 201);
       }
-      default:
+      case 'GET /api/vagas':
+        return list(env, url, VAGAS, [claims(req).sub ?? '', saoPauloToday()], vagaRow);
+      case 'GET /api/financeiro/resultado':
+        return resultado(env, regiao, url.searchParams.get('fot_id') ?? '');
+      case 'GET /api/logs-atividade':
+        return logs(env, url);
+      case 'POST /api/cadastro-fot':
+        return createFot(env, req, regiao);
+      case 'POST /api/financeiro/lancamentos':
+        return createLancamento(env, req, regiao);
+      default: {
+        const ics = /^GET \/ical\/([A-Za-z0-9_-]{43})\.ics$/.exec(route);
+        if (ics) return feed(env, ics[1]!);
+        const convite = /^PATCH \/api\/convites\/([0-9a-f-]{36})$/.exec(route);
+        if (convite) return accept(env, req, convite[1]!);
         return json({ error: `no route ${route}` }, 404);
+      }
     }
   },
 };
