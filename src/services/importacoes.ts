@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { insertSelect } from '../db/insert-select';
 import {
@@ -277,6 +277,42 @@ const jsonList = (values: Iterable<string>) => JSON.stringify([...new Set(values
 const inJson = (col: SQLiteColumn | SQL, values: Iterable<string>) =>
   sql`${col} in (select value from json_each(${jsonList(values)}))`;
 
+/**
+ * The rows of the region a column of references names, by id (any case) or by its natural key
+ * (`key`, a cell turned into the stored form by `toKey`): one select for the lookup's batch.
+ */
+const namedBy = (
+  db: Db,
+  table: SQLiteTable & { id: SQLiteColumn; regiao: SQLiteColumn },
+  key: SQLiteColumn,
+  regiao: string,
+  cells: string[],
+  toKey: (cell: string) => string | null | undefined = (cell) => cell,
+) =>
+  db
+    // The key as text (a FOT number is an integer), as the maps compare it.
+    .select({ id: sql<string>`${table.id}`, key: sql<string | null>`cast(${key} as text)` })
+    .from(table)
+    .where(
+      and(
+        eq(table.regiao, regiao),
+        or(
+          inJson(
+            table.id,
+            cells.map((v) => v.toLowerCase()),
+          ),
+          inJson(
+            key,
+            cells.map(toKey).filter((v): v is string => !!v),
+          ),
+        ),
+      ),
+    );
+
+/** FOT records by id or number. */
+const fotsNamed = (db: Db, regiao: string, cells: string[]) =>
+  namedBy(db, cadastroFot, cadastroFot.fot, regiao, cells, (cell) => String(parseIntCell(cell)));
+
 const catalogSelect = (db: Db, table: CatalogTable, regiao: string) =>
   db.select({ id: table.id, label: table.label, key: table.labelKey }).from(table).where(eq(table.regiao, regiao));
 
@@ -382,57 +418,9 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
         })
         .from(categoriasFinanceiras)
         .where(eq(categoriasFinanceiras.regiao, regiao)),
-      db
-        .select({ id: cadastroFot.id, fot: cadastroFot.fot })
-        .from(cadastroFot)
-        .where(
-          and(
-            eq(cadastroFot.regiao, regiao),
-            or(
-              inJson(
-                cadastroFot.id,
-                fotRefs.map((v) => v.toLowerCase()),
-              ),
-              inJson(
-                cadastroFot.fot,
-                fotRefs.map((v) => String(parseIntCell(v))),
-              ),
-            ),
-          ),
-        ),
-      db
-        .select({ id: agenda.id, chave: agenda.chaveExterna })
-        .from(agenda)
-        .where(
-          and(
-            eq(agenda.regiao, regiao),
-            or(
-              inJson(
-                agenda.id,
-                agendaRefs.map((v) => v.toLowerCase()),
-              ),
-              inJson(agenda.chaveExterna, agendaRefs),
-            ),
-          ),
-        ),
-      db
-        .select({ id: profissionais.id, cpf: profissionais.cpfCnpjTitular })
-        .from(profissionais)
-        .where(
-          and(
-            eq(profissionais.regiao, regiao),
-            or(
-              inJson(
-                profissionais.id,
-                profRefs.map((v) => v.toLowerCase()),
-              ),
-              inJson(
-                profissionais.cpfCnpjTitular,
-                profRefs.map((v) => normalizeCpfCnpj(v)).filter((v): v is string => !!v),
-              ),
-            ),
-          ),
-        ),
+      fotsNamed(db, regiao, fotRefs),
+      namedBy(db, agenda, agenda.chaveExterna, regiao, agendaRefs),
+      namedBy(db, profissionais, profissionais.cpfCnpjTitular, regiao, profRefs, normalizeCpfCnpj),
       db
         .select()
         .from(lancamentos)
@@ -445,40 +433,23 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
     ]);
     refs.categorias_financeiras = catalogMap(cats);
     existing.categoriaTipo = new Map(cats.map((x) => [x.id, x.tipo]));
-    refs.cadastro_fot = pairMap(fots.map((f) => [String(f.fot), f.id]));
-    refs.agenda = pairMap(evs.map((e) => [e.chave, e.id]));
-    refs.profissionais = pairMap(profs.map((p) => [p.cpf, p.id]));
+    refs.cadastro_fot = pairMap(fots.map((f) => [f.key, f.id]));
+    refs.agenda = pairMap(evs.map((e) => [e.key, e.id]));
+    refs.profissionais = pairMap(profs.map((p) => [p.key, p.id]));
     existing.rows = found;
   } else {
     const fotRefs = col('fot');
     const chaves = col('chave_externa');
     const [te, fots, found] = await db.batch([
       catalogSelect(db, tiposEventos, regiao),
-      db
-        .select({ id: cadastroFot.id, fot: cadastroFot.fot })
-        .from(cadastroFot)
-        .where(
-          and(
-            eq(cadastroFot.regiao, regiao),
-            or(
-              inJson(
-                cadastroFot.id,
-                fotRefs.map((s) => s.toLowerCase()),
-              ),
-              inJson(
-                cadastroFot.fot,
-                fotRefs.map((s) => String(parseIntCell(s))),
-              ),
-            ),
-          ),
-        ),
+      fotsNamed(db, regiao, fotRefs),
       db
         .select()
         .from(agenda)
         .where(and(eq(agenda.regiao, regiao), or(inJson(agenda.id, ids), inJson(agenda.chaveExterna, chaves)))),
     ]);
     refs.tipos_eventos = catalogMap(te);
-    refs.cadastro_fot = pairMap(fots.map((f) => [String(f.fot), f.id]));
+    refs.cadastro_fot = pairMap(fots.map((f) => [f.key, f.id]));
     existing.rows = found;
   }
   return { refs, existing };
