@@ -474,6 +474,10 @@ type ConviteStatus = (typeof convites.$inferSelect)['status'];
  * select, read with the caller's check in one round trip (routes/convites, a folded read).
  */
 export const answerTargetSelect = (db: Db, scope: Scope, regiao: string, id: string) =>
+  targetSelect(db, id, isAdmin(scope.role) ? eq(agenda.regiao, regiao) : ownConvites(scope));
+
+/** Invitation `id` with its event and professional, where `visible` holds (the one read of answer, decide and cancel). */
+const targetSelect = (db: Db, id: string, visible: SQL) =>
   db
     .select({
       status: convites.status,
@@ -488,7 +492,7 @@ export const answerTargetSelect = (db: Db, scope: Scope, regiao: string, id: str
     .from(convites)
     .innerJoin(agenda, eq(agenda.id, convites.agendaId))
     .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-    .where(and(eq(convites.id, id), isAdmin(scope.role) ? eq(agenda.regiao, regiao) : ownConvites(scope)));
+    .where(and(eq(convites.id, id), visible));
 
 export type AnswerTarget = Awaited<ReturnType<typeof answerTargetSelect>>[number];
 
@@ -656,17 +660,7 @@ export async function decide(
 
 /** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */
 export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, push: Push) {
-  const [current] = await db
-    .select({
-      usuarioId: profissionais.usuarioId,
-      agendaId: convites.agendaId,
-      funcaoId: convites.funcaoId,
-      dataEvento: agenda.dataEvento,
-    })
-    .from(convites)
-    .innerJoin(agenda, eq(agenda.id, convites.agendaId))
-    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-    .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
+  const [current] = await targetSelect(db, id, eq(agenda.regiao, regiao));
   if (!current) throw conviteNotFound();
   const notes: NewNotification[] = current.usuarioId
     ? [
