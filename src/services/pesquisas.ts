@@ -31,6 +31,7 @@ import { pageBounds, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
 import { changed, created, deleted, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { prepareEmail, type SendMail } from './mail';
+import { refsInRegion } from './references';
 
 /**
  * Surveys (docs/decisions-2 D21; README "Surveys"): the CRUD of RESEARCHERs and administrators,
@@ -181,6 +182,8 @@ function perguntaInserts(db: Db, pesquisaId: string, perguntas: PerguntaInput[],
 }
 
 /** The event type must be of the region (404 naming the field). */
+const TIPO_NOT_FOUND = 'tipo_evento_id: tipo de evento não encontrado na região';
+
 const tipoEventoCheck = (db: Db, regiao: string, id: string | null | undefined) =>
   db
     .select({ id: tiposEventos.id })
@@ -208,25 +211,27 @@ export async function createPesquisa(
     createdAt: now,
     updatedAt: now,
   };
-  if (body.tipo_evento_id) {
-    const [found] = await tipoEventoCheck(db, regiao, body.tipo_evento_id);
-    if (!found) throw new ApiError('NOT_FOUND', 'tipo_evento_id: tipo de evento não encontrado na região');
-  }
-  const [rows, perguntas] = await writeThenRead(
-    db,
-    [
-      db.insert(pesquisas).values(row),
-      ...perguntaInserts(db, id, body.perguntas ?? [], sql`1`),
-      logStatement(db, log, {
-        acao: 'pesquisas.create',
-        entidade: 'pesquisas',
-        entidadeId: id,
-        regiao,
-        dados: { ...created(pesquisas, row), perguntas: { depois: (body.perguntas ?? []).length } },
-      }),
-    ],
-    byId(db, regiao, id),
-  );
+  // The event type is checked in the write's own batch (services/references.ts): one round trip.
+  const refs = refsInRegion(db, regiao, [
+    { field: 'tipo_evento_id', table: tiposEventos, id: body.tipo_evento_id, message: TIPO_NOT_FOUND },
+  ]);
+  const inserted = sql`exists (select 1 from ${pesquisas} where ${pesquisas.id} = ${id})`;
+  const [found, ...rest] = await db.batch([
+    refs.select,
+    insertWhere(db, pesquisas, row, refs.condition),
+    ...perguntaInserts(db, id, body.perguntas ?? [], inserted),
+    logStatement(db, log, {
+      acao: 'pesquisas.create',
+      entidade: 'pesquisas',
+      entidadeId: id,
+      regiao,
+      dados: { ...created(pesquisas, row), perguntas: { depois: (body.perguntas ?? []).length } },
+      when: inserted,
+    }),
+    ...byId(db, regiao, id),
+  ] as unknown as [BatchItem<'sqlite'>]);
+  refs.assertFound(found as Record<string, number>[]);
+  const [rows, perguntas] = rest.slice(-2) as unknown as [PesquisaView[], PerguntaRow[]];
   return onePesquisa(rows, perguntas);
 }
 
@@ -244,8 +249,7 @@ export async function updatePesquisa(db: Db, log: LogCtx, regiao: string, id: st
     tipoEventoCheck(db, regiao, body.tipo_evento_id),
   ]);
   if (!current) throw notFound();
-  if (body.tipo_evento_id && !tipo[0])
-    throw new ApiError('NOT_FOUND', 'tipo_evento_id: tipo de evento não encontrado na região');
+  if (body.tipo_evento_id && !tipo[0]) throw new ApiError('NOT_FOUND', TIPO_NOT_FOUND);
   const touchesFrozen = body.perguntas !== undefined || body.publico !== undefined || body.anonima !== undefined;
   if (touchesFrozen && current.respostas > 0) throw frozen();
 

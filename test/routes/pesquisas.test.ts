@@ -177,14 +177,22 @@ describe('survey CRUD', () => {
       400,
       'VALIDATION_FAILED',
     );
+    const titulo = uniq('Sem tipo');
     expectError(
       await api('POST', '/api/pesquisas', {
         token: admin.token,
-        body: { titulo: 't', publico: 'cliente', tipo_evento_id: UNKNOWN_ID },
+        body: {
+          titulo,
+          publico: 'cliente',
+          tipo_evento_id: UNKNOWN_ID,
+          perguntas: [{ texto: 'Nota', tipo: 'nota_1_5' }],
+        },
       }),
       404,
       'NOT_FOUND',
     );
+    // Nothing written: neither the survey nor its questions (the check is a condition of the insert).
+    expect(await db.select().from(pesquisas).where(eq(pesquisas.titulo, titulo))).toEqual([]);
     const pro = await makeUser({ role: 'profissional' });
     expectError(await api('GET', '/api/pesquisas', { token: pro.token }), 403, 'FORBIDDEN');
     const p = await makePesquisa(admin);
