@@ -207,6 +207,13 @@ const reasonRead = (db: Db, id: string) =>
 
 type Reason = { quotaOpen: number; free: number } | undefined;
 
+/**
+ * Why a refused acceptance was refused, read after it (one more round trip, on that path only: the
+ * accepted path does not pay for the rule twice). The state it reads is the one that refused it or a
+ * later one; when the rule now holds, the caller answers that the invitation changed meanwhile.
+ */
+const refusalReason = async (db: Db, id: string): Promise<Reason> => (await reasonRead(db, id))[0];
+
 /** The 409 of a refused acceptance, from the reason read in its batch; undefined when it was not refused by the rule. */
 export function refusal(r: Reason) {
   if (r && !r.free)
@@ -544,16 +551,14 @@ export async function answer(
       acao: 'convites.accept',
       conviteId: id,
     });
-    const [reason, ...rest] = await writeThenRead(db, [], [
-      reasonRead(db, id),
-      ...accept.statements,
-      ...insert,
-      view,
-    ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const rest = (await db.batch([...accept.statements, ...insert, view] as unknown as [
+      BatchItem<'sqlite'>,
+    ])) as unknown[];
     const written = rest[accept.updateIndex] as { meta: { changes: number } };
     if (written.meta.changes === 0)
       throw (
-        refusal((reason as Reason[])[0]) ?? new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
+        refusal(await refusalReason(db, id)) ??
+        new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
       );
     push(messages);
     return oneConvite(rest.at(-1) as ConviteView[]);
@@ -643,15 +648,12 @@ export async function decide(
           .set({ status: 'recusado', respondidoEm: now, updatedAt: now })
           .where(and(byId, eq(convites.status, 'solicitado'))),
       ];
-  const [reason, ...rest] = await writeThenRead(db, [], [reasonRead(db, id), ...writes, ...insert, view] as [
-    BatchItem<'sqlite'>,
-    ...BatchItem<'sqlite'>[],
-  ]);
+  const rest = (await db.batch([...writes, ...insert, view] as unknown as [BatchItem<'sqlite'>])) as unknown[];
   // The guarded update is the second write of either branch (after its log entry).
   const written = rest[1] as { meta: { changes: number } };
   if (written.meta.changes === 0)
     throw (
-      (aprovada ? refusal((reason as Reason[])[0]) : undefined) ??
+      (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
       new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
     );
   push(messages);
