@@ -265,24 +265,6 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
   // Rows travel as one JSON parameter (D1 binds at most 100 parameters per statement).
   const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
   const itemCols = Object.fromEntries(Object.entries(getTableColumns(ri)).map(([key, col]) => [key, v(col.name)]));
-  console.log(
-    'DBG',
-    JSON.stringify(
-      insertSelect(
-        db,
-        rl,
-        {
-          repasseId: sql`${id}`,
-          lancamentoId: sql`${l.id}`,
-          profissionalId: sql`${l.profissionalId}`,
-          ativo: sql`1`,
-        } as never,
-        sql`from ${l} where ${l.id} in (select value from json_each(${JSON.stringify(fees.map((f) => f.id))})) and ${gatherable(regiao, b)}`,
-      )
-        .onConflictDoNothing()
-        .toSQL(),
-    ),
-  );
   const [rows, itensRead, links] = await db
     .batch([
       db.insert(r).values(values),
