@@ -40,6 +40,17 @@ const rl = repasseLancamentos;
 // Responses.
 
 type Item = RepasseItemRow & { lancamentoIds: string[] };
+type LinkRow = { repasseId: string; profissionalId: string; lancamentoId: string };
+
+/** A professional's figures in a batch, as the batch and the professional's own view show them. */
+const figuresOf = (i: RepasseItemRow) => ({
+  regime_fiscal: i.regimeFiscal as RegimeFiscal,
+  valor_bruto: fromCentavos(i.valorBrutoCentavos),
+  inss: fromCentavos(i.inssCentavos),
+  irrf: fromCentavos(i.irrfCentavos),
+  iss: fromCentavos(i.issCentavos),
+  valor_liquido: fromCentavos(i.valorLiquidoCentavos),
+});
 
 export function toRepasseResponse(row: RepasseRow, itens: Item[]) {
   return {
@@ -64,12 +75,7 @@ export function toRepasseResponse(row: RepasseRow, itens: Item[]) {
       profissional_id: i.profissionalId,
       nome: i.nome,
       cpf_cnpj: i.cpfCnpj,
-      regime_fiscal: i.regimeFiscal as RegimeFiscal,
-      valor_bruto: fromCentavos(i.valorBrutoCentavos),
-      inss: fromCentavos(i.inssCentavos),
-      irrf: fromCentavos(i.irrfCentavos),
-      iss: fromCentavos(i.issCentavos),
-      valor_liquido: fromCentavos(i.valorLiquidoCentavos),
+      ...figuresOf(i),
       chave_pix: i.chavePix,
       tipo_chave_pix: i.tipoChavePix as TipoChavePix | null,
       lancamento_ids: i.lancamentoIds,
@@ -92,11 +98,7 @@ const detailSelects = (db: Db, ids: SQL | string[]) =>
       .orderBy(asc(rl.lancamentoId)),
   ] as const;
 
-function assemble(
-  rows: RepasseRow[],
-  itens: RepasseItemRow[],
-  links: { repasseId: string; profissionalId: string; lancamentoId: string }[],
-) {
+function assemble(rows: RepasseRow[], itens: RepasseItemRow[], links: LinkRow[]) {
   const linkIds = new Map<string, string[]>();
   for (const k of links) {
     const key = `${k.repasseId}/${k.profissionalId}`;
@@ -293,14 +295,7 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
       }),
       ...readBack(db, regiao, id),
     ])
-    .then(
-      (res) =>
-        res.slice(-3) as unknown as [
-          RepasseRow[],
-          RepasseItemRow[],
-          { repasseId: string; profissionalId: string; lancamentoId: string }[],
-        ],
-    );
+    .then((res) => res.slice(-3) as unknown as [RepasseRow[], RepasseItemRow[], LinkRow[]]);
   return assemble(rows, itensRead, links)[0]!;
 }
 
@@ -398,13 +393,15 @@ export async function transition(db: Db, log: LogCtx, regiao: string, id: string
     db.update(r).set(set).where(where),
     ...after,
     ...readBack(db, regiao, id),
-    withoutKey(db, id),
+    // Who lacks a key, to name them if the approval is refused.
+    ...(acao === 'aprovar' ? [withoutKey(db, id)] : []),
   ] as never as [never]);
   const update = results[before.length + 1] as unknown as D1Result;
-  const [rows, itens, links, missing] = results.slice(-4) as unknown as [
+  const read = results.slice(before.length + 2 + after.length);
+  const [rows, itens, links, missing = []] = read as unknown as [
     RepasseRow[],
     RepasseItemRow[],
-    { repasseId: string; profissionalId: string; lancamentoId: string }[],
+    LinkRow[],
     { nome: string }[],
   ];
   const row = rows[0];
@@ -427,7 +424,12 @@ export async function transition(db: Db, log: LogCtx, regiao: string, id: string
 
 /** The bank's file: name, CPF/CNPJ, key type, key, net amount; only once approved (or paid). */
 export async function pixCsv(db: Db, regiao: string, id: string) {
-  const batch = await getRepasse(db, regiao, id);
+  // The batch and its items only: the file needs no fee links.
+  const [[batch], itens] = await db.batch([
+    db.select().from(r).where(inRegion(regiao, id)),
+    detailSelects(db, [id])[0],
+  ]);
+  if (!batch) throw notFound();
   if (batch.status !== 'aprovado' && batch.status !== 'pago')
     throw new ApiError(
       'INVALID_STATE',
@@ -435,13 +437,7 @@ export async function pixCsv(db: Db, regiao: string, id: string) {
     );
   return toCsv(
     ['nome', 'cpf_cnpj', 'tipo_chave_pix', 'chave_pix', 'valor_liquido'],
-    batch.itens.map((i) => [
-      i.nome,
-      i.cpf_cnpj,
-      i.tipo_chave_pix,
-      i.chave_pix,
-      formatMoney(Math.round(i.valor_liquido * 100)),
-    ]),
+    itens.map((i) => [i.nome, i.cpfCnpj, i.tipoChavePix, i.chavePix, formatMoney(i.valorLiquidoCentavos)]),
   );
 }
 
@@ -506,12 +502,7 @@ export async function meusPagamentos(db: Db, scope: Scope, q: { de?: string; ate
       ate: b.ate,
       status: b.status,
       pago_em: b.pagoEm,
-      regime_fiscal: i.regimeFiscal as RegimeFiscal,
-      valor_bruto: fromCentavos(i.valorBrutoCentavos),
-      inss: fromCentavos(i.inssCentavos),
-      irrf: fromCentavos(i.irrfCentavos),
-      iss: fromCentavos(i.issCentavos),
-      valor_liquido: fromCentavos(i.valorLiquidoCentavos),
+      ...figuresOf(i),
     })),
   };
 }

@@ -1133,7 +1133,6 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fin resultado periodo': 3221,
   'fin repasse create': 18328,
   'fin repasses': 4092,
-  'fin repasse pix.csv': 1004,
   'fin repasse pagar': 9019,
   'fin repasse cancelar': 3015,
   'fin meus-pagamentos': 2014,

@@ -198,6 +198,16 @@ export const RepasseRequest = z
   })
   .openapi('RepasseRequest');
 
+/** A professional's figures in a payout batch (BRL): in the batch and in the professional's own view. */
+const figures = {
+  regime_fiscal: z.enum(REGIME_FISCAL),
+  valor_bruto: z.number(),
+  inss: z.number(),
+  irrf: z.number(),
+  iss: z.number(),
+  valor_liquido: z.number(),
+};
+
 export const RepasseSchema = z
   .object({
     id: out.id(),
@@ -222,12 +232,7 @@ export const RepasseSchema = z
         profissional_id: out.id(),
         nome: z.string(),
         cpf_cnpj: z.string().nullable(),
-        regime_fiscal: z.enum(REGIME_FISCAL),
-        valor_bruto: z.number(),
-        inss: z.number(),
-        irrf: z.number(),
-        iss: z.number(),
-        valor_liquido: z.number(),
+        ...figures,
         chave_pix: z.string().nullable(),
         tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullable(),
         lancamento_ids: z.array(out.id()),
@@ -264,12 +269,7 @@ export const MeusPagamentosSchema = z
         ate: out.date(),
         status: z.enum(REPASSE_STATUS),
         pago_em: out.date().nullable(),
-        regime_fiscal: z.enum(REGIME_FISCAL),
-        valor_bruto: z.number(),
-        inss: z.number(),
-        irrf: z.number(),
-        iss: z.number(),
-        valor_liquido: z.number(),
+        ...figures,
       }),
     ),
   })
