@@ -1,7 +1,12 @@
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Db } from '../../db/client';
+import type { AppEnv } from '../../env';
 import { setTotal } from '../../lib/pagination';
 import { authorizedWrite } from '../../middleware/folded';
 import * as fin from '../../services/lancamentos';
 import * as repasses from '../../services/repasses';
+import type { LogCtx } from '../../services/activity-log';
 import * as tabelas from '../../services/tabelas-tributarias';
 import { csvAnswer, foldedHandler, handler, logCtx } from '../route';
 import * as r from './financeiro.routes';
@@ -46,40 +51,27 @@ export const getLancamento = handler(r.getLancamento, async (c) =>
   c.json(await fin.getLancamento(c.var.db, c.var.regiao, c.req.valid('param').id), 200),
 );
 
-/** The optional body of pagar/estornar (absent: undefined). */
-const pagoEm = (body: { pago_em?: string } | undefined) => body?.pago_em;
+/**
+ * POST {id}/<acao> of entries and payout batches: the service's one guarded transition, answered 200
+ * with the row; `pago_em` from the optional body of the routes that take one (pagar, estornar).
+ */
+function transitionHandler<R extends RouteConfig, A extends string>(
+  _route: R,
+  acao: A,
+  run: (db: Db, log: LogCtx, regiao: string, id: string, acao: A, pagoEm?: string) => Promise<object>,
+): RouteHandler<R, AppEnv> {
+  const fn = async (c: Context<AppEnv, string, { out: { param: { id: string } } }>) => {
+    // The validated body of pagar/estornar; none (undefined) on the other transitions.
+    const body = c.req.valid('json' as never) as { pago_em?: string } | undefined;
+    return c.json(await run(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, acao, body?.pago_em), 200);
+  };
+  // Typed against the route by the response schema in tests (every body is checked against the document).
+  return fn as unknown as RouteHandler<R, AppEnv>;
+}
 
-export const pagarLancamento = handler(r.pagarLancamento, async (c) =>
-  c.json(
-    await fin.transition(
-      c.var.db,
-      logCtx(c),
-      c.var.regiao,
-      c.req.valid('param').id,
-      'pagar',
-      pagoEm(c.req.valid('json')),
-    ),
-    200,
-  ),
-);
-
-export const cancelarLancamento = handler(r.cancelarLancamento, async (c) =>
-  c.json(await fin.transition(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, 'cancelar'), 200),
-);
-
-export const estornarLancamento = handler(r.estornarLancamento, async (c) =>
-  c.json(
-    await fin.transition(
-      c.var.db,
-      logCtx(c),
-      c.var.regiao,
-      c.req.valid('param').id,
-      'estornar',
-      pagoEm(c.req.valid('json')),
-    ),
-    200,
-  ),
-);
+export const pagarLancamento = transitionHandler(r.pagarLancamento, 'pagar', fin.transition);
+export const cancelarLancamento = transitionHandler(r.cancelarLancamento, 'cancelar', fin.transition);
+export const estornarLancamento = transitionHandler(r.estornarLancamento, 'estornar', fin.transition);
 
 export const createContrato = handler(r.createContrato, async (c) =>
   c.json(await fin.createContrato(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json')), 201),
@@ -124,27 +116,9 @@ export const getRepasse = handler(r.getRepasse, async (c) =>
   c.json(await repasses.getRepasse(c.var.db, c.var.regiao, c.req.valid('param').id), 200),
 );
 
-export const aprovarRepasse = handler(r.aprovarRepasse, async (c) =>
-  c.json(await repasses.transition(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, 'aprovar'), 200),
-);
-
-export const pagarRepasse = handler(r.pagarRepasse, async (c) =>
-  c.json(
-    await repasses.transition(
-      c.var.db,
-      logCtx(c),
-      c.var.regiao,
-      c.req.valid('param').id,
-      'pagar',
-      pagoEm(c.req.valid('json')),
-    ),
-    200,
-  ),
-);
-
-export const cancelarRepasse = handler(r.cancelarRepasse, async (c) =>
-  c.json(await repasses.transition(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, 'cancelar'), 200),
-);
+export const aprovarRepasse = transitionHandler(r.aprovarRepasse, 'aprovar', repasses.transition);
+export const pagarRepasse = transitionHandler(r.pagarRepasse, 'pagar', repasses.transition);
+export const cancelarRepasse = transitionHandler(r.cancelarRepasse, 'cancelar', repasses.transition);
 
 export const pixCsv = handler(r.pixCsv, async (c) => {
   const { id } = c.req.valid('param');
