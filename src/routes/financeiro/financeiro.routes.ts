@@ -112,53 +112,50 @@ export const getLancamento = authedRoute({
   responses: { 200: jsonResponse(LancamentoSchema, 'The entry'), 404: errors[404] },
 });
 
-const transition = (description: string) =>
-  `${inRegion} ${description} One guarded statement: a retry or a race is 409 INVALID_STATE, never a second change.`;
-const transitionResponses = {
-  200: jsonResponse(LancamentoSchema, 'The entry after the change'),
-  404: errors[404],
-  409: errors[409],
-};
 const optionalPagoEm = { required: false, content: { 'application/json': { schema: PagarRequest } } };
 
-export const pagarLancamento = authedRoute({
-  method: 'post',
-  path: '/lancamentos/{id}/pagar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+/**
+ * POST {id}/<acao> of an entry or a payout batch (administrators of the region): one guarded
+ * statement, so a retry or a race is 409 INVALID_STATE, never a second change. `pagoEm`: the route
+ * takes the optional body {pago_em}.
+ */
+function transitionRoute<const P extends string>(
+  path: P,
+  answer: { schema: typeof LancamentoSchema | typeof RepasseSchema; description: string },
+  text: { summary: string; description: string; pagoEm?: boolean },
+) {
+  return authedRoute({
+    method: 'post',
+    path,
+    tags,
+    allow: requireAdmin,
+    regional: true,
+    summary: text.summary,
+    description: `${inRegion} ${text.description} One guarded statement: a retry or a race is 409 INVALID_STATE, never a second change.`,
+    request: text.pagoEm ? { params: IdParam, body: optionalPagoEm } : { params: IdParam },
+    responses: { 200: jsonResponse(answer.schema, answer.description), 404: errors[404], 409: errors[409] },
+  });
+}
+const entryAfter = { schema: LancamentoSchema, description: 'The entry after the change' };
+const batchAfter = { schema: RepasseSchema, description: 'The batch after the change' };
+
+export const pagarLancamento = transitionRoute('/lancamentos/{id}/pagar', entryAfter, {
   summary: 'Pay an entry (previsto → pago)',
-  description: transition(
+  description:
     'Optional body {pago_em} (default today in São Paulo). A fee in a live payout batch is paid with the batch (409 INVALID_STATE here).',
-  ),
-  request: { params: IdParam, body: optionalPagoEm },
-  responses: transitionResponses,
+  pagoEm: true,
 });
 
-export const cancelarLancamento = authedRoute({
-  method: 'post',
-  path: '/lancamentos/{id}/cancelar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+export const cancelarLancamento = transitionRoute('/lancamentos/{id}/cancelar', entryAfter, {
   summary: 'Cancel an entry (previsto → cancelado)',
-  description: transition('A fee in a live payout batch is 409 INVALID_STATE: cancel the batch first.'),
-  request: { params: IdParam },
-  responses: transitionResponses,
+  description: 'A fee in a live payout batch is 409 INVALID_STATE: cancel the batch first.',
 });
 
-export const estornarLancamento = authedRoute({
-  method: 'post',
-  path: '/lancamentos/{id}/estornar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+export const estornarLancamento = transitionRoute('/lancamentos/{id}/estornar', entryAfter, {
   summary: 'Reverse a paid entry (pago → estornado, plus its mirror entry)',
-  description: transition(
+  description:
     'The mirror has the opposite tipo, the same amount and category, origem estorno, estorno_de = this entry, status pago on pago_em (optional body, default today). Exactly one mirror per entry, also under concurrent calls.',
-  ),
-  request: { params: IdParam, body: optionalPagoEm },
-  responses: transitionResponses,
+  pagoEm: true,
 });
 
 export const createContrato = authedRoute({
@@ -257,50 +254,22 @@ export const getRepasse = authedRoute({
   responses: { 200: jsonResponse(RepasseSchema, 'The batch'), 404: errors[404] },
 });
 
-const repasseResponses = {
-  200: jsonResponse(RepasseSchema, 'The batch after the change'),
-  404: errors[404],
-  409: errors[409],
-};
-
-export const aprovarRepasse = authedRoute({
-  method: 'post',
-  path: '/repasses/{id}/aprovar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+export const aprovarRepasse = transitionRoute('/repasses/{id}/aprovar', batchAfter, {
   summary: 'Approve a payout batch (rascunho → aprovado)',
-  description: transition(
+  description:
     "The figures stay as gathered; each item takes its professional's current PIX key (conta_pix, tipo_chave_pix). A professional without one: 409 INVALID_STATE naming them.",
-  ),
-  request: { params: IdParam },
-  responses: repasseResponses,
 });
 
-export const pagarRepasse = authedRoute({
-  method: 'post',
-  path: '/repasses/{id}/pagar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+export const pagarRepasse = transitionRoute('/repasses/{id}/pagar', batchAfter, {
   summary: 'Mark a payout batch paid (aprovado → pago)',
-  description: transition(
+  description:
     'Every fee of the batch becomes pago on pago_em (optional body, default today in São Paulo), in the same D1 batch, each logged.',
-  ),
-  request: { params: IdParam, body: optionalPagoEm },
-  responses: repasseResponses,
+  pagoEm: true,
 });
 
-export const cancelarRepasse = authedRoute({
-  method: 'post',
-  path: '/repasses/{id}/cancelar',
-  tags,
-  allow: requireAdmin,
-  regional: true,
+export const cancelarRepasse = transitionRoute('/repasses/{id}/cancelar', batchAfter, {
   summary: 'Cancel a payout batch (rascunho or aprovado → cancelado)',
-  description: transition('Its fees are released: they stay previsto and may be gathered again.'),
-  request: { params: IdParam },
-  responses: repasseResponses,
+  description: 'Its fees are released: they stay previsto and may be gathered again.',
 });
 
 export const pixCsv = authedRoute({
