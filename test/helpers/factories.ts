@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from '../../src/db/schema';
 import type { Role } from '../../src/db/schema';
@@ -172,3 +173,12 @@ export async function makeNotifications(
 
 export const makeNotification = async (userId: string, over: Partial<typeof schema.notifications.$inferInsert> = {}) =>
   (await makeNotifications(userId, 1, over))[0]!;
+
+/** The id of a region's system finance category (`sistema` key, e.g. 'logistica', 'cache_profissional'). */
+export async function systemCategoryId(regiao: string, sistema: string) {
+  const [row] = await db
+    .select({ id: schema.categoriasFinanceiras.id })
+    .from(schema.categoriasFinanceiras)
+    .where(and(eq(schema.categoriasFinanceiras.regiao, regiao), eq(schema.categoriasFinanceiras.sistema, sistema)));
+  return row!.id;
+}

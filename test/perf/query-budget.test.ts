@@ -1,7 +1,7 @@
 // The D1 cost of every route (issue 8): at most 3 round trips per request, authentication
 // included, and the same count with 1 row and with 1,000+ rows (GROW_ROWS). Own file: it fills the database.
 import { env } from 'cloudflare:test';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/env';
 import { emailOutbox } from '../../src/db/schema';
@@ -10,7 +10,6 @@ import { requestPasswordReset } from '../../src/services/password-reset';
 import {
   agenda,
   agendaEquipe,
-  categoriasFinanceiras,
   convites,
   cursos,
   empresas,
@@ -33,6 +32,7 @@ import {
   makeProfissional,
   makeUser,
   nextFot,
+  systemCategoryId,
   uniq,
   type TestUser,
 } from '../helpers/factories';
@@ -878,11 +878,7 @@ async function financeWorld() {
     .insert(agenda)
     .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-01' })
     .returning();
-  const [cat] = await db
-    .select()
-    .from(categoriasFinanceiras)
-    .where(and(eq(categoriasFinanceiras.regiao, 'SP'), eq(categoriasFinanceiras.sistema, 'logistica')));
-  Object.assign(fin, { fot: fot.id, event: ev!.id, cat: cat!.id });
+  Object.assign(fin, { fot: fot.id, event: ev!.id, cat: await systemCategoryId('SP', 'logistica') });
 }
 
 async function financeGrow() {
@@ -1007,10 +1003,7 @@ async function repasseCalls(a: string): Promise<Call[]> {
     .insert(agenda)
     .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: `2028-${mm}-10` })
     .returning();
-  const [cat] = await db
-    .select()
-    .from(categoriasFinanceiras)
-    .where(and(eq(categoriasFinanceiras.regiao, 'SP'), eq(categoriasFinanceiras.sistema, 'cache_profissional')));
+  const cat = { id: await systemCategoryId('SP', 'cache_profissional') };
   const [mine] = await db.select().from(profissionais).where(eq(profissionais.usuarioId, pro.id));
   const key = { contaPix: 'pix@example.com', tipoChavePix: 'email' as const };
   await db.update(profissionais).set(key).where(eq(profissionais.id, mine!.id));

@@ -1,14 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  agenda,
-  categoriasFinanceiras,
-  funcoes,
-  lancamentos,
-  profissionais,
-  repasseLancamentos,
-  tiposEventos,
-} from '../../src/db/schema';
+import { agenda, funcoes, lancamentos, profissionais, repasseLancamentos, tiposEventos } from '../../src/db/schema';
 import { entriesOf } from '../helpers/activity-log';
 import {
   db,
@@ -18,6 +10,7 @@ import {
   makePreco,
   makeProfissional,
   makeUser,
+  systemCategoryId,
   uniq,
   type TestUser,
 } from '../helpers/factories';
@@ -57,14 +50,6 @@ const nextMonth = () => {
   return { de: `${y}-${mm}-01`, ate: `${y}-${mm}-28`, day: (d: number) => `${y}-${mm}-${String(d).padStart(2, '0')}` };
 };
 
-const categoriaCache = async (regiao: string) => {
-  const [row] = await db
-    .select()
-    .from(categoriasFinanceiras)
-    .where(and(eq(categoriasFinanceiras.regiao, regiao), eq(categoriasFinanceiras.sistema, 'cache_profissional')));
-  return row!.id;
-};
-
 /** A professional with a PIX key (an e-mail) unless told otherwise. */
 const prof = (regiao = 'SP', over: Partial<typeof profissionais.$inferInsert> = {}) =>
   makeProfissional(regiao, {
@@ -87,7 +72,7 @@ async function fee(p: { id: string; regiao: string }, date: string, valorCentavo
     .values({
       regiao: p.regiao,
       tipo: 'despesa',
-      categoriaId: await categoriaCache(p.regiao),
+      categoriaId: await systemCategoryId(p.regiao, 'cache_profissional'),
       descricao: 'Cachê',
       valorCentavos,
       vencimento: date,

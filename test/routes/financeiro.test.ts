@@ -1,15 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  agenda,
-  cadastroFot,
-  categoriasFinanceiras,
-  funcoes,
-  lancamentos,
-  logsAtividade,
-  tiposEventos,
-} from '../../src/db/schema';
+import { agenda, cadastroFot, funcoes, lancamentos, logsAtividade, tiposEventos } from '../../src/db/schema';
 import { addMonths, splitCentavos } from '../../src/lib/money';
 import {
   db,
@@ -19,6 +11,7 @@ import {
   makePreco,
   makeProfissional,
   makeUser,
+  systemCategoryId,
   uniq,
   type TestUser,
 } from '../helpers/factories';
@@ -32,13 +25,7 @@ beforeAll(async () => {
   owner = await makeUser({ role: 'BUSINESS_OWNER' });
 });
 
-const systemId = async (regiao: string, sistema: string) => {
-  const [row] = await db
-    .select()
-    .from(categoriasFinanceiras)
-    .where(and(eq(categoriasFinanceiras.regiao, regiao), eq(categoriasFinanceiras.sistema, sistema)));
-  return row!.id;
-};
+const systemId = systemCategoryId;
 
 async function makeEvento(regiao = 'SP', dataEvento = '2027-05-10') {
   const fot = await makeFot(regiao);

@@ -2,7 +2,7 @@
 // catalog's create) and POST /api/cadastro-fot check their author inside the write's own batch.
 // A refused author gets exactly the answer it got before (401/403, same codes) and NOTHING is
 // written: no row, no activity-log entry.
-import { and, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   agenda,
@@ -10,7 +10,6 @@ import {
   convites,
   funcoes,
   tiposEventos,
-  categoriasFinanceiras,
   cursos,
   lancamentos,
   logsAtividade,
@@ -26,6 +25,7 @@ import {
   makeProfissional,
   makeUser,
   nextFot,
+  systemCategoryId,
   tokenFor,
   uniq,
 } from '../helpers/factories';
@@ -232,13 +232,7 @@ describe('POST /auth/login: the attempt reservation and the account read in one 
 });
 
 describe('POST /api/financeiro/lancamentos: the author check and the references folded into the insert', () => {
-  const categoria = async (regiao = 'SP') =>
-    (
-      await db
-        .select({ id: categoriasFinanceiras.id })
-        .from(categoriasFinanceiras)
-        .where(and(eq(categoriasFinanceiras.regiao, regiao), eq(categoriasFinanceiras.sistema, 'logistica')))
-    )[0]!.id;
+  const categoria = (regiao = 'SP') => systemCategoryId(regiao, 'logistica');
   const body = async (over: Record<string, unknown> = {}) => ({
     tipo: 'despesa',
     categoria_id: await categoria(),

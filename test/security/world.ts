@@ -3,7 +3,6 @@
  * a twin of each regional row in MG, and a user of every role. Rows go straight into D1 through
  * the factories (fast); the tests then act through HTTP.
  */
-import { sql } from 'drizzle-orm';
 import * as schema from '../../src/db/schema';
 import type { Role } from '../../src/db/schema';
 import {
@@ -14,6 +13,7 @@ import {
   makeProfissional,
   makeUser,
   nextFot,
+  systemCategoryId,
   uniq,
   type TestUser,
 } from '../helpers/factories';
@@ -515,10 +515,7 @@ export async function realArrayCall(
       // n professionals, each with one fee of an event in a month no other test uses.
       const rows = w.sp;
       const agenda = await insertAgenda('SP', rows.fot.id, rows.tipoEvento.id, w.admin.id, '2035-03-10');
-      const [cat] = await db
-        .select({ id: schema.categoriasFinanceiras.id })
-        .from(schema.categoriasFinanceiras)
-        .where(sql`regiao = 'SP' and sistema = 'cache_profissional'`);
+      const categoriaId = await systemCategoryId('SP', 'cache_profissional');
       const ids = Array.from({ length: n }, () => crypto.randomUUID());
       await db.batch(
         ids.flatMap((id) => [
@@ -526,7 +523,7 @@ export async function realArrayCall(
           db.insert(schema.lancamentos).values({
             regiao: 'SP',
             tipo: 'despesa',
-            categoriaId: cat!.id,
+            categoriaId,
             descricao: 'Cachê',
             valorCentavos: 10_000,
             vencimento: '2035-03-10',
