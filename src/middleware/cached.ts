@@ -47,10 +47,8 @@ const cacheKeyOf = (url: URL, extra: string) =>
     `${CACHE_ORIGIN}${url.pathname}?${new URLSearchParams([...url.searchParams].sort()).toString()}&__k=${encodeURIComponent(extra)}`,
   );
 
-const edgeCache = (c: Context<AppEnv>, ttl: number) =>
-  Math.min(ttl, c.var.config.EDGE_CACHE_TTL_SECONDS) === 0 || typeof caches === 'undefined'
-    ? undefined
-    : caches.default;
+/** The colo's cache, unless the TTL (already capped by EDGE_CACHE_TTL_SECONDS) turns it off. */
+const edgeCache = (ttl: number) => (ttl === 0 || typeof caches === 'undefined' ? undefined : caches.default);
 
 /**
  * Drops this colo's cached answer of a GET of `path` (no query, no `key`), e.g. the feed url of a
@@ -59,7 +57,7 @@ const edgeCache = (c: Context<AppEnv>, ttl: number) =>
  * Never fails.
  */
 export async function forgetCached(c: Context<AppEnv>, path: string) {
-  await edgeCache(c, Infinity)
+  await edgeCache(c.var.config.EDGE_CACHE_TTL_SECONDS)
     ?.delete(cacheKeyOf(new URL(path, CACHE_ORIGIN), ''))
     .catch(() => false);
 }
@@ -69,7 +67,7 @@ export const cachedPublicGet = (opts: CacheOptions) =>
     const extra = opts.key ? `|${opts.key(c)}` : '';
     const cacheKey = cacheKeyOf(new URL(c.req.url), extra);
     const ttl = Math.min(opts.ttl, c.var.config.EDGE_CACHE_TTL_SECONDS);
-    const cache = edgeCache(c, opts.ttl);
+    const cache = edgeCache(ttl);
     let stored = await cache?.match(cacheKey);
     if (!stored) {
       await next();
