@@ -89,7 +89,7 @@ export function createApp() {
   });
   app.use(
     cors({
-      origin: (origin, c: Context<AppEnv>) => (c.var.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      origin: (origin, c: Context<AppEnv>) => (c.get('config').CORS_ORIGINS.includes(origin) ? origin : null),
       credentials: true,
       allowHeaders: ['Authorization', 'Content-Type', 'x-regiao', 'Idempotency-Key', BOOKMARK_HEADER],
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -170,7 +170,7 @@ export function createApp() {
   // Built once per origin and region list (the document names the deployment's servers and regions).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();
   app.get('/openapi.json', (c) => {
-    const opts = { origin: new URL(c.req.url).origin, regioes: c.var.config.REGIOES };
+    const opts = { origin: new URL(c.req.url).origin, regioes: c.get('config').REGIOES };
     const key = JSON.stringify(opts);
     let doc = documents.get(key);
     if (!doc) documents.set(key, (doc = openApiDocument(app, opts)));

@@ -49,7 +49,7 @@ export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser |
 
 /**
  * The stored user decides (docs/decisions.md#d3): gone is 401, pending is 403 unless the route
- * allows it (docs/decisions.md#d4), then the route's role rules. Sets c.var.user.
+ * allows it (docs/decisions.md#d4), then the route's role rules. Sets c.get('user').
  */
 export function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPending: boolean, checks: UserCheck[] = []) {
   // The stored user has been read: whatever it decides (pass or the error below) is final, so a
@@ -65,5 +65,5 @@ export function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPendi
 
 /** Reads the user row now (one query) and admits it: the way out of a fold that cannot fold. */
 export async function confirm(c: Context<AppEnv>, pending: PendingAuth): Promise<AuthUser> {
-  return admit(c, await loadUser(c.var.db, pending.claims), pending.allowPending, pending.checks);
+  return admit(c, await loadUser(c.get('db'), pending.claims), pending.allowPending, pending.checks);
 }

@@ -42,7 +42,7 @@ export const auth = (opts: AuthOptions = {}) =>
     const { token, fromCookie } = readToken(c);
     if (!token)
       throw new ApiError('UNAUTHENTICATED', 'authentication required: send Authorization: Bearer <access_token>');
-    const claims = await verifyAccessToken(token, c.var.config.JWT_SECRET);
+    const claims = await verifyAccessToken(token, c.get('config').JWT_SECRET);
     if (!claims) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
     if (fromCookie) assertCookieRequestOrigin(c);
     const allowPending = opts.allowPending ?? false;
@@ -51,12 +51,12 @@ export const auth = (opts: AuthOptions = {}) =>
       const pending: PendingAuth = { claims, allowPending, checks: [] };
       c.set('pendingAuth', pending);
       await next();
-      if (!c.var.pendingAuth) return;
+      if (!c.get('pendingAuth')) return;
       await confirm(c, pending); // throws the authentication error, which replaces the answer
       if (c.res.status < 400) throw new Error(`${c.req.method} ${c.req.path} answered without reading its user`);
       return;
     }
 
-    admit(c, await loadUser(c.var.db, claims), allowPending);
+    admit(c, await loadUser(c.get('db'), claims), allowPending);
     await next();
   });

@@ -57,7 +57,7 @@ const edgeCache = (ttl: number) => (ttl === 0 || typeof caches === 'undefined' ?
  * Never fails.
  */
 export async function forgetCached(c: Context<AppEnv>, path: string) {
-  await edgeCache(c.var.config.EDGE_CACHE_TTL_SECONDS)
+  await edgeCache(c.get('config').EDGE_CACHE_TTL_SECONDS)
     ?.delete(cacheKeyOf(new URL(path, CACHE_ORIGIN), ''))
     .catch(() => false);
 }
@@ -66,7 +66,7 @@ export const cachedPublicGet = (opts: CacheOptions) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const extra = opts.key ? `|${opts.key(c)}` : '';
     const cacheKey = cacheKeyOf(new URL(c.req.url), extra);
-    const ttl = Math.min(opts.ttl, c.var.config.EDGE_CACHE_TTL_SECONDS);
+    const ttl = Math.min(opts.ttl, c.get('config').EDGE_CACHE_TTL_SECONDS);
     const cache = edgeCache(ttl);
     let stored = await cache?.match(cacheKey);
     if (!stored) {

@@ -12,7 +12,7 @@ export function assertCookieRequestOrigin(c: Context<AppEnv>) {
   if (SAFE.has(c.req.method)) return;
   const origin = c.req.header('origin') ?? originOf(c.req.header('referer'));
   const self = new URL(c.req.url).origin;
-  if (origin && (origin === self || c.var.config.CORS_ORIGINS.includes(origin))) return;
+  if (origin && (origin === self || c.get('config').CORS_ORIGINS.includes(origin))) return;
   throw new ApiError(
     'FORBIDDEN',
     'cross-site request refused: a cookie-authenticated change must come from an allowed Origin',

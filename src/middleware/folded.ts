@@ -27,8 +27,8 @@ const subjectOf = (claims: AccessClaims): Scope => ({
  * read at once and decides, exactly as without the fold.
  */
 export async function checkUser(c: Context<AppEnv>, check: UserCheck): Promise<void> {
-  const pending = c.var.pendingAuth;
-  if (!pending) return check(c.var.user);
+  const pending = c.get('pendingAuth');
+  if (!pending) return check(c.get('user'));
   pending.checks.push(check);
   try {
     check({ role: pending.claims.role, ativo: true });
@@ -47,9 +47,9 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   c: Context<AppEnv>,
   build: (scope: Scope) => T,
 ): Promise<SelectRows<T>> {
-  const { db } = c.var;
-  const pending = c.var.pendingAuth;
-  if (!pending) return fastSelect(db, build(c.var.user));
+  const db = c.get('db');
+  const pending = c.get('pendingAuth');
+  if (!pending) return fastSelect(db, build(c.get('user')));
   const guess = subjectOf(pending.claims);
   const [[user], ...rows] = await fastSelect(db, [selectUser(db, pending.claims), ...build(guess)]);
   const admitted = admit(c, user, pending.allowPending, pending.checks);
@@ -72,15 +72,15 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
   c: Context<AppEnv>,
   build: (author: Author) => T,
 ): Promise<BatchResponse<[...T]>> {
-  const { db } = c.var;
+  const db = c.get('db');
   const requestId = c.get('requestId') ?? null;
   const author = (scope: Scope, guard: SQL): Author => ({
     scope,
     guard,
     log: { atorId: scope.id, atorRole: scope.role, requestId },
   });
-  const pending = c.var.pendingAuth;
-  if (!pending) return db.batch(build(author(scopeOf(c.var.user), sql`1`)) as never) as never;
+  const pending = c.get('pendingAuth');
+  if (!pending) return db.batch(build(author(scopeOf(c.get('user')), sql`1`)) as never) as never;
   const guess = subjectOf(pending.claims);
   const stmts = build(author(guess, authorGuard(db, guess, pending.claims.sid)));
   const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [

@@ -4,7 +4,7 @@ import { ApiError } from '../lib/errors';
 
 /** x-regiao (docs/decisions.md#d5): missing or empty is the default region; any case; unknown is 400. */
 export const region = createMiddleware<AppEnv>(async (c, next) => {
-  const { REGIOES, REGIAO_PADRAO } = c.var.config;
+  const { REGIOES, REGIAO_PADRAO } = c.get('config');
   const regiao = (c.req.header('x-regiao') ?? '').trim().toUpperCase() || REGIAO_PADRAO;
   if (!REGIOES.includes(regiao)) {
     throw new ApiError('INVALID_REGION', `x-regiao: must be one of ${REGIOES.join(', ')}`);

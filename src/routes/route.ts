@@ -36,7 +36,7 @@ export interface Folded {
 interface Access {
   /** The role rule (requireRole(...), requireAdmin, allowAgenda(action)); none: any active user. */
   allow?: Mw;
-  /** Reads and documents x-regiao (c.var.regiao). */
+  /** Reads and documents x-regiao (c.get('regiao')). */
   regional?: boolean;
   /** A pending account may call it (its own account and profile: docs/decisions.md#d4). */
   allowPending?: boolean;
@@ -101,7 +101,7 @@ type PublicRoute<D extends PublicDef> = Omit<D, 'regional' | 'request' | 'middle
  */
 export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
   const { regional, request, middleware, responses, ...rest } = def;
-  // The region first: a route's own middleware (an edge cache keyed by region) may read c.var.regiao.
+  // The region first: a route's own middleware (an edge cache keyed by region) may read c.get('regiao').
   const mws = [...(regional ? [region] : []), ...((middleware as Mw[] | undefined) ?? [])];
   return createRoute({
     ...rest,
@@ -112,7 +112,7 @@ export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
   }) as unknown as PublicRoute<D>;
 }
 
-/** The handler of a route that is not folded: it reads c.var.user. */
+/** The handler of a route that is not folded: it reads c.get('user'). */
 export const handler = <R extends RouteConfig>(
   _route: R & (R extends Folded ? 'a folded route takes a foldedHandler()' : unknown),
   fn: RouteHandler<R, AppEnv>,
@@ -127,7 +127,7 @@ export type FoldedAccess<R> = R extends { method: 'get' | 'head' } ? Read : Auth
 /**
  * The handler of a folded route: it gets its data only through `read` (a GET) or `write` (a
  * write: one batch whose statements carry `author.guard`), which also read and admit the caller
- * (c.var.user is not set before them).
+ * (c.get('user') is not set before them).
  */
 export const foldedHandler =
   <R extends RouteConfig & Folded>(

@@ -5,42 +5,43 @@ import { handler, logCtx, mailOf, pushOf } from '../route';
 import * as r from './admin-users.routes';
 
 export const list = handler(r.list, async (c) => {
-  const { users, total } = await admin.listUsers(c.var.db, c.req.valid('query'));
+  const { users, total } = await admin.listUsers(c.get('db'), c.req.valid('query'));
   setTotal(c, total);
   return c.json(users, 200);
 });
 
 export const pending = handler(r.pending, async (c) => {
-  const { users, total } = await admin.pendingUsers(c.var.db, c.req.valid('query'));
+  const { users, total } = await admin.pendingUsers(c.get('db'), c.req.valid('query'));
   setTotal(c, total);
   return c.json(users, 200);
 });
 
-export const get = handler(r.get, async (c) => c.json(await admin.getUser(c.var.db, c.req.valid('param').id), 200));
+export const get = handler(r.get, async (c) => c.json(await admin.getUser(c.get('db'), c.req.valid('param').id), 200));
 
 export const create = handler(r.create, async (c) => {
-  const id = await admin.createUser(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('json'));
+  const id = await admin.createUser(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), c.req.valid('json'));
   return c.json({ id, message: 'user created' }, 201);
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await admin.deleteUser(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id);
+  await admin.deleteUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id);
   return c.json({ message: 'user deleted' }, 200);
 });
 
 export const approve = handler(r.approve, async (c) => {
-  await admin.approveUser(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id, pushOf(c));
+  await admin.approveUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id, pushOf(c));
   return c.json({ message: 'user approved' }, 200);
 });
 
 export const changeRole = handler(r.changeRole, async (c) => {
   const { role } = c.req.valid('json');
-  await admin.changeRole(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id, role, pushOf(c));
+  await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id, role, pushOf(c));
   return c.json({ message: `role changed to ${role}` }, 200);
 });
 
 export const accessInvitation = handler(r.accessInvitation, async (c) => {
-  const { db, config } = c.var;
+  const db = c.get('db');
+  const config = c.get('config');
   const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
   return c.json({ message: 'access invitation queued' }, 202);

@@ -13,18 +13,22 @@ import * as r from './auth.routes';
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
 
 function cookieFlags(c: Context<AppEnv>) {
-  const { COOKIE_SAMESITE, COOKIE_SECURE } = c.var.config;
+  const { COOKIE_SAMESITE, COOKIE_SECURE } = c.get('config');
   // Browsers drop SameSite=None cookies that are not Secure.
   return { httpOnly: true, sameSite: COOKIE_SAMESITE, secure: COOKIE_SAMESITE === 'None' || COOKIE_SECURE } as const;
 }
 
 function setSessionCookies(c: Context<AppEnv>, t: Tokens) {
   const flags = cookieFlags(c);
-  setCookie(c, 'access_token', t.access.token, { ...flags, path: '/', maxAge: c.var.config.ACCESS_TOKEN_TTL_SECONDS });
+  setCookie(c, 'access_token', t.access.token, {
+    ...flags,
+    path: '/',
+    maxAge: c.get('config').ACCESS_TOKEN_TTL_SECONDS,
+  });
   setCookie(c, 'refresh_token', t.refreshToken, {
     ...flags,
     path: '/auth',
-    maxAge: c.var.config.REFRESH_TOKEN_TTL_SECONDS,
+    maxAge: c.get('config').REFRESH_TOKEN_TTL_SECONDS,
   });
 }
 
@@ -46,7 +50,7 @@ export const register = handler(r.register, async (c) => {
   const input = c.req.valid('json');
   if (isAdmin(input.role))
     throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
-  const { id, session } = await authFlows.register(c.var.db, c.var.config, logCtx(c), clientIp(c), input);
+  const { id, session } = await authFlows.register(c.get('db'), c.get('config'), logCtx(c), clientIp(c), input);
   setSessionCookies(c, session);
   return c.json(
     { id, ...tokenFields(session), message: 'registered: the account is pending approval by an administrator' },
@@ -56,7 +60,14 @@ export const register = handler(r.register, async (c) => {
 
 export const login = handler(r.login, async (c) => {
   const { email, senha } = c.req.valid('json');
-  const { account, session } = await authFlows.login(c.var.db, c.var.config, logCtx(c), clientIp(c), email, senha);
+  const { account, session } = await authFlows.login(
+    c.get('db'),
+    c.get('config'),
+    logCtx(c),
+    clientIp(c),
+    email,
+    senha,
+  );
   setSessionCookies(c, session);
   return c.json(toLoginResponse(account, tokenFields(session)), 200);
 });
@@ -74,7 +85,7 @@ export const refresh = handler(r.refresh, async (c) => {
   if (!token)
     throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
   try {
-    const session = await authFlows.refresh(c.var.db, c.var.config, logCtx(c), token);
+    const session = await authFlows.refresh(c.get('db'), c.get('config'), logCtx(c), token);
     setSessionCookies(c, session);
     return c.json(tokenFields(session), 200);
   } catch (err) {
@@ -87,20 +98,22 @@ export const logout = handler(r.logout, async (c) => {
   const body = c.req.valid('json');
   // The session of the refresh token ends: its family, and with it every access token issued in it.
   const token = body.refresh_token ?? getCookie(c, 'refresh_token');
-  if (token) await authFlows.logout(c.var.db, logCtx(c), token);
+  if (token) await authFlows.logout(c.get('db'), logCtx(c), token);
   clearSessionCookies(c);
   return c.json({ message: 'logged out' }, 200);
 });
 
 export const getMe = foldedHandler(r.getMe, async (c, read) => {
   // The account is read in the authentication query's own batch: one D1 round trip in all.
-  const [[account]] = await read((scope) => [accountSelect(c.var.db, scope)]);
+  const [[account]] = await read((scope) => [accountSelect(c.get('db'), scope)]);
   if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
   return c.json(toLoginResponse(account as Account, { access_token: '', expires_at: '' }), 200);
 });
 
 export const updateMe = handler(r.updateMe, async (c) => {
-  const { db, config, user } = c.var;
+  const db = c.get('db');
+  const config = c.get('config');
+  const user = c.get('user');
   const { account, session } = await authFlows.updateMe(db, config, logCtx(c), clientIp(c), user, c.req.valid('json'));
   if (session) setSessionCookies(c, session);
   return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);

@@ -7,14 +7,14 @@ import { handler, logCtx } from '../route';
 import * as r from './calendario.routes';
 
 const keys = (c: Context<AppEnv, any, any>): FeedKeys => ({
-  icalSecret: c.var.config.ICAL_TOKEN_SECRET,
-  jwtSecret: c.var.config.JWT_SECRET,
+  icalSecret: c.get('config').ICAL_TOKEN_SECRET,
+  jwtSecret: c.get('config').JWT_SECRET,
 });
 /** API_URL, or the request's own origin when unset. */
-const origin = (c: Context<AppEnv, any, any>) => c.var.config.API_URL ?? new URL(c.req.url).origin;
+const origin = (c: Context<AppEnv, any, any>) => c.get('config').API_URL ?? new URL(c.req.url).origin;
 
 export const get = handler(r.get, async (c) =>
-  c.json(await feedUrlFor(c.var.db, logCtx(c), c.var.user.id, keys(c), origin(c)), 200),
+  c.json(await feedUrlFor(c.get('db'), logCtx(c), c.get('user').id, keys(c), origin(c)), 200),
 );
 
 /** The old url's cached feed leaves this colo's edge cache at once (others: within FEED_TTL). */
@@ -22,13 +22,13 @@ const forgetFeed = (c: Context<AppEnv, any, any>, oldToken: string | undefined) 
   oldToken ? forgetCached(c, feedPath(oldToken)) : undefined;
 
 export const rotate = handler(r.rotate, async (c) => {
-  const { url, oldToken } = await rotateFeed(c.var.db, logCtx(c), c.var.user.id, keys(c), origin(c));
+  const { url, oldToken } = await rotateFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c), origin(c));
   await forgetFeed(c, oldToken);
   return c.json({ url }, 200);
 });
 
 export const disable = handler(r.disable, async (c) => {
-  await forgetFeed(c, await disableFeed(c.var.db, logCtx(c), c.var.user.id, keys(c)));
+  await forgetFeed(c, await disableFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c)));
   return c.body(null, 204);
 });
 
@@ -42,7 +42,7 @@ const unknownFeed = () => new ApiError('NOT_FOUND', 'calendário não encontrado
 export async function feed(c: Context<AppEnv>) {
   const token = TOKEN_FILE.exec(c.req.param('token.ics') ?? '')?.[1];
   if (!token) throw unknownFeed();
-  const body = await feedCalendar(c.var.db, token, new Date());
+  const body = await feedCalendar(c.get('db'), token, new Date());
   if (body === undefined) throw unknownFeed();
   return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8' });
 }

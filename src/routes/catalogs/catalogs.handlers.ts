@@ -34,14 +34,15 @@ export const asRouteHandler = <R extends RouteConfig>(_route: R, handler: Catalo
 const anonymousRead =
   (c: CatalogContext): Read =>
   (build) =>
-    fastSelect(c.var.db, build(undefined as never));
+    fastSelect(c.get('db'), build(undefined as never));
 
 export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
   const { table, field, noun } = cfg;
 
   /** One round trip, authentication included: the page, its total when paged, the related rows. */
   const listWith = async (c: CatalogContext, read: Read) => {
-    const { db, regiao } = c.var;
+    const db = c.get('db');
+    const regiao = c.get('regiao');
     const page = c.req.valid('query');
     const paged = isPaged(page);
     const [rows, ...more] = (await read(() => [
@@ -59,13 +60,15 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
 
   /** For foldedHandler(): the author's check travels in the insert's batch (db/authored.ts). */
   const create = async (c: CatalogContext, write: AuthoredWrite) => {
-    const { db, regiao } = c.var;
+    const db = c.get('db');
+    const regiao = c.get('regiao');
     const row = await insertCatalog(db, write, table, regiao, c.req.valid('json')[field]!);
     return c.json(await present.one(db, regiao, row, true), 201);
   };
 
   const update: CatalogHandler = async (c) => {
-    const { db, regiao } = c.var;
+    const db = c.get('db');
+    const regiao = c.get('regiao');
     const row = await updateCatalog(
       db,
       logCtx(c),
@@ -79,7 +82,7 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
   };
 
   const remove: CatalogHandler = async (c) => {
-    await deleteCatalog(c.var.db, logCtx(c), table, c.var.regiao, c.req.valid('param').id, noun);
+    await deleteCatalog(c.get('db'), logCtx(c), table, c.get('regiao'), c.req.valid('param').id, noun);
     return cfg.deleteStyle === 'message' ? c.json({ message: `${noun} deleted` }, 200) : c.body(null, 204);
   };
 

@@ -39,7 +39,7 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
   /** Only /api/funcoes (docs/decisions.md#d4): the same list with no token needed. */
   const publicList = publicRoute({
     ...listDef,
-    middleware: [cachedPublicGet({ ttl: PUBLIC_LIST_TTL, key: (c) => c.var.regiao })],
+    middleware: [cachedPublicGet({ ttl: PUBLIC_LIST_TTL, key: (c) => c.get('regiao') })],
     description: `Public: no token needed; still filtered by x-regiao. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${PUBLIC_LIST_TTL} s, so a change shows within ${PUBLIC_LIST_TTL} s.`,
     responses: {
       ...listDef.responses,

@@ -6,7 +6,9 @@ import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './convites.routes';
 
 export const putEquipe = handler(r.putEquipe, async (c) => {
-  const { db, user, regiao } = c.var;
+  const db = c.get('db');
+  const user = c.get('user');
+  const regiao = c.get('regiao');
   return c.json(
     await convites.setEquipe(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json')),
     200,
@@ -14,7 +16,9 @@ export const putEquipe = handler(r.putEquipe, async (c) => {
 });
 
 export const invite = handler(r.invite, async (c) => {
-  const { db, user, regiao } = c.var;
+  const db = c.get('db');
+  const user = c.get('user');
+  const regiao = c.get('regiao');
   const id = c.req.valid('param').id;
   return c.json(await convites.invite(db, logCtx(c), user, regiao, id, c.req.valid('json'), pushOf(c)), 201);
 });
@@ -22,7 +26,7 @@ export const invite = handler(r.invite, async (c) => {
 export const listForEvent = foldedHandler(r.listForEvent, async (c, read) => {
   const { id } = c.req.valid('param');
   const [event, rows, [n]] = await read((scope) =>
-    convites.eventConvitesSelects(c.var.db, scope, c.var.regiao, id, c.req.valid('query')),
+    convites.eventConvitesSelects(c.get('db'), scope, c.get('regiao'), id, c.req.valid('query')),
   );
   const body = convites.eventConvites(event, rows);
   setTotal(c, n?.n ?? 0);
@@ -31,7 +35,7 @@ export const listForEvent = foldedHandler(r.listForEvent, async (c, read) => {
 
 export const listMine = foldedHandler(r.listMine, async (c, read) => {
   const { status, ...page } = c.req.valid('query');
-  const [rows, [n]] = await read((scope) => convites.myConvitesSelects(c.var.db, scope, status, page));
+  const [rows, [n]] = await read((scope) => convites.myConvitesSelects(c.get('db'), scope, status, page));
   setTotal(c, n?.n ?? 0);
   return c.json(rows.map(convites.toConviteResponse), 200);
 });
@@ -39,11 +43,12 @@ export const listMine = foldedHandler(r.listMine, async (c, read) => {
 // The professional answers its own invitation; an administrator decides an application. The
 // invitation is read with the caller's check (a folded read: one round trip), then written.
 export const answer = foldedHandler(r.answer, async (c) => {
-  const { db, regiao } = c.var;
+  const db = c.get('db');
+  const regiao = c.get('regiao');
   const { id } = c.req.valid('param');
   const { status } = c.req.valid('json');
   const [[current]] = await authorizedBatch(c, (scope) => [convites.answerTargetSelect(db, scope, regiao, id)]);
-  const user = c.var.user;
+  const user = c.get('user');
   const body = isAdmin(user.role)
     ? await convites.decide(db, logCtx(c), regiao, id, status, pushOf(c), current)
     : await convites.answer(db, logCtx(c), user, id, status, pushOf(c), current);
@@ -51,14 +56,14 @@ export const answer = foldedHandler(r.answer, async (c) => {
 });
 
 export const cancel = handler(r.cancel, async (c) => {
-  await convites.cancel(c.var.db, logCtx(c), c.var.regiao, c.req.valid('param').id, pushOf(c));
+  await convites.cancel(c.get('db'), logCtx(c), c.get('regiao'), c.req.valid('param').id, pushOf(c));
   return c.body(null, 204);
 });
 
 export const confirm = handler(r.confirm, async (c) =>
-  c.json(await convites.confirm(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+  c.json(await convites.confirm(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id), 200),
 );
 
 export const acknowledge = handler(r.acknowledge, async (c) =>
-  c.json(await convites.acknowledge(c.var.db, logCtx(c), c.var.user, c.req.valid('param').id), 200),
+  c.json(await convites.acknowledge(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id), 200),
 );

@@ -5,8 +5,8 @@ import * as r from './logs-atividade.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
   const q = c.req.valid('query');
-  const [rows] = await read((scope) => [logPageSelect(c.var.db, scope, c.var.regiao, q)]);
+  const [rows] = await read((scope) => [logPageSelect(c.get('db'), scope, c.get('regiao'), q)]);
   return c.json(pageWithCursor(c, rows, q.limit, (last) => encodeCursor(last.seq)).map(toLogResponse), 200);
 });
 
-export const verify = handler(r.verify, async (c) => c.json(await verifyChain(c.var.db), 200));
+export const verify = handler(r.verify, async (c) => c.json(await verifyChain(c.get('db')), 200));

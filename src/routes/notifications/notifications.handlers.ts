@@ -6,36 +6,36 @@ import * as r from './notifications.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
   const q = c.req.valid('query');
-  const [rows] = await read((scope) => [inbox.inboxPageSelect(c.var.db, scope, q)]);
+  const [rows] = await read((scope) => [inbox.inboxPageSelect(c.get('db'), scope, q)]);
   const page = pageWithCursor(c, rows, q.limit, (last) => encodeNotificationCursor(last.createdAt, last.id));
   return c.json(page.map(inbox.toNotification), 200);
 });
 
 export const unreadCount = foldedHandler(r.unreadCount, async (c, read) => {
-  const [[row]] = await read((scope) => [inbox.unreadCountSelect(c.var.db, scope)]);
+  const [[row]] = await read((scope) => [inbox.unreadCountSelect(c.get('db'), scope)]);
   return c.json({ count: row?.count ?? 0 }, 200);
 });
 
 export const readAll = handler(r.readAll, async (c) => {
-  const n = await inbox.markAllRead(c.var.db, logCtx(c), c.var.user.id);
+  const n = await inbox.markAllRead(c.get('db'), logCtx(c), c.get('user').id);
   return c.json({ message: `${n} notification${n === 1 ? '' : 's'} marked as read`, count: n }, 200);
 });
 
 export const markRead = handler(r.markRead, async (c) =>
-  c.json(await inbox.markRead(c.var.db, logCtx(c), c.var.user.id, c.req.valid('param').id), 200),
+  c.json(await inbox.markRead(c.get('db'), logCtx(c), c.get('user').id, c.req.valid('param').id), 200),
 );
 
 export const remove = handler(r.remove, async (c) => {
-  await inbox.deleteNotification(c.var.db, logCtx(c), c.var.user.id, c.req.valid('param').id);
+  await inbox.deleteNotification(c.get('db'), logCtx(c), c.get('user').id, c.req.valid('param').id);
   return c.body(null, 204);
 });
 
 export const addPushToken = handler(r.addPushToken, async (c) => {
   const { token, plataforma } = c.req.valid('json');
-  return c.json(await inbox.savePushToken(c.var.db, logCtx(c), c.var.user.id, token, plataforma), 201);
+  return c.json(await inbox.savePushToken(c.get('db'), logCtx(c), c.get('user').id, token, plataforma), 201);
 });
 
 export const removePushToken = handler(r.removePushToken, async (c) => {
-  await inbox.deletePushToken(c.var.db, logCtx(c), c.var.user.id, c.req.valid('json').token);
+  await inbox.deletePushToken(c.get('db'), logCtx(c), c.get('user').id, c.req.valid('json').token);
   return c.body(null, 204);
 });

@@ -3,7 +3,13 @@ import { handler, logCtx, mailOf } from '../route';
 import * as r from './password-reset.routes';
 
 export const forgotPassword = handler(r.forgotPassword, async (c) => {
-  const outboxId = await requestPasswordReset(c.var.db, c.var.config, c.req.valid('json').email, new Date(), logCtx(c));
+  const outboxId = await requestPasswordReset(
+    c.get('db'),
+    c.get('config'),
+    c.req.valid('json').email,
+    new Date(),
+    logCtx(c),
+  );
   // Enqueued after the answer is built, in the background: the answer's timing does not depend on it.
   if (outboxId) mailOf(c)([outboxId]);
   return c.json({ message: 'if the address has an account, a link to reset its password is on its way' }, 202);
@@ -11,7 +17,7 @@ export const forgotPassword = handler(r.forgotPassword, async (c) => {
 
 export const resetPassword = handler(r.resetPassword, async (c) => {
   const { token, nova_senha } = c.req.valid('json');
-  const outboxId = await reset(c.var.db, c.var.config, token, nova_senha, new Date(), logCtx(c));
+  const outboxId = await reset(c.get('db'), c.get('config'), token, nova_senha, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
   return c.json({ message: 'password changed: log in with the new password' }, 200);
 });

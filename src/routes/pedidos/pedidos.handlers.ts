@@ -5,7 +5,10 @@ import { handler, logCtx } from '../route';
 import * as r from './pedidos.routes';
 
 export const create = handler(r.create, async (c) => {
-  const { db, user, regiao, config } = c.var;
+  const db = c.get('db');
+  const user = c.get('user');
+  const regiao = c.get('regiao');
+  const config = c.get('config');
   const { created, pedido } = await pedidos.createPedido(
     db,
     logCtx(c),
@@ -24,15 +27,24 @@ export const create = handler(r.create, async (c) => {
 
 export const list = handler(r.list, async (c) => {
   const { fot_id, status, ...page } = c.req.valid('query');
-  const { rows, total } = await pedidos.listPedidos(c.var.db, c.var.user, c.var.regiao, { fot_id, status }, page);
+  const { rows, total } = await pedidos.listPedidos(
+    c.get('db'),
+    c.get('user'),
+    c.get('regiao'),
+    { fot_id, status },
+    page,
+  );
   setTotal(c, total);
   return c.json(rows, 200);
 });
 
 export const get = handler(r.get, async (c) =>
-  c.json(await pedidos.getPedido(c.var.db, c.var.user, c.var.regiao, c.req.valid('param').id), 200),
+  c.json(await pedidos.getPedido(c.get('db'), c.get('user'), c.get('regiao'), c.req.valid('param').id), 200),
 );
 
 export const cancel = handler(r.cancel, async (c) =>
-  c.json(await pedidos.cancelPedido(c.var.db, logCtx(c), c.var.user, c.var.regiao, c.req.valid('param').id), 200),
+  c.json(
+    await pedidos.cancelPedido(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), c.req.valid('param').id),
+    200,
+  ),
 );

@@ -7,10 +7,10 @@ import { tiposEventosConfig } from './tipos-eventos.schemas';
 export const { list, publicList, create, update, remove } = catalogHandlers(tiposEventosConfig, eventoPresenter);
 
 export const setPrice = handler(r.setPrice, async (c) => {
-  const id = await savePrice(c.var.db, logCtx(c), c.var.regiao, c.req.valid('json'));
+  const id = await savePrice(c.get('db'), logCtx(c), c.get('regiao'), c.req.valid('json'));
   return c.json({ message: 'price saved', id }, 200);
 });
 
 export const listPrices = handler(r.listPrices, async (c) =>
-  c.json(await pricesOf(c.var.db, c.var.regiao, c.req.valid('param').id), 200),
+  c.json(await pricesOf(c.get('db'), c.get('regiao'), c.req.valid('param').id), 200),
 );

@@ -6,7 +6,7 @@ import * as r from './vagas.routes';
 export const list = foldedHandler(r.list, async (c, read) => {
   const { limit, offset, ...filters } = c.req.valid('query');
   const [profile, rows, counted] = await read((scope) =>
-    vagas.vagasSelects(c.var.db, scope, filters, { limit, offset }, new Date()),
+    vagas.vagasSelects(c.get('db'), scope, filters, { limit, offset }, new Date()),
   );
   const body = vagas.toVagas(profile, rows);
   setTotal(c, (counted as { n: number }[])[0]?.n ?? 0);
@@ -15,6 +15,14 @@ export const list = foldedHandler(r.list, async (c, read) => {
 
 export const apply = handler(r.apply, async (c) => {
   const agendaId = c.req.valid('param').id;
-  const body = await vagas.apply(c.var.db, logCtx(c), c.var.user, agendaId, c.req.valid('json'), pushOf(c), new Date());
+  const body = await vagas.apply(
+    c.get('db'),
+    logCtx(c),
+    c.get('user'),
+    agendaId,
+    c.req.valid('json'),
+    pushOf(c),
+    new Date(),
+  );
   return c.json(body, 201);
 });

@@ -8,8 +8,8 @@ export const mercadoPago = handler(r.mercadoPago, async (c) => {
   const query = c.req.valid('query');
   const headers = c.req.valid('header');
   const id = await receiveNotification(
-    c.var.db,
-    c.var.config.MP_WEBHOOK_SECRET,
+    c.get('db'),
+    c.get('config').MP_WEBHOOK_SECRET,
     {
       signature: headers['x-signature'],
       requestId: headers['x-request-id'],
