@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { copyDocsAssets } from './scripts/docs-assets.ts';
@@ -5,6 +8,19 @@ import { TEST_VARS } from './test/setup/vars.ts';
 
 // wrangler.toml's [assets] directory must exist before the pool reads it (and /docs tests fetch its files).
 copyDocsAssets();
+
+/**
+ * wrangler.toml's [alias] table (`"specifier" = "./path"`), which the pool reads but does not apply:
+ * given to Vite, so the tests import the modules the Worker bundle ships (zod's locales: English only).
+ */
+function wranglerAliases(): Record<string, string> {
+  const toml = readFileSync(new URL('./wrangler.toml', import.meta.url), 'utf8');
+  const section = /^\[alias\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1] ?? '';
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  return Object.fromEntries(
+    [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map((m) => [m[1]!, path.resolve(root, m[2]!)]),
+  );
+}
 
 export default defineConfig({
   plugins: [
@@ -16,6 +32,7 @@ export default defineConfig({
       },
     })),
   ],
+  resolve: { alias: wranglerAliases() },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['./test/setup/apply-migrations.ts'],

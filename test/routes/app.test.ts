@@ -1,4 +1,5 @@
 import { env, SELF } from 'cloudflare:test';
+import { z } from '@hono/zod-openapi';
 import { hc } from 'hono/client';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createApp, type AppType } from '../../src/app';
@@ -118,6 +119,16 @@ describe('app skeleton', () => {
 
   it('keeps PBKDF2 at or below the Workers maximum of 100,000 iterations', () => {
     expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(100_000);
+  });
+
+  it("imports zod's locales as the Worker bundle does: English only, still zod's default messages", () => {
+    // wrangler.toml [alias] (mirrored by vitest.config.ts) keeps the bundle's zod to src/lib/zod-locales.ts.
+    expect(Object.keys(z.locales)).toEqual(['en']);
+    expect(Object.keys(z.core.locales)).toEqual(['en']);
+    // An issue fieldErrorMap leaves to zod: answered by zod's English map, as before.
+    expect(z.number().multipleOf(0.5).safeParse(0.3).error?.issues[0]?.message).toBe(
+      'Invalid number: must be a multiple of 0.5',
+    );
   });
 });
 
