@@ -1,4 +1,4 @@
-import { and, eq, exists, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { Db } from './client';
 import { refreshTokens, users } from './schema';
@@ -19,7 +19,15 @@ export interface Author {
   scope: Scope;
   guard: SQL;
   log: { atorId: string | null; atorRole: string | null; requestId: string | null };
+  /**
+   * The same check for a statement built once per shape (db/prepared-statement.ts): its SQL is
+   * `guardTemplate(db, shape)`, its values `binds`.
+   */
+  template: { shape: GuardShape; binds: Record<string, unknown> };
 }
+
+/** Which author check a cached statement carries: none (the user was read already), or the folded one, with or without a company. */
+export type GuardShape = 'none' | 'user' | 'user-company';
 
 /** Runs a write built for its author in one atomic batch, the author's check included. */
 export type AuthoredWrite = <const T extends readonly [Stmt, ...Stmt[]]>(
@@ -34,18 +42,38 @@ export const liveSession = (sid: string | SQL) =>
  * `exists (the approved user with this id, role and company, session live)`: uses the users primary
  * key and refresh_tokens_family_idx, so it reads two or three rows whatever the data.
  */
-export function authorGuard(db: Db, scope: Scope, sid: string): SQL {
+export const authorGuard = (db: Db, scope: Scope, sid: string): SQL => guardOf(db, scope, sid);
+
+/** The check of `shape` with placeholders for the author's values (`template.binds`). */
+export function guardTemplate(db: Db, shape: GuardShape): SQL {
+  if (shape === 'none') return sql`1`;
+  const p = sql.placeholder;
+  return guardOf(
+    db,
+    { id: p('author_id'), role: p('author_role'), empresaId: shape === 'user' ? null : p('author_empresa') },
+    p('author_sid'),
+  );
+}
+
+/** The values of `guardTemplate` for the folded author `scope` with session `sid`. */
+export const guardBinds = (scope: Scope, sid: string): Author['template'] => ({
+  shape: scope.empresaId === null ? 'user' : 'user-company',
+  binds: { author_id: scope.id, author_role: scope.role, author_empresa: scope.empresaId, author_sid: sid },
+});
+
+type Value = string | SQLWrapper;
+function guardOf(db: Db, who: { id: Value; role: Value; empresaId: Value | null }, sid: Value): SQL {
   return exists(
     db
       .select({ one: sql`1` })
       .from(users)
       .where(
         and(
-          eq(users.id, scope.id),
-          eq(users.role, scope.role),
-          scope.empresaId === null ? isNull(users.empresaId) : eq(users.empresaId, scope.empresaId),
+          eq(users.id, who.id),
+          eq(users.role, who.role as Scope['role']),
+          who.empresaId === null ? isNull(users.empresaId) : eq(users.empresaId, who.empresaId),
           eq(users.ativo, true),
-          liveSession(sid),
+          liveSession(sid as string | SQL),
         ),
       ),
   );

@@ -1,8 +1,8 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
-import { liveSession as liveSessionOf } from '../db/authored';
 import { fastSelect, preparedSelect } from '../db/fast-select';
+import { preparedStatement } from '../db/prepared-statement';
 import { refreshTokens, users, type AuthUser } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
@@ -31,16 +31,16 @@ const userById = preparedSelect((db: Db) =>
 export const selectUser = (db: Db, claims: AccessClaims) =>
   userById(db, undefined, { id: claims.sub, sid: claims.sid });
 
-/**
- * The same row as a drizzle select with its values inline, for a write's db.batch (folded writes,
- * middleware/folded.ts): the prepared form above is for fastSelect batches only.
- */
-export const userQuery = (db: Db, claims: AccessClaims) =>
+/** The same row for a write's db.batch (folded writes, middleware/folded.ts), also built once. */
+const userByIdStatement = preparedStatement((db: Db) =>
   db
     .select(userColumns)
     .from(users)
-    .where(and(eq(users.id, claims.sub), liveSessionOf(claims.sid)))
-    .limit(1);
+    .where(and(eq(users.id, sql.placeholder('id')), liveSession))
+    .limit(1),
+);
+export const userQuery = (db: Db, claims: AccessClaims) =>
+  userByIdStatement(db, undefined, { id: claims.sub, sid: claims.sid });
 
 export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser | undefined> {
   const [[user]] = await fastSelect(db, [selectUser(db, claims)]);

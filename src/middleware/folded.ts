@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { authorGuard, type Author } from '../db/authored';
+import { authorGuard, guardBinds, type Author } from '../db/authored';
 import { fastSelect, type Item, type SelectRows } from '../db/fast-select';
 import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
@@ -57,6 +57,7 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   return fastSelect(db, build(admitted));
 }
 
+const unguarded: Author['template'] = { shape: 'none', binds: {} };
 const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.empresaId });
 
 /**
@@ -74,15 +75,17 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
 ): Promise<BatchResponse<[...T]>> {
   const db = c.get('db');
   const requestId = c.get('requestId') ?? null;
-  const author = (scope: Scope, guard: SQL): Author => ({
+  const author = (scope: Scope, guard: SQL, template: Author['template'] = unguarded): Author => ({
     scope,
     guard,
     log: { atorId: scope.id, atorRole: scope.role, requestId },
+    template,
   });
   const pending = c.get('pendingAuth');
   if (!pending) return db.batch(build(author(scopeOf(c.get('user')), sql`1`)) as never) as never;
   const guess = subjectOf(pending.claims);
-  const stmts = build(author(guess, authorGuard(db, guess, pending.claims.sid)));
+  const sid = pending.claims.sid;
+  const stmts = build(author(guess, authorGuard(db, guess, sid), guardBinds(guess, sid)));
   const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
     ReturnType<typeof userQuery>,
   ]);

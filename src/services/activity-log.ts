@@ -137,14 +137,51 @@ export function logEachRow(db: Db, ctx: LogCtx, e: LogEntry & { from: SQL }): Ba
 }
 
 function entryInsert(db: Db, ctx: LogCtx, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
-  const now = new Date().toISOString();
+  return entryOf(db, e, { id, now: sql`${new Date().toISOString()}`, ...ctx });
+}
+
+/** The per-entry values of a log statement: bound values, or placeholders in a cached statement. */
+interface EntryValues {
+  id: SQL;
+  now: SQL;
+  atorId: LogValue;
+  atorRole: LogValue;
+  requestId: LogValue;
+}
+
+function entryOf(db: Db, e: LogEntry, v: EntryValues): BatchItem<'sqlite'> {
   // Columns in table order: seq (null: AUTOINCREMENT assigns it), id, created_at, ator_id, ator_role,
   // acao, entidade, entidade_id, regiao, request_id, dados.
-  const atorId = valueSql(e.atorId === undefined ? ctx.atorId : e.atorId, false);
-  const atorRole = valueSql(e.atorRole === undefined ? ctx.atorRole : e.atorRole, false);
-  const select = sql`select null, ${id}, ${now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${ctx.requestId}, ${dadosSql(e.dados)}`;
+  const atorId = valueSql(e.atorId === undefined ? v.atorId : e.atorId, false);
+  const atorRole = valueSql(e.atorRole === undefined ? v.atorRole : e.atorRole, false);
+  const select = sql`select null, ${v.id}, ${v.now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${valueSql(v.requestId, false)}, ${dadosSql(e.dados)}`;
   return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
 }
+
+/**
+ * The entry for a statement built once per shape (db/prepared-statement.ts): its id, time, actor
+ * and request are placeholders that `logBinds(ctx)` fills, so the cached SQL never holds them.
+ * Everything else in `e` must be the same for every request of the shape (or placeholders too).
+ */
+export function logTemplate(db: Db, e: LogEntry): BatchItem<'sqlite'> {
+  const p = sql.placeholder;
+  return entryOf(db, e, {
+    id: sql`${p('log_id')}`,
+    now: sql`${p('log_at')}`,
+    atorId: p('log_ator_id'),
+    atorRole: p('log_ator_role'),
+    requestId: p('log_request_id'),
+  });
+}
+
+/** The values of `logTemplate`'s placeholders for one entry. */
+export const logBinds = (ctx: LogCtx) => ({
+  log_id: crypto.randomUUID(),
+  log_at: new Date().toISOString(),
+  log_ator_id: ctx.atorId,
+  log_ator_role: ctx.atorRole,
+  log_request_id: ctx.requestId,
+});
 
 /**
  * A fresh UUID v4 made by SQL, for the entries a set-based statement writes (one per row it

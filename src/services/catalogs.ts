@@ -1,15 +1,16 @@
-import { and, asc, count, eq, getTableName, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { AuthoredWrite } from '../db/authored';
+import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
+import { preparedStatement } from '../db/prepared-statement';
 import type { Selectable } from '../db/fast-select';
 import type { CatalogTable } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -66,7 +67,7 @@ export async function insertCatalog<T extends CatalogTable>(
   opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'extra' | 'before'> = {},
 ): Promise<T['$inferSelect']> {
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
-  const values = {
+  const values: Record<string, unknown> = {
     id: crypto.randomUUID(),
     regiao,
     label,
@@ -76,24 +77,66 @@ export async function insertCatalog<T extends CatalogTable>(
     updatedAt: now,
   };
   const entidade = getTableName(table);
+  catalogTables.set(entidade, table);
   const before = opts.before ?? [];
   const results = await write(
     (author) =>
       [
         ...before,
-        insertWhere(db, table, values as T['$inferInsert'], author.guard).returning(),
-        logStatement(db, author.log, {
-          acao: `${entidade}.create`,
-          entidade,
-          entidadeId: values.id,
-          regiao,
-          dados: created(table, values),
-          when: author.guard,
-        }),
+        ...insertStatements(
+          db,
+          { entidade, columns: Object.keys(values), author: author.template.shape },
+          {
+            ...values,
+            ...author.template.binds,
+            ...logBinds(author.log),
+          },
+        ),
       ] as unknown as [BatchItem<'sqlite'>],
   );
   const [row] = results[before.length] as unknown as T['$inferSelect'][];
   return row!;
+}
+
+/** The tables insertCatalog has seen, by name: a cached statement's shape names its table. */
+const catalogTables = new Map<string, CatalogTable>();
+
+type InsertShape = { entidade: string; columns: string[]; author: GuardShape };
+
+/** Every value a placeholder named after its column key; the entry's `dados` are the created values. */
+const insertValues = (s: InsertShape) =>
+  Object.fromEntries(s.columns.map((k) => [k, sql.placeholder(k)])) as Record<string, unknown>;
+
+// The insert and its log entry, each built once per table, column set and author check (db/prepared-statement.ts).
+const insertRow = preparedStatement((db: Db, s: InsertShape) => {
+  const table = catalogTables.get(s.entidade)!;
+  return insertWhere(
+    db,
+    table,
+    insertValues(s) as CatalogTable['$inferInsert'],
+    guardTemplate(db, s.author),
+  ).returning();
+});
+const insertLog = preparedStatement((db: Db, s: InsertShape) => {
+  const table = catalogTables.get(s.entidade)!;
+  return logTemplate(db, {
+    acao: `${s.entidade}.create`,
+    entidade: s.entidade,
+    entidadeId: sql.placeholder('id'),
+    regiao: sql.placeholder('regiao'),
+    dados: created(table, insertValues(s)),
+    when: guardTemplate(db, s.author),
+  });
+});
+
+function insertStatements(db: Db, shape: InsertShape, values: Record<string, unknown>) {
+  for (const k of shape.columns) {
+    const v = values[k];
+    // Logged as bound: a boolean or an object would need json() around its placeholder (services/activity-log.ts valueSql).
+    if (v !== null && typeof v !== 'string' && typeof v !== 'number')
+      throw new Error(`insertCatalog: ${k} is a ${typeof v}, only strings, numbers and null are cached`);
+  }
+  return [insertRow(db, shape, values), insertLog(db, shape, values)] as const;
 }
 
 export async function updateCatalog<T extends CatalogTable>(

@@ -1,0 +1,86 @@
+import { fillPlaceholders } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from './client';
+
+/**
+ * A statement for drizzle's `db.batch` (an insert, update, delete or select) whose SQL is built
+ * once per isolate and shape: the write-side twin of `preparedSelect` (fast-select.ts).
+ *
+ * drizzle builds a statement's SQL anew every time it runs, walking its tree with `is()` checks: a
+ * folded write's insert, its author check and its log entry cost about 30% of the request's CPU
+ * (POST /api/cursos, Node profile of the whole app). Here the builder runs once per shape with
+ * `sql.placeholder(name)` for every value, and each call only binds `values`. The builder sees only
+ * `shape`, never a request value, so one shape always gives the same SQL: anything that varies per
+ * request (ids, times, names) must be a placeholder, or it would be frozen into the cached SQL.
+ *
+ * The result is batchable and awaitable like the drizzle query it was built from, with the same
+ * result mapping (drizzle's prepared query does it).
+ */
+
+/** What drizzle's builders expose to db.batch (not in drizzle's public types). */
+interface Preparable {
+  _prepare(isOneTimeQuery?: boolean): DrizzlePrepared;
+}
+interface DrizzlePrepared {
+  query: { sql: string; params: unknown[] };
+  fields: unknown;
+  executeMethod: 'run' | 'all' | 'get' | 'values';
+  _isResponseInArrayMode: boolean;
+  customResultMapper: unknown;
+  joinsNotNullableMap?: Record<string, boolean>;
+  run(): Promise<unknown>;
+  all(): Promise<unknown>;
+  get(): Promise<unknown>;
+  values(): Promise<unknown>;
+}
+interface Session {
+  prepareQuery(
+    query: { sql: string; params: unknown[] },
+    fields: unknown,
+    executeMethod: string,
+    isResponseInArrayMode: boolean,
+    customResultMapper: unknown,
+  ): DrizzlePrepared;
+}
+
+type Built = Omit<DrizzlePrepared, 'run' | 'all' | 'get' | 'values'>;
+
+export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (db: Db, shape: Shape) => Q) {
+  const built = new Map<string, Built>();
+  return (db: Db, shape: Shape, values: Record<string, unknown>): Q => {
+    const key = JSON.stringify(shape) ?? '';
+    let b = built.get(key);
+    if (!b) {
+      const p = (build(db, shape) as unknown as Preparable)._prepare();
+      b = {
+        query: p.query,
+        fields: p.fields,
+        executeMethod: p.executeMethod,
+        _isResponseInArrayMode: p._isResponseInArrayMode,
+        customResultMapper: p.customResultMapper,
+        joinsNotNullableMap: p.joinsNotNullableMap,
+      };
+      built.set(key, b);
+    }
+    const ready = b;
+    const prepare = () => {
+      const session = (db as unknown as { session: Session }).session;
+      const p = session.prepareQuery(
+        { sql: ready.query.sql, params: fillPlaceholders(ready.query.params, values) },
+        ready.fields,
+        ready.executeMethod,
+        ready._isResponseInArrayMode,
+        ready.customResultMapper,
+      );
+      p.joinsNotNullableMap = ready.joinsNotNullableMap;
+      return p;
+    };
+    const statement = {
+      _prepare: prepare,
+      then(resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) {
+        return prepare()[ready.executeMethod]().then(resolve, reject);
+      },
+    };
+    return statement as unknown as Q;
+  };
+}
