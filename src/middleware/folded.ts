@@ -75,21 +75,27 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
 ): Promise<BatchResponse<[...T]>> {
   const db = c.get('db');
   const requestId = c.get('requestId') ?? null;
-  const author = (scope: Scope, guard: SQL, template: Author['template'] = unguarded): Author => ({
-    scope,
-    guard,
-    log: { atorId: scope.id, atorRole: scope.role, requestId },
-    template,
-  });
+  // `guard` is built on first use: statements cached per shape (db/prepared-statement.ts) use `template`.
+  const author = (scope: Scope, guard: () => SQL, template: Author['template'] = unguarded): Author => {
+    let built: SQL | undefined;
+    return {
+      scope,
+      get guard() {
+        return (built ??= guard());
+      },
+      log: { atorId: scope.id, atorRole: scope.role, requestId },
+      template,
+    };
+  };
   const pending = c.get('pendingAuth');
-  if (!pending) return db.batch(build(author(scopeOf(c.get('user')), sql`1`)) as never) as never;
+  if (!pending) return db.batch(build(author(scopeOf(c.get('user')), () => sql`1`)) as never) as never;
   const guess = subjectOf(pending.claims);
   const sid = pending.claims.sid;
-  const stmts = build(author(guess, authorGuard(db, guess, sid), guardBinds(guess, sid)));
+  const stmts = build(author(guess, () => authorGuard(db, guess, sid), guardBinds(guess, sid)));
   const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
     ReturnType<typeof userQuery>,
   ]);
   const admitted = admit(c, (users as AuthUser[])[0], pending.allowPending, pending.checks);
   if (admitted.ativo && admitted.role === guess.role && admitted.empresaId === guess.empresaId) return results as never;
-  return db.batch(build(author(scopeOf(admitted), sql`1`)) as never) as never;
+  return db.batch(build(author(scopeOf(admitted), () => sql`1`)) as never) as never;
 }
