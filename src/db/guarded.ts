@@ -17,3 +17,15 @@ export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: T['
   });
   return db.insert(table).select(sql`select ${sql.join(exprs, sql`, `)} where ${condition}`);
 }
+
+/**
+ * insertWhere for a statement built once per shape (db/prepared-statement.ts): the value of each of
+ * `keys` is the placeholder of that name. A column with a $defaultFn (ids, timestamps) must be among
+ * them: its default would be evaluated once and frozen into the cached SQL.
+ */
+export function insertWhereTemplate<T extends SQLiteTable>(db: Db, table: T, keys: string[], condition: SQL) {
+  for (const [key, col] of Object.entries(getTableColumns(table)))
+    if (col.defaultFn && !keys.includes(key)) throw new Error(`insertWhereTemplate: ${key} needs a value`);
+  const values = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
+  return insertWhere(db, table, values as T['$inferInsert'], condition);
+}

@@ -203,6 +203,30 @@ export function created(table: SQLiteTable, values: Values): Record<string, Chan
   return out;
 }
 
+/**
+ * `created()` for a statement built once per shape (logTemplate): every value is the placeholder
+ * named after its key, bound through its column (booleans 0/1, JSON as text), and logged as
+ * `created()` logs the JS value (booleans as JSON true/false, JSON columns as JSON).
+ */
+export function createdTemplate(table: SQLiteTable, keys: string[]): Record<string, Change> {
+  const cols = getTableColumns(table);
+  const out: Record<string, Change> = {};
+  for (const key of keys) {
+    const col = cols[key];
+    if (!col || key === 'id' || key === 'regiao') continue;
+    const v = sql`${sql.param(sql.placeholder(key), col)}`;
+    out[col.name] = {
+      depois:
+        col.columnType === 'SQLiteBoolean'
+          ? sql`json(case when ${v} is null then 'null' when ${v} then 'true' else 'false' end)`
+          : col.columnType === 'SQLiteTextJson'
+            ? sql`json(${v})`
+            : v,
+    };
+  }
+  return out;
+}
+
 /** `dados` of an update: each column set, `antes` read from the row by the entry's own statement. */
 export function changed(table: SQLiteTable, set: Values): Record<string, Change> {
   const cols = getTableColumns(table);

@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AuthoredWrite } from '../db/authored';
+import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
-import { insertWhere } from '../db/guarded';
+import { insertWhereTemplate } from '../db/guarded';
+import { preparedStatement } from '../db/prepared-statement';
+import { nowIso } from '../db/schema/columns';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
@@ -10,7 +12,7 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { assertRefsInRegion, refsInRegion } from './references';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, createdTemplate, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -94,7 +96,8 @@ export function fotColumns(b: FotInput): Partial<typeof cadastroFot.$inferInsert
   return out;
 }
 
-export const fotRefs = (b: FotInput) => [
+type RefIds = { [K in 'empresa_id' | 'curso_id' | 'ano_formatura_id']?: string | Placeholder };
+export const fotRefs = (b: RefIds) => [
   { field: 'empresa_id', table: empresas, id: b.empresa_id },
   { field: 'curso_id', table: cursos, id: b.curso_id },
   { field: 'ano_formatura_id', table: anosFormaturas, id: b.ano_formatura_id },
@@ -134,23 +137,56 @@ export function oneFot(rows: FotView[]) {
 
 /**
  * A folded write in one round trip: the references' check and the author's (db/authored.ts) guard
- * the insert, the log entry exists exactly when the row does, and the row is read back.
+ * the insert, the log entry exists exactly when the row does, and the row is read back. The four
+ * statements are built once per author check and set of fields (db/prepared-statement.ts).
  */
 export async function createFot(db: Db, write: AuthoredWrite, regiao: string, body: FotInput) {
-  const refs = refsInRegion(db, regiao, fotRefs(body));
-  const id = crypto.randomUUID();
-  const values = { id, regiao, ...fotColumns(body) } as typeof cadastroFot.$inferInsert;
-  const entry = { acao: 'cadastro_fot.create', entidade: 'cadastro_fot', entidadeId: id, regiao };
-  const inserted = sql`exists (select 1 from ${cadastroFot} where ${cadastroFot.id} = ${id})`;
-  const [found, , , rows] = await write((author) => [
-    refs.select,
-    insertWhere(db, cadastroFot, values, and(author.guard, refs.condition)!),
-    logStatement(db, author.log, { ...entry, dados: created(cadastroFot, values), when: inserted }),
-    selectFots(db).where(eq(cadastroFot.id, id)),
-  ]);
-  refs.assertFound(found);
+  const now = nowIso();
+  const values: Record<string, unknown> = {
+    id: crypto.randomUUID(),
+    regiao,
+    ...fotColumns(body),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const columns = Object.keys(values);
+  const [found, , , rows] = await write((author) => {
+    const shape = { author: author.template.shape, columns };
+    const binds = { ...values, ...author.template.binds, ...logBinds(author.log) };
+    return [
+      fotRefsFound(db, shape, binds),
+      fotInsert(db, shape, binds),
+      fotCreatedLog(db, shape, binds),
+      fotReadBack(db, undefined, binds),
+    ];
+  });
+  refsInRegion(db, regiao, fotRefs(body)).assertFound(found);
   return oneFot(rows);
 }
+
+type FotShape = { author: GuardShape; columns: string[] };
+/** The references of a create, as placeholders of the insert's own values. */
+const refsTemplate = (db: Db) =>
+  refsInRegion(
+    db,
+    ph('regiao'),
+    fotRefs({ empresa_id: ph('empresaId'), curso_id: ph('cursoId'), ano_formatura_id: ph('anoFormaturaId') }),
+  );
+const fotRefsFound = preparedStatement((db: Db, _: FotShape) => refsTemplate(db).select);
+const fotInsert = preparedStatement((db: Db, s: FotShape) =>
+  insertWhereTemplate(db, cadastroFot, s.columns, and(guardTemplate(db, s.author), refsTemplate(db).condition)!),
+);
+const fotCreatedLog = preparedStatement((db: Db, s: FotShape) =>
+  logTemplate(db, {
+    acao: 'cadastro_fot.create',
+    entidade: 'cadastro_fot',
+    entidadeId: ph('id'),
+    regiao: ph('regiao'),
+    dados: createdTemplate(cadastroFot, s.columns),
+    when: sql`exists (select 1 from ${cadastroFot} where ${cadastroFot.id} = ${ph('id')})`,
+  }),
+);
+const fotReadBack = preparedStatement((db: Db) => selectFots(db).where(eq(cadastroFot.id, ph('id'))));
 
 export async function updateFot(db: Db, log: LogCtx, regiao: string, id: string, body: FotInput) {
   await assertRefsInRegion(db, regiao, fotRefs(body));

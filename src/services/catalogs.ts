@@ -2,7 +2,7 @@ import { and, asc, count, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
-import { insertWhere } from '../db/guarded';
+import { insertWhereTemplate } from '../db/guarded';
 import { preparedStatement } from '../db/prepared-statement';
 import type { Selectable } from '../db/fast-select';
 import type { CatalogTable } from '../db/schema';
@@ -10,7 +10,7 @@ import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, created, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
+import { changed, createdTemplate, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -103,20 +103,10 @@ const catalogTables = new Map<string, CatalogTable>();
 
 type InsertShape = { entidade: string; columns: string[]; author: GuardShape };
 
-/** Every value a placeholder named after its column key; the entry's `dados` are the created values. */
-const insertValues = (s: InsertShape) =>
-  Object.fromEntries(s.columns.map((k) => [k, sql.placeholder(k)])) as Record<string, unknown>;
-
 // The insert and its log entry, each built once per table, column set and author check (db/prepared-statement.ts).
-const insertRow = preparedStatement((db: Db, s: InsertShape) => {
-  const table = catalogTables.get(s.entidade)!;
-  return insertWhere(
-    db,
-    table,
-    insertValues(s) as CatalogTable['$inferInsert'],
-    guardTemplate(db, s.author),
-  ).returning();
-});
+const insertRow = preparedStatement((db: Db, s: InsertShape) =>
+  insertWhereTemplate(db, catalogTables.get(s.entidade)!, s.columns, guardTemplate(db, s.author)).returning(),
+);
 const insertLog = preparedStatement((db: Db, s: InsertShape) => {
   const table = catalogTables.get(s.entidade)!;
   return logTemplate(db, {
@@ -124,18 +114,12 @@ const insertLog = preparedStatement((db: Db, s: InsertShape) => {
     entidade: s.entidade,
     entidadeId: sql.placeholder('id'),
     regiao: sql.placeholder('regiao'),
-    dados: created(table, insertValues(s)),
+    dados: createdTemplate(table, s.columns),
     when: guardTemplate(db, s.author),
   });
 });
 
 function insertStatements(db: Db, shape: InsertShape, values: Record<string, unknown>) {
-  for (const k of shape.columns) {
-    const v = values[k];
-    // Logged as bound: a boolean or an object would need json() around its placeholder (services/activity-log.ts valueSql).
-    if (v !== null && typeof v !== 'string' && typeof v !== 'number')
-      throw new Error(`insertCatalog: ${k} is a ${typeof v}, only strings, numbers and null are cached`);
-  }
   return [insertRow(db, shape, values), insertLog(db, shape, values)] as const;
 }
 

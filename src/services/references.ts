@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
@@ -9,7 +9,8 @@ export interface Ref {
   /** Wire name of the body field, used in the error. */
   field: string;
   table: RegionalTable;
-  id: string | null | undefined;
+  /** A placeholder in a statement built once per shape (db/prepared-statement.ts). */
+  id: string | Placeholder | null | undefined;
   /** The 404's message when missing (default `<field>: not found in region <regiao>`). */
   message?: string;
 }
@@ -21,7 +22,7 @@ export interface Ref {
  * write needs anyway, such as the recipients of its notifications, costs no round trip of its own).
  */
 export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], extra?: SQL): Promise<unknown> {
-  const present = refs.filter((r): r is Ref & { id: string } => typeof r.id === 'string');
+  const present = refs.filter((r) => r.id !== null && r.id !== undefined);
   if (present.length === 0 && !extra) return undefined;
   const cols: SQL[] = present.map(
     (r) => sql`(select 1 from ${r.table} where ${r.table.id} = ${r.id} and ${r.table.regiao} = ${regiao})`,
@@ -37,8 +38,8 @@ export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], ex
  * id exists in the region) guards the write's statements, and `select` (one row, a 0/1 per ref)
  * joins the write's batch so that `assertFound(row)` answers the same 404 afterwards.
  */
-export function refsInRegion(db: Db, regiao: string, refs: Ref[]) {
-  const present = refs.filter((r): r is Ref & { id: string } => typeof r.id === 'string');
+export function refsInRegion(db: Db, regiao: string | Placeholder, refs: Ref[]) {
+  const present = refs.filter((r) => r.id !== null && r.id !== undefined);
   const exprs = present.map(
     (r) => sql`exists (select 1 from ${r.table} where ${r.table.id} = ${r.id} and ${r.table.regiao} = ${regiao})`,
   );

@@ -1,6 +1,8 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fastSelect, preparedSelect } from '../../src/db/fast-select';
+import { insertWhereTemplate } from '../../src/db/guarded';
+import { preparedStatement } from '../../src/db/prepared-statement';
 import {
   agenda,
   agendaEquipe,
@@ -183,5 +185,65 @@ describe('writeThenRead equals the tail of db.batch()', () => {
     expect(again).toEqual(batch[1]);
     const [missed] = await writeThenRead(db, [], [rename(crypto.randomUUID(), 'nada')]);
     expect(missed.meta.changes).toBe(0);
+  });
+});
+
+/**
+ * preparedStatement (db/prepared-statement.ts) runs a statement built once per shape with new
+ * values each time: its results equal drizzle's own for the same statement with the values inline,
+ * in db.batch() and awaited alone, and nothing of a first call is frozen into a later one.
+ */
+describe('preparedStatement equals drizzle', () => {
+  const ph = sql.placeholder;
+  const insertCurso = preparedStatement((d: typeof db, s: { when: boolean }) =>
+    insertWhereTemplate(
+      d,
+      cursos,
+      ['id', 'regiao', 'label', 'labelKey', 'createdAt', 'updatedAt'],
+      s.when ? sql`1` : sql`0`,
+    ).returning(),
+  );
+  const fotById = preparedStatement((d: typeof db) => selectFots(d).where(eq(cadastroFot.id, ph('id'))));
+  const values = (label: string) => ({
+    id: crypto.randomUUID(),
+    regiao: 'MG',
+    label,
+    labelKey: label.toLowerCase(),
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
+
+  it('for an insert with RETURNING and a select with joins, in a batch and alone', async () => {
+    const a = values(`Prep A ${crypto.randomUUID()}`);
+    const b = values(`Prep B ${crypto.randomUUID()}`);
+    const [[rowA], [rowB]] = await db.batch([insertCurso(db, { when: true }, a), insertCurso(db, { when: true }, b)]);
+    const stored = await db
+      .select()
+      .from(cursos)
+      .where(sql`${cursos.id} in (${a.id}, ${b.id})`);
+    expect([rowA, rowB].sort((x, y) => x!.id.localeCompare(y!.id))).toEqual(
+      stored.sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect(rowB).toEqual({ ...b });
+    const refused = await insertCurso(db, { when: false }, values(`Prep C ${crypto.randomUUID()}`));
+    expect(refused).toEqual([]);
+
+    const fot = await makeFot('MG', { preVenda: true, gastosCaptacaoCentavos: 12345, observacoes: null });
+    const other = await makeFot('MG', { preVenda: false, gastosCaptacaoCentavos: null });
+    const [mine, theirs] = await db.batch([
+      fotById(db, undefined, { id: fot.id }),
+      fotById(db, undefined, { id: other.id }),
+    ]);
+    const [drizzleMine, drizzleTheirs] = await db.batch([
+      selectFots(db).where(eq(cadastroFot.id, fot.id)),
+      selectFots(db).where(eq(cadastroFot.id, other.id)),
+    ]);
+    expect(mine).toEqual(drizzleMine);
+    expect(theirs).toEqual(drizzleTheirs);
+    expect(await fotById(db, undefined, { id: fot.id })).toEqual(drizzleMine);
+  });
+
+  it('refuses a template that would freeze a default ($defaultFn) into its SQL', () => {
+    expect(() => insertWhereTemplate(db, cursos, ['regiao', 'label', 'labelKey'], sql`1`)).toThrow(/id needs a value/);
   });
 });

@@ -234,6 +234,37 @@ describe('FOT records, professionals, agenda', () => {
     expect((await entry(res.body.id, 'cadastro_fot.create', since)).dados.gastos_captacao_centavos).toEqual({
       depois: 1000,
     });
+    // The create's statements are built once per set of fields and bound per request
+    // (db/prepared-statement.ts): two creates of the same shape each log their own values and time.
+    for (const preVenda of [true, false]) {
+      since = await lastSeq();
+      const before = new Date().toISOString();
+      const body = {
+        fot: nextFot(),
+        empresa_id: refs.empresa.id,
+        curso_id: refs.curso.id,
+        ano_formatura_id: refs.ano.id,
+        cidade: null,
+        observacoes: `obs ${preVenda}`,
+        pre_venda: preVenda,
+      };
+      const made = await api('POST', '/api/cadastro-fot', { token: admin.token, body });
+      expect(made.status).toBe(201);
+      const e = await entry(made.body.id, 'cadastro_fot.create', since);
+      expect(e).toMatchObject({ ator_id: admin.id, ator_role: 'SUPERADMIN', regiao: 'SP', entidade_id: made.body.id });
+      expect(e.created_at >= before).toBe(true);
+      expect(e.request_id).toBe(made.headers.get('x-request-id'));
+      expect(e.dados).toEqual({
+        fot: { depois: body.fot },
+        empresa_id: { depois: refs.empresa.id },
+        curso_id: { depois: refs.curso.id },
+        ano_formatura_id: { depois: refs.ano.id },
+        cidade: { depois: null },
+        observacoes: { depois: `obs ${preVenda}` },
+        pre_venda: { depois: preVenda },
+      });
+      expect(made.body).toMatchObject({ pre_venda: preVenda, cidade: null, observacoes: `obs ${preVenda}` });
+    }
     since = await lastSeq();
     await api('PUT', `/api/cadastro-fot/${res.body.id}`, { token: admin.token, body: { cidade: 'Santos' } });
     expect((await entry(res.body.id, 'cadastro_fot.update', since)).dados).toEqual({
