@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
@@ -83,7 +83,8 @@ export interface EntryOptions {
   categoriesEnsured?: boolean;
 }
 
-const entryValues = (e: NewEntry) => {
+/** Every column of a new entry (ids and times made here). */
+export const entryValues = (e: NewEntry) => {
   const now = nowIso();
   return {
     id: e.id ?? crypto.randomUUID(),
@@ -109,16 +110,18 @@ const entryValues = (e: NewEntry) => {
   };
 };
 
-/** Logged after the insert, written only if the row is there (so a refused `when` leaves no entry). */
+/** An entry's create log entry but its `dados`: written only if the row is there (so a refused `when` leaves no entry). */
+export const createdEntry = (id: string | Placeholder, regiao: string | Placeholder) => ({
+  acao: 'lancamentos.create',
+  entidade: 'lancamentos',
+  entidadeId: id,
+  regiao,
+  when: sql`exists (select 1 from ${lancamentos} where ${lancamentos.id} = ${id})`,
+});
+
+/** Logged after the insert. */
 const logCreated = (db: Db, log: LogCtx, id: string, regiao: string, values: Record<string, unknown>) =>
-  logStatement(db, log, {
-    acao: 'lancamentos.create',
-    entidade: 'lancamentos',
-    entidadeId: id,
-    regiao,
-    dados: created(lancamentos, values),
-    when: sql`exists (select 1 from ${lancamentos} where ${lancamentos.id} = ${id})`,
-  });
+  logStatement(db, log, { ...createdEntry(id, regiao), dados: created(lancamentos, values) });
 
 /**
  * Statements that insert one entry and log it: spread them into your batch. A duplicate

@@ -1,6 +1,22 @@
-import { and, asc, count, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Author, AuthoredWrite } from '../db/authored';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
+import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
+import { insertWhereTemplate } from '../db/guarded';
+import { preparedStatement } from '../db/prepared-statement';
 import type { Scope } from '../db/scope';
 import {
   agenda,
@@ -21,13 +37,15 @@ import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
 import { pageBounds, type Page } from '../lib/pagination';
-import { created, logStatement, type LogCtx } from './activity-log';
+import { created, createdTemplate, logBinds, logStatement, logTemplate, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import { assertRefsInRegion, refsInRegion } from './references';
 import {
   cancelarStatements,
+  createdEntry,
   ensureSystemCategories,
   entryInsert,
+  entryValues,
   estornoStatements,
   pagarStatements,
 } from './financeiro';
@@ -130,6 +148,7 @@ export async function deleteCategoria(db: Db, log: LogCtx, regiao: string, id: s
 // Entries.
 
 const l = lancamentos;
+const ph = sql.placeholder;
 
 export const selectLancamentos = (db: Db) =>
   db
@@ -230,7 +249,12 @@ export interface LancamentoBody {
  * one of another region is 404 naming the field (the caller may not see it); a category of the other
  * tipo, or an event of another FOT record than `fot_id`, is 400.
  */
-function entryRefs(db: Db, regiao: string, b: LancamentoBody) {
+/** The body's ids and tipo, or placeholders of a statement built once per shape (db/prepared-statement.ts). */
+type RefValues = {
+  [K in 'tipo' | 'categoria_id' | 'fot_id' | 'agenda_id' | 'profissional_id']?: LancamentoBody[K] | Placeholder;
+};
+
+function entryRefs(db: Db, regiao: string | Placeholder, b: RefValues) {
   const refs = refsInRegion(db, regiao, [
     {
       field: 'categoria_id',
@@ -274,38 +298,70 @@ function entryRefs(db: Db, regiao: string, b: LancamentoBody) {
  * selects of the same batch.
  */
 export async function createLancamento(db: Db, write: AuthoredWrite, regiao: string, b: LancamentoBody) {
-  const refs = entryRefs(db, regiao, b);
-  const id = crypto.randomUUID();
-  const entry = (author: Author) =>
-    entryInsert(
-      db,
-      author.log,
-      {
-        id,
-        regiao,
-        tipo: b.tipo,
-        categoria: { id: b.categoria_id },
-        descricao: b.descricao,
-        valorCentavos: toCentavos(b.valor),
-        vencimento: b.vencimento,
-        origem: 'manual',
-        fotId: b.fot_id ?? null,
-        agendaId: b.agenda_id ?? null,
-        profissionalId: b.profissional_id ?? null,
-        chaveExterna: b.chave_externa ?? null,
-      },
-      // A manual entry names its category: the system ones need not be ensured.
-      { when: and(author.guard, refs.condition), categoriesEnsured: true },
-    ).statements;
-  const [found, rules, ...rest] = await write((author) => [
-    ...refs.selects,
-    ...entry(author),
-    selectLancamentos(db).where(eq(l.id, id)),
-  ]);
-  const [row] = rest.at(-1) as LancamentoView[];
-  if (!row) refs.explain(found as Record<string, number>[], rules as never);
+  const values = entryValues({
+    regiao,
+    tipo: b.tipo,
+    categoria: { id: b.categoria_id },
+    descricao: b.descricao,
+    valorCentavos: toCentavos(b.valor),
+    vencimento: b.vencimento,
+    origem: 'manual',
+    fotId: b.fot_id ?? null,
+    agendaId: b.agenda_id ?? null,
+    profissionalId: b.profissional_id ?? null,
+    chaveExterna: b.chave_externa ?? null,
+  });
+  const refs = {
+    fot: values.fotId !== null,
+    agenda: values.agendaId !== null,
+    profissional: values.profissionalId !== null,
+  };
+  const results = await write((author) => {
+    const shape: EntryShape = { author: author.template.shape, ...refs };
+    const binds = { ...values, ...author.template.binds, ...logBinds(author.log) };
+    return [
+      entryFound(db, shape, binds),
+      entryRules(db, shape, binds),
+      entryCreate(db, shape, binds),
+      entryCreatedLog(db, shape, binds),
+      entryReadBack(db, undefined, binds),
+    ];
+  });
+  const [found, rules, , , [row]] = results as unknown as [
+    Record<string, number>[],
+    { catTipo: TipoLancamento | null; eventFot: string | null }[],
+    unknown,
+    unknown,
+    LancamentoView[],
+  ];
+  if (!row) entryRefs(db, regiao, b).explain(found, rules);
   return toLancamentoResponse(row!);
 }
+
+/**
+ * The statements of a manual entry, built once per author check and set of references (a manual
+ * entry names its category: the system ones need not be ensured). Every value is a placeholder
+ * named after its column (financeiro.ts entryValues), which the references share.
+ */
+type EntryShape = { author: GuardShape; fot: boolean; agenda: boolean; profissional: boolean };
+const entryColumns = Object.keys(getTableColumns(l));
+const refsTemplate = (db: Db, s: EntryShape) =>
+  entryRefs(db, ph('regiao'), {
+    tipo: ph('tipo'),
+    categoria_id: ph('categoriaId'),
+    fot_id: s.fot ? ph('fotId') : null,
+    agenda_id: s.agenda ? ph('agendaId') : null,
+    profissional_id: s.profissional ? ph('profissionalId') : null,
+  });
+const entryFound = preparedStatement((db: Db, s: EntryShape) => refsTemplate(db, s).selects[0]);
+const entryRules = preparedStatement((db: Db, s: EntryShape) => refsTemplate(db, s).selects[1]);
+const entryCreate = preparedStatement((db: Db, s: EntryShape) =>
+  insertWhereTemplate(db, l, entryColumns, and(guardTemplate(db, s.author), refsTemplate(db, s).condition)!),
+);
+const entryCreatedLog = preparedStatement((db: Db) =>
+  logTemplate(db, { ...createdEntry(ph('id'), ph('regiao')), dados: createdTemplate(l, entryColumns) }),
+);
+const entryReadBack = preparedStatement((db: Db) => selectLancamentos(db).where(eq(l.id, ph('id'))));
 
 type Transition = 'pagar' | 'cancelar' | 'estornar';
 const FROM: Record<Transition, LancamentoStatus> = { pagar: 'previsto', cancelar: 'previsto', estornar: 'pago' };

@@ -186,6 +186,30 @@ describe('finance entries', () => {
       .from(logsAtividade)
       .where(and(eq(logsAtividade.entidade, 'lancamentos'), eq(logsAtividade.entidadeId, body.id)));
     expect(logs.map((l) => l.acao)).toEqual(['lancamentos.create']);
+    // Built once per shape (db/prepared-statement.ts): the entry logs this request's values.
+    expect(logs[0]).toMatchObject({ atorId: admin.id, regiao: 'SP' });
+    expect(JSON.parse(logs[0]!.dados as string)).toMatchObject({
+      valor_centavos: { depois: 15025 },
+      descricao: { depois: body.descricao },
+      fot_id: { depois: fot.id },
+      agenda_id: { depois: event.id },
+      profissional_id: { depois: prof.id },
+      chave_externa: { depois: body.chave_externa },
+      status: { depois: 'previsto' },
+      origem: { depois: 'manual' },
+      estorno_de: { depois: null },
+    });
+    // The same shape without references: nothing of the first entry is reused.
+    const bare = await entry({ descricao: 'Sem vínculos' });
+    const [bareLog] = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.entidade, 'lancamentos'), eq(logsAtividade.entidadeId, bare.id)));
+    expect(JSON.parse(bareLog!.dados as string)).toMatchObject({
+      fot_id: { depois: null },
+      descricao: { depois: bare.descricao },
+    });
+    expect(bare).toMatchObject({ fot_id: null, agenda_id: null, profissional_id: null });
   });
 
   it('refuses bad input, references of another region and a category of the other tipo', async () => {
