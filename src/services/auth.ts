@@ -11,7 +11,6 @@ import { changed, created, logRowWrite, logStatement, type LogCtx } from './acti
 import { profissionalColumns, withPixChecked } from './profissionais';
 import {
   attemptStatements,
-  clearFailures,
   endSession,
   failLoginAttempt,
   failureKeys,
@@ -92,8 +91,7 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
   const session = await newSession(db, config, account.user);
   await db.batch([
     session.insert,
-    clearFailures(db, keys[0]!),
-    releaseLoginAttempt(db, attempt),
+    releaseLoginAttempt(db, attempt, keys[0]),
     logStatement(
       db,
       { ...log, atorId: account.user.id, atorRole: account.user.role },
@@ -214,11 +212,10 @@ export async function updateMe(
     // senha_atual is a password guess like a login's: the same counters and limits (security review 4).
     // The attempt is taken in the same batch as the hash is read, so the route keeps its round trips.
     const keys = failureKeys(user.email, client);
-    const { ids, inserts } = attemptStatements(db, keys);
+    const { ids, insert } = attemptStatements(db, keys);
     const read = db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
-    const results = await db.batch([...inserts, read]);
-    const attempt = await settleAttempt(db, keys, ids, results);
-    const [row] = results.at(-1) as Awaited<typeof read>;
+    const [taken, [row]] = await db.batch([insert, read]);
+    const attempt = await settleAttempt(db, keys, ids, taken);
     if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
       await failLoginAttempt(db, attempt, [
         logStatement(db, log, {
@@ -232,12 +229,7 @@ export async function updateMe(
     }
     userSet.senhaHash = await hashPassword(body.nova_senha);
     session = await newSession(db, config, user);
-    writes.push(
-      revokeAllOfUser(db, user.id),
-      session.insert,
-      releaseLoginAttempt(db, attempt),
-      clearFailures(db, keys[0]!),
-    );
+    writes.push(revokeAllOfUser(db, user.id), session.insert, releaseLoginAttempt(db, attempt, keys[0]));
   }
   writes.unshift(
     logRowWrite(db, log, users, eq(users.id, user.id), {

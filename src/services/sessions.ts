@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens } from '../db/schema';
 import type { Config } from '../env';
 import type { Db } from '../db/client';
@@ -98,50 +98,42 @@ const IN_FLIGHT = 'try:';
 const IN_FLIGHT_MS = 60 * 1000;
 
 /**
- * The guarded inserts that take one attempt per key, to run in a batch (alone, or first in the
- * batch of the request's first read: PUT /api/me). Each insert is guarded inside the statement by
- * the key's recorded failures and attempts in flight of the window. `inFlight: false` records the
- * attempt at once (sign-ups count whatever their outcome).
+ * The guarded insert that takes one attempt per key, to run in a batch (alone, or first in the
+ * batch of the request's first read: login, PUT /api/me). One statement for every key: each row is
+ * guarded inside it by its key's recorded failures and attempts in flight of the window (SQLite
+ * evaluates the SELECT before inserting, so each row counts the table as it was, as separate inserts
+ * would: no two rows share a counted key). `inFlight: false` records the attempt at once (sign-ups
+ * count whatever their outcome). `meta.changes` is the number of keys that took it.
  */
 export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: boolean } = {}) {
   const prefix = opts.inFlight === false ? '' : IN_FLIGHT;
   const now = new Date().toISOString();
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
   const flightSince = new Date(Date.now() - IN_FLIGHT_MS).toISOString();
-  const rows = keys.map(({ key, max }) => ({
-    row: { id: crypto.randomUUID(), key: `${prefix}${key}`, createdAt: now },
-    counted: key,
-    max,
-  }));
-  const inserts = rows.map(({ row, counted, max }) =>
-    insertWhere(
-      db,
-      loginFailures,
-      row,
-      sql`(select count(*) from ${loginFailures} where (${loginFailures.key} = ${counted} and ${loginFailures.createdAt} > ${since}) or (${loginFailures.key} = ${`${IN_FLIGHT}${counted}`} and ${loginFailures.createdAt} > ${flightSince})) < ${max}`,
-    ),
+  const f = loginFailures;
+  const rows = keys.map(({ key, max }) => ({ id: crypto.randomUUID(), key, max }));
+  const selects = rows.map(
+    ({ id, key, max }) =>
+      sql`select ${id}, ${`${prefix}${key}`}, ${now} where (select count(*) from ${f} where (${f.key} = ${key} and ${f.createdAt} > ${since}) or (${f.key} = ${`${IN_FLIGHT}${key}`} and ${f.createdAt} > ${flightSince})) < ${max}`,
   );
-  return {
-    ids: rows.map((r) => r.row.id),
-    inserts: inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]],
-  };
+  return { ids: rows.map((r) => r.id), insert: db.insert(f).select(sql.join(selects, sql` union all `)) };
 }
 
 /**
- * After the batch of attemptStatements: the ids taken, or (when a key refused) the rows taken are
- * given back and 429 is thrown, with Retry-After from the recorded attempts, else 1 second (only
- * attempts in flight refused it).
+ * After the batch of attemptStatements (`result`: its insert's): the ids taken, or (when a key
+ * refused) the rows taken are given back and 429 is thrown, with Retry-After from the recorded
+ * attempts, else 1 second (only attempts in flight refused it).
  */
 export async function settleAttempt(
   db: Db,
   keys: LimitKey[],
   ids: string[],
-  results: readonly unknown[],
+  result: unknown,
   what = 'failed logins',
 ): Promise<string[]> {
-  const taken = ids.filter((_, i) => (results[i] as { meta: { changes: number } }).meta.changes === 1);
-  if (taken.length === ids.length) return taken;
-  if (taken.length > 0) await db.delete(loginFailures).where(inArray(loginFailures.id, taken));
+  if ((result as { meta: { changes: number } }).meta.changes === ids.length) return ids;
+  // Some rows may have been taken: give them back (an id that was not taken deletes nothing).
+  await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
   await assertLoginAllowed(db, keys, what);
   throw new ApiError('RATE_LIMITED', 'too many attempts at once: try again in a second', {
     headers: { 'Retry-After': '1' },
@@ -157,17 +149,16 @@ export async function reserveLoginAttemptAnd<Q extends BatchItem<'sqlite'>>(
   keys: LimitKey[],
   read: Q,
 ): Promise<[string[], BatchResponse<[Q]>[0]]> {
-  const { ids, inserts } = attemptStatements(db, keys);
-  const results = await db.batch([...inserts, read] as unknown as [Q]);
-  const rows = (results as unknown[])[inserts.length] as BatchResponse<[Q]>[0];
-  return [await settleAttempt(db, keys, ids, results as unknown[]), rows];
+  const { ids, insert } = attemptStatements(db, keys);
+  const [taken, rows] = await db.batch([insert, read] as unknown as [typeof insert, Q]);
+  return [await settleAttempt(db, keys, ids, taken), rows as BatchResponse<[Q]>[0]];
 }
 
 /** One sign-up of a client, counted whatever its outcome; 429 past REGISTER_MAX_PER_CLIENT. */
 export async function takeRegisterAttempt(db: Db, ip: string) {
   const keys = registerKeys(ip);
-  const { ids, inserts } = attemptStatements(db, keys, { inFlight: false });
-  await settleAttempt(db, keys, ids, await db.batch(inserts), 'sign-ups from this client');
+  const { ids, insert } = attemptStatements(db, keys, { inFlight: false });
+  await settleAttempt(db, keys, ids, await insert, 'sign-ups from this client');
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go); `also` joins the batch (the log entry). */
@@ -183,15 +174,16 @@ export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'s
   ]);
 }
 
-/** Not a failure (right password, even of a pending account): the reserved rows go. Batchable. */
-export const releaseLoginAttempt = (db: Db, ids: string[]) =>
-  db.delete(loginFailures).where(inArray(loginFailures.id, ids));
-
 /**
- * The right password clears the failures of its (e-mail, client) pair only: the per-e-mail ceiling
- * keeps counting, so an owner signing in does not reset a distributed guesser's budget.
+ * Not a failure (right password, even of a pending account): the reserved rows go. Batchable. With
+ * `pair` (the right password), the failures of its (e-mail, client) pair go too, in the same
+ * statement: the per-e-mail ceiling keeps counting, so an owner signing in does not reset a
+ * distributed guesser's budget.
  */
-export const clearFailures = (db: Db, key: LimitKey) => db.delete(loginFailures).where(eq(loginFailures.key, key.key));
+export const releaseLoginAttempt = (db: Db, ids: string[], pair?: LimitKey) =>
+  db
+    .delete(loginFailures)
+    .where(pair ? or(inArray(loginFailures.id, ids), eq(loginFailures.key, pair.key)) : inArray(loginFailures.id, ids));
 
 export async function findRefreshToken(db: Db, token: string) {
   const [row] = await db
