@@ -11,6 +11,7 @@ import {
   lt,
   or,
   sql,
+  type Placeholder,
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
@@ -18,7 +19,8 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { logsAtividade, logsAtividadeSelos, type LogAtividadeRow } from '../db/schema';
-import type { Scope } from '../db/scope';
+import type { Scope, SqlScope } from '../db/scope';
+import { scopedSelect } from '../db/scoped-select';
 import { sha256Hex } from '../lib/tokens';
 
 /**
@@ -285,32 +287,59 @@ const entryColumns = {
 };
 
 /** Administrators: a SUPERADMIN sees every entry, a BUSINESS_OWNER its region's and the global ones. */
-const visible = (scope: Scope, regiao: string) =>
+const visible = (scope: SqlScope, regiao: string | Placeholder) =>
   scope.role === 'SUPERADMIN' ? undefined : or(eq(logsAtividade.regiao, regiao), isNull(logsAtividade.regiao));
 
-/** One page newest first (seq descending), plus one row to know whether more remain. */
-export function logPageSelect(db: Db, scope: Scope, regiao: string, f: LogFilters) {
+type LogFilterShape = Record<
+  'entidade' | 'entidadeId' | 'atorId' | 'acao' | 'de' | 'ate' | 'antesSeq' | 'antesAt',
+  boolean
+>;
+
+// Built once per caller shape and set of filters (db/scoped-select.ts); every value is a placeholder.
+const logPage = scopedSelect((db, scope, x: LogFilterShape) => {
   const l = logsAtividade;
-  const antes = f.antes;
+  const p = sql.placeholder;
   return db
     .select(entryColumns)
     .from(l)
     .leftJoin(logsAtividadeSelos, eq(logsAtividadeSelos.seq, l.seq))
     .where(
       and(
-        visible(scope, regiao),
-        f.entidade !== undefined ? eq(l.entidade, f.entidade) : undefined,
-        f.entidade_id !== undefined ? eq(l.entidadeId, f.entidade_id) : undefined,
-        f.ator_id !== undefined ? eq(l.atorId, f.ator_id) : undefined,
-        f.acao !== undefined ? eq(l.acao, f.acao) : undefined,
-        f.de !== undefined ? gte(l.createdAt, f.de) : undefined,
-        f.ate !== undefined ? lt(l.createdAt, f.ate) : undefined,
-        antes && 'seq' in antes ? lt(l.seq, antes.seq) : undefined,
-        antes && 'createdAt' in antes ? lt(l.createdAt, antes.createdAt) : undefined,
+        visible(scope, p('regiao')),
+        x.entidade ? eq(l.entidade, p('entidade')) : undefined,
+        x.entidadeId ? eq(l.entidadeId, p('entidadeId')) : undefined,
+        x.atorId ? eq(l.atorId, p('atorId')) : undefined,
+        x.acao ? eq(l.acao, p('acao')) : undefined,
+        x.de ? gte(l.createdAt, p('de')) : undefined,
+        x.ate ? lt(l.createdAt, p('ate')) : undefined,
+        x.antesSeq ? lt(l.seq, p('antesSeq')) : undefined,
+        x.antesAt ? lt(l.createdAt, p('antesAt')) : undefined,
       ),
     )
     .orderBy(desc(l.seq))
-    .limit(f.limit + 1);
+    .limit(p('limit'));
+});
+
+/** One page newest first (seq descending), plus one row to know whether more remain. */
+export function logPageSelect(db: Db, scope: Scope, regiao: string, f: LogFilters) {
+  const antes = f.antes;
+  const values = {
+    regiao,
+    entidade: f.entidade,
+    entidadeId: f.entidade_id,
+    atorId: f.ator_id,
+    acao: f.acao,
+    de: f.de,
+    ate: f.ate,
+    antesSeq: antes && 'seq' in antes ? antes.seq : undefined,
+    antesAt: antes && 'createdAt' in antes ? antes.createdAt : undefined,
+    limit: f.limit + 1,
+  };
+  const shape = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v !== undefined])) as LogFilterShape & {
+    regiao: boolean;
+    limit: boolean;
+  };
+  return logPage(db, scope, values, shape);
 }
 
 type EntryRow = LogAtividadeRow & { hashAnterior: string | null; hash: string | null };
