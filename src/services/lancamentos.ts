@@ -16,6 +16,7 @@ import {
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
 import { insertWhereTemplate } from '../db/guarded';
+import { preparedSelect } from '../db/fast-select';
 import { preparedStatement } from '../db/prepared-statement';
 import type { Scope } from '../db/scope';
 import {
@@ -561,16 +562,26 @@ export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
   if (modes[2] && (!q.de || !q.ate)) throw new ApiError('VALIDATION_FAILED', 'de e ate: informe os dois');
   if (q.de && q.ate && q.de > q.ate) throw new ApiError('VALIDATION_FAILED', 'de: deve ser anterior ou igual a ate');
 
+  const mode: ResultadoMode = q.fot_id ? 'fot' : q.agenda_id ? 'agenda' : 'periodo';
+  const values = { regiao, fot: q.fot_id, agenda: q.agenda_id, de: q.de, ate: q.ate };
+  return [resultadoExists(db, mode, values), resultadoSums(db, mode, values)] as const;
+}
+
+/** Which result: its SQL is built once per mode (db/fast-select.ts preparedSelect), values bound. */
+type ResultadoMode = 'fot' | 'agenda' | 'periodo';
+
+const resultadoSums = preparedSelect((db: Db, mode: ResultadoMode) => {
+  const [regiao, fot] = [ph('regiao'), ph('fot')];
   let scope: SQL;
   let captacao = sql``;
-  if (q.fot_id) {
-    scope = sql`(e.fot_id = ${q.fot_id} or e.agenda_id in (select a.id from agenda a where a.fot_id = ${q.fot_id}))`;
+  if (mode === 'fot') {
+    scope = sql`(e.fot_id = ${fot} or e.agenda_id in (select a.id from agenda a where a.fot_id = ${fot}))`;
     captacao = sql`union all
       select (select c.id from categorias_financeiras c where c.regiao = f.regiao and c.sistema = 'captacao'),
              'despesa', 'pago', f.gastos_captacao_centavos
-      from cadastro_fot f where f.id = ${q.fot_id} and f.regiao = ${regiao} and f.gastos_captacao_centavos > 0`;
-  } else if (q.agenda_id) scope = sql`e.agenda_id = ${q.agenda_id}`;
-  else scope = sql`e.vencimento between ${q.de} and ${q.ate}`;
+      from cadastro_fot f where f.id = ${fot} and f.regiao = ${regiao} and f.gastos_captacao_centavos > 0`;
+  } else if (mode === 'agenda') scope = sql`e.agenda_id = ${ph('agenda')}`;
+  else scope = sql`e.vencimento between ${ph('de')} and ${ph('ate')}`;
 
   // A drizzle select over a SQL source (a raw db.all() cannot join a D1 batch).
   const source = sql`(
@@ -578,7 +589,7 @@ export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
       where e.regiao = ${regiao} and e.status in ('previsto', 'pago') and e.origem <> 'estorno' and ${scope}
       ${captacao}
     ) x join categorias_financeiras c on c.id = x.categoria_id`;
-  const query = db
+  return db
     .select({
       categoria_id: sql<string>`x.categoria_id`.as('categoria_id'),
       nome: sql<string>`c.nome`.as('nome'),
@@ -589,19 +600,21 @@ export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
     .from(source)
     .groupBy(sql`x.categoria_id, x.tipo`)
     .orderBy(sql`x.tipo desc, c.nome_key`);
-  const exists = q.fot_id
+});
+
+const resultadoExists = preparedSelect((db: Db, mode: ResultadoMode) =>
+  mode === 'fot'
     ? db
         .select({ id: cadastroFot.id })
         .from(cadastroFot)
-        .where(and(eq(cadastroFot.id, q.fot_id), eq(cadastroFot.regiao, regiao)))
-    : q.agenda_id
+        .where(and(eq(cadastroFot.id, ph('fot')), eq(cadastroFot.regiao, ph('regiao'))))
+    : mode === 'agenda'
       ? db
           .select({ id: agenda.id })
           .from(agenda)
-          .where(and(eq(agenda.id, q.agenda_id), eq(agenda.regiao, regiao)))
-      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`);
-  return [exists, query] as const;
-}
+          .where(and(eq(agenda.id, ph('agenda')), eq(agenda.regiao, ph('regiao'))))
+      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`),
+);
 
 /** The answer from the selects' rows: 404 when the FOT or event is not in the region. */
 export function resultadoAnswer(q: ResultadoQuery, found: unknown[], rows: unknown[]) {
