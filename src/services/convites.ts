@@ -246,8 +246,6 @@ export function acceptStatements(
   },
 ) {
   const guard = and(o.where, inArray(convites.status, o.from), quotaOpen, notDoubleBooked)!;
-  // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened.
-  const accepted = sql`exists (select 1 from ${convites} where ${convites.id} = ${o.conviteId} and ${convites.status} = 'aceito' and ${convites.respondidoEm} = ${o.now})`;
   return {
     guard,
     /** Where the guarded UPDATE sits in `statements` (its `meta.changes` says whether it accepted). */
@@ -264,7 +262,8 @@ export function acceptStatements(
         .update(convites)
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
         .where(guard),
-      ...feeOnAccept(db, log, o.conviteId, accepted),
+      // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened (respondido_em = now).
+      ...feeOnAccept(db, log, o.conviteId, o.now),
     ] as BatchItem<'sqlite'>[],
   };
 }
