@@ -12,7 +12,9 @@ import {
   profissionalFuncoes,
   tiposEventos,
   type AuthUser,
+  type NotificationRow,
 } from '../db/schema';
+import type { Author, AuthoredWrite } from '../db/authored';
 import type { Scope } from '../db/scope';
 import { writeThenRead } from '../db/write-read';
 import { feeOnAccept, feeOnCancel } from './financeiro';
@@ -21,7 +23,7 @@ import { nameKey } from '../lib/names';
 import { isAdmin } from '../lib/permissions';
 import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
-import { prepareNotifications, type NewNotification, type Push } from './notifications';
+import { notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
 import { acceptedOverlap } from './time-window';
 import type { PushMessage } from '../lib/messages';
 import { funcoesInRegion, listedProfile } from './profissionais';
@@ -246,8 +248,6 @@ export function acceptStatements(
   },
 ) {
   const guard = and(o.where, inArray(convites.status, o.from), quotaOpen, notDoubleBooked)!;
-  // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened.
-  const accepted = sql`exists (select 1 from ${convites} where ${convites.id} = ${o.conviteId} and ${convites.status} = 'aceito' and ${convites.respondidoEm} = ${o.now})`;
   return {
     guard,
     /** Where the guarded UPDATE sits in `statements` (its `meta.changes` says whether it accepted). */
@@ -264,7 +264,8 @@ export function acceptStatements(
         .update(convites)
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
         .where(guard),
-      ...feeOnAccept(db, log, o.conviteId, accepted),
+      // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened (respondido_em = now).
+      ...feeOnAccept(db, log, o.conviteId, o.now),
     ] as BatchItem<'sqlite'>[],
   };
 }
@@ -275,9 +276,10 @@ export function acceptStatements(
  * invitation of that function whose professional would not be double-booked becomes `aceito`
  * through acceptStatements, and is notified. The choice is made by SQL inside the batch, so two
  * releases at once promote two different people. `promoted` is a read (to put after the writes)
- * of the promoted professional's user, for the push message.
+ * of the promoted professional's user, for the push message. The event and function may be SQL
+ * read from the released invitation in the batch (null: nothing was released, nobody is promoted).
  */
-export function releaseStatements(db: Db, log: LogCtx, agendaId: string, funcaoId: string, now: string) {
+export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, funcaoId: string | SQL, now: string) {
   const promocaoId = crypto.randomUUID();
   const notificationId = crypto.randomUUID();
   const next = sql`(select w.id from convites w
@@ -475,24 +477,12 @@ export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | 
 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
-/**
- * The invitation `PATCH /api/convites/{id}` answers, as the caller may see it: its own (a
- * professional, for answer()) or one of the region's events (an administrator, for decide()). One
- * select, read with the caller's check in one round trip (routes/convites, a folded read).
- */
-export const answerTargetSelect = (db: Db, scope: Scope, regiao: string, id: string) =>
-  targetSelect(db, id, isAdmin(scope.role) ? eq(agenda.regiao, regiao) : ownConvites(scope));
-
-/** Invitation `id` with its event and professional, where `visible` holds (the one read of answer, decide and cancel). */
+/** Invitation `id` with its event and professional, where `visible` holds (the one read of cancel). */
 const targetSelect = (db: Db, id: string, visible: SQL) =>
   db
     .select({
-      status: convites.status,
-      origem: convites.origem,
-      convidadoPor: convites.convidadoPor,
       agendaId: convites.agendaId,
       funcaoId: convites.funcaoId,
-      creator: agenda.userId,
       dataEvento: agenda.dataEvento,
       usuarioId: profissionais.usuarioId,
     })
@@ -501,78 +491,131 @@ const targetSelect = (db: Db, id: string, visible: SQL) =>
     .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
     .where(and(eq(convites.id, id), visible));
 
-export type AnswerTarget = Awaited<ReturnType<typeof answerTargetSelect>>[number];
+type Answer = 'aceito' | 'recusado';
+type Stmt = BatchItem<'sqlite'>;
+
+/**
+ * How one caller's `PATCH /api/convites/{id}` is written and answered: its statements (the guarded
+ * update, its log entry, fee, notifications, promotion, then the reads) and, from their results,
+ * the answer or the refusal.
+ */
+interface AnswerPlan {
+  statements: Stmt[];
+  settle(results: unknown[], db: Db, push: Push): Promise<ReturnType<typeof toConviteResponse>>;
+}
+
+/**
+ * The invitation `id` with its event (and `more` joins), answered `status` by THIS request (its own
+ * row carries the marker): the row its notifications are written from (notifyFromRow).
+ */
+const answeredRow = (id: string, status: Answer, now: string, more: SQL = sql``) => ({
+  from: sql`from ${convites} join ${agenda} on ${agenda.id} = ${convites.agendaId} ${more}`,
+  where: and(eq(convites.id, id), eq(convites.status, status), eq(convites.respondidoEm, now))!,
+});
+
+const dadosOf = (status: Answer) =>
+  sql`json_object('convite_id', ${convites.id}, 'agenda_id', ${convites.agendaId}, 'status', ${status})`;
+
+/**
+ * `PATCH /api/convites/{id}` in ONE round trip (a folded write, db/authored.ts): the caller's check,
+ * the guarded update, its log entry, fee, notifications (written by SQL from the invitation) and
+ * the read-back are one batch; nothing is read before it. A professional answers its own invitation
+ * (answerPlan), an administrator decides an application of the region (decidePlan), by the role the
+ * batch is built for. A refusal is explained from the invitation as the same batch read it; only a
+ * refusal by the acceptance rule (quota, time window) costs a second round trip (refusalReason).
+ */
+export async function respond(db: Db, write: AuthoredWrite, regiao: string, id: string, status: Answer, push: Push) {
+  const now = new Date().toISOString();
+  // The plan of the batch that answered (a token whose role changed is built again for the stored user).
+  let plan!: AnswerPlan;
+  const results = await write((author) => {
+    plan = isAdmin(author.scope.role)
+      ? decidePlan(db, author, regiao, id, status, now)
+      : answerPlan(db, author, id, status, now);
+    return plan.statements as [Stmt, ...Stmt[]];
+  });
+  return plan.settle(results as unknown[], db, push);
+}
+
+/** The outcome of the guarded update at `index`, and the invitation the batch read back last (undefined: not the caller's). */
+function outcome(results: unknown[], index: number) {
+  const written = (results[index] as { meta: { changes: number } }).meta.changes > 0;
+  const [view] = results.at(-1) as ConviteView[];
+  if (!view) throw conviteNotFound();
+  return { written, view };
+}
 
 /**
  * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
  * accept a `pendente` invitation, or again one it declined itself (`recusado` of origin `convite`);
  * it may decline a `pendente`, `aceito`, `solicitado` or `espera` one (withdrawing an application).
- * A decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
+ * Answering the status it already has changes nothing (the invitation is answered as it is). A
+ * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
  */
-export async function answer(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  id: string,
-  status: 'aceito' | 'recusado',
-  push: Push,
-  current: AnswerTarget | undefined,
-) {
-  if (!current) throw conviteNotFound();
-  const view = selectConvites(db).where(eq(convites.id, id));
-  if (current.status === status) return oneConvite(await view);
-  if (status === 'aceito' && (current.status === 'solicitado' || current.status === 'espera'))
-    throw new ApiError('INVALID_STATE', 'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita');
-  if (status === 'aceito' && current.status === 'recusado' && current.origem === 'candidatura')
-    throw new ApiError('INVALID_STATE', 'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga');
-
-  const now = new Date().toISOString();
-  const recipients = [...new Set([current.convidadoPor, current.creator])].filter(
-    (u): u is string => !!u && u !== user.id,
+function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
+  const log = author.log;
+  const mine = and(eq(convites.id, id), ownConvites(author.scope), author.guard)!;
+  const row = answeredRow(id, status, now);
+  const verb = status === 'aceito' ? 'aceitou' : 'recusou';
+  // The inviter and the event's creator, once each, never the professional itself.
+  const notes = notifyFromRow(
+    db,
+    {
+      to: [convites.convidadoPor, agenda.userId],
+      tipo: 'convite_respondido',
+      titulo: status === 'aceito' ? 'Convite aceito' : 'Convite recusado',
+      mensagem: sql`${`Um profissional ${verb} o convite para o evento de `} || ${agenda.dataEvento} || '.'`,
+      dados: dadosOf(status),
+    },
+    { ...row, except: author.scope.id },
   );
-  const notes: NewNotification[] = recipients.map((userId) => ({
-    userId,
-    tipo: 'convite_respondido',
-    titulo: status === 'aceito' ? 'Convite aceito' : 'Convite recusado',
-    mensagem: `Um profissional ${status === 'aceito' ? 'aceitou' : 'recusou'} o convite para o evento de ${current.dataEvento}.`,
-    dados: { convite_id: id, agenda_id: current.agendaId, status },
-  }));
-  // Notifications are written only if this very answer was (the acceptance may be refused).
-  const { insert, push: messages } = prepareNotifications(db, notes, {
-    when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
-  });
+  // Its own: the professional the view joins already is the caller's.
+  const view = selectConvites(db).where(and(eq(convites.id, id), eq(profissionais.usuarioId, author.scope.id)));
+
   if (status === 'aceito') {
     // A declined application stays declined: only an invitation can be accepted again.
-    const own = and(eq(convites.id, id), sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!;
     const accept = acceptStatements(db, log, {
-      where: own,
+      where: and(mine, sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!,
       from: ['pendente', 'recusado'],
       now,
       acao: 'convites.accept',
       conviteId: id,
     });
-    const rest = (await db.batch([...accept.statements, ...insert, view] as unknown as [
-      BatchItem<'sqlite'>,
-    ])) as unknown[];
-    const written = rest[accept.updateIndex] as { meta: { changes: number } };
-    if (written.meta.changes === 0)
-      throw (
-        refusal(await refusalReason(db, id)) ??
-        new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
-      );
-    push(messages);
-    return oneConvite(rest.at(-1) as ConviteView[]);
+    return {
+      statements: [...accept.statements, notes.insert, view],
+      async settle(results, db, push) {
+        const { written, view } = outcome(results, accept.updateIndex);
+        if (written) {
+          push(notes.push(results.at(-2) as NotificationRow[]));
+          return toConviteResponse(view);
+        }
+        const { status: state, origem } = view.c;
+        if (state === 'aceito') return toConviteResponse(view);
+        if (state === 'solicitado' || state === 'espera')
+          throw new ApiError(
+            'INVALID_STATE',
+            'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita',
+          );
+        if (state === 'recusado' && origem === 'candidatura')
+          throw new ApiError(
+            'INVALID_STATE',
+            'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga',
+          );
+        throw (
+          refusal(await refusalReason(db, id)) ??
+          new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
+        );
+      },
+    };
   }
-  const where = and(eq(convites.id, id), inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']));
+
+  const where = and(mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
   const entry = logRowWrite(db, log, convites, where, {
     acao: 'convites.decline',
     entidade: 'convites',
     regiao: conviteRegiao,
     dados: { status: { antes: convites.status, depois: status } },
   });
-  const release = releaseStatements(db, log, current.agendaId, current.funcaoId, now);
-  // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
-  const write = db.update(convites).set({ status, respondidoEm: now, updatedAt: now, confirmadoEm: null }).where(where);
   // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
   const fee = feeOnCancel(
     db,
@@ -580,14 +623,33 @@ export async function answer(
     id,
     sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
   );
-  const [written, ...rest] = await writeThenRead(
-    db,
-    [entry, ...fee],
-    [write, ...insert, ...release.statements, release.promoted, view],
-  );
-  if (written.meta.changes === 0) throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
-  push([...messages, ...release.push(rest.at(-2) as PromotedRow[])]);
-  return oneConvite(rest.at(-1) as ConviteView[]);
+  // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
+  const decline = db
+    .update(convites)
+    .set({ status, respondidoEm: now, updatedAt: now, confirmadoEm: null })
+    .where(where);
+  // The place it frees: the invitation's event and function, read by SQL from its row only if THIS
+  // decline happened (its marker), else null and nobody is promoted.
+  const released = (col: string) =>
+    sql`(select x.${sql.raw(col)} from ${convites} x where x.id = ${id} and x.status = ${status} and x.respondido_em = ${now})`;
+  const release = releaseStatements(db, log, released('agenda_id'), released('funcao_id'), now);
+  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.promoted, view];
+  const at = (stmt: Stmt) => statements.indexOf(stmt);
+  return {
+    statements,
+    async settle(results, _db, push) {
+      const { written, view } = outcome(results, at(decline));
+      if (written) {
+        push([
+          ...notes.push(results[at(notes.insert)] as NotificationRow[]),
+          ...release.push(results.at(-2) as PromotedRow[]),
+        ]);
+        return toConviteResponse(view);
+      }
+      if (view.c.status === status) return toConviteResponse(view);
+      throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
+    },
+  };
 }
 
 type PromotedRow = { userId: string | null; conviteId: string; agendaId: string };
@@ -597,67 +659,63 @@ type PromotedRow = { userId: string | null; conviteId: string; agendaId: string 
  * (`solicitado`): `aceito` through the same guarded rule as every acceptance, or `recusado`.
  * Any other state is 409 INVALID_STATE. The professional is told.
  */
-export async function decide(
-  db: Db,
-  log: LogCtx,
-  regiao: string,
-  id: string,
-  status: 'aceito' | 'recusado',
-  push: Push,
-  current: AnswerTarget | undefined,
-) {
-  if (!current) throw conviteNotFound();
-  if (current.status !== 'solicitado')
-    throw new ApiError(
-      'INVALID_STATE',
-      `só uma candidatura em "solicitado" é decidida pelo administrador (está "${current.status}")`,
-    );
-  const now = new Date().toISOString();
+function decidePlan(db: Db, author: Author, regiao: string, id: string, status: Answer, now: string): AnswerPlan {
+  const inRegion = and(
+    eq(convites.id, id),
+    sql`exists (select 1 from ${agenda} where ${agenda.id} = ${convites.agendaId} and ${agenda.regiao} = ${regiao})`,
+    author.guard,
+  )!;
   const aprovada = status === 'aceito';
-  const { insert, push: messages } = prepareNotifications(
+  const notes = notifyFromRow(
     db,
-    current.usuarioId
-      ? [
-          {
-            userId: current.usuarioId,
-            tipo: aprovada ? 'candidatura_aprovada' : 'candidatura_recusada',
-            titulo: aprovada ? 'Candidatura aprovada' : 'Candidatura recusada',
-            mensagem: `Sua candidatura para o evento de ${current.dataEvento} foi ${aprovada ? 'aprovada' : 'recusada'}.`,
-            dados: { convite_id: id, agenda_id: current.agendaId, status },
-          },
-        ]
-      : [],
     {
-      when: sql`exists (select 1 from ${convites} where ${convites.id} = ${id} and ${convites.status} = ${status} and ${convites.respondidoEm} = ${now})`,
+      to: [profissionais.usuarioId],
+      tipo: aprovada ? 'candidatura_aprovada' : 'candidatura_recusada',
+      titulo: aprovada ? 'Candidatura aprovada' : 'Candidatura recusada',
+      mensagem: sql`'Sua candidatura para o evento de ' || ${agenda.dataEvento} || ${` foi ${aprovada ? 'aprovada' : 'recusada'}.`}`,
+      dados: dadosOf(status),
     },
+    answeredRow(id, status, now, sql`join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}`),
   );
-  const view = selectConvites(db).where(eq(convites.id, id));
-  const byId = eq(convites.id, id);
-  const writes: BatchItem<'sqlite'>[] = aprovada
-    ? acceptStatements(db, log, { where: byId, from: ['solicitado'], now, acao: 'convites.approve', conviteId: id })
-        .statements
+  const pending = and(inRegion, eq(convites.status, 'solicitado'));
+  const writes: Stmt[] = aprovada
+    ? acceptStatements(db, author.log, {
+        where: inRegion,
+        from: ['solicitado'],
+        now,
+        acao: 'convites.approve',
+        conviteId: id,
+      }).statements
     : [
-        logRowWrite(db, log, convites, and(byId, eq(convites.status, 'solicitado')), {
+        logRowWrite(db, author.log, convites, pending, {
           acao: 'convites.reject',
           entidade: 'convites',
           regiao,
           dados: { status: { antes: convites.status, depois: 'recusado' } },
         }),
-        db
-          .update(convites)
-          .set({ status: 'recusado', respondidoEm: now, updatedAt: now })
-          .where(and(byId, eq(convites.status, 'solicitado'))),
+        db.update(convites).set({ status: 'recusado', respondidoEm: now, updatedAt: now }).where(pending),
       ];
-  const rest = (await db.batch([...writes, ...insert, view] as unknown as [BatchItem<'sqlite'>])) as unknown[];
-  // The guarded update is the second write of either branch (after its log entry).
-  const written = rest[1] as { meta: { changes: number } };
-  if (written.meta.changes === 0)
-    throw (
-      (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
-      new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
-    );
-  push(messages);
-  return oneConvite(rest.at(-1) as ConviteView[]);
+  const view = selectConvites(db).where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
+  return {
+    statements: [...writes, notes.insert, view],
+    async settle(results, db, push) {
+      // The guarded update is the second write of either branch (after its log entry).
+      const { written, view } = outcome(results, 1);
+      if (written) {
+        push(notes.push(results.at(-2) as NotificationRow[]));
+        return toConviteResponse(view);
+      }
+      if (view.c.status !== 'solicitado')
+        throw new ApiError(
+          'INVALID_STATE',
+          `só uma candidatura em "solicitado" é decidida pelo administrador (está "${view.c.status}")`,
+        );
+      throw (
+        (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
+        new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
+      );
+    },
+  };
 }
 
 /** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */

@@ -275,18 +275,20 @@ export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | S
 
 /**
  * The fee of invitation `conviteId`, for the batch that makes it `aceito`: place these statements
- * AFTER the guarded update. The insert happens only if `accepted` holds (give the condition that
- * proves THIS request's acceptance, e.g. status and respondido_em just written; default: the
- * invitation is `aceito`), the (event type, function, region) has a price, and the invitation has
- * no live fee yet (a partial unique index backs it). Region, amount, due date (the event's date),
- * event and professional all come from SQL: nothing is read first.
+ * AFTER the guarded update. They write only if the invitation is `aceito` with `respondido_em` =
+ * `acceptedAt` (give the time THIS request's acceptance wrote, so that a refused one writes nothing,
+ * not even the region's system categories; default: the invitation is `aceito`), the (event type,
+ * function, region) has a price, and the invitation has no live fee yet (a partial unique index
+ * backs it). Region, amount, due date (the event's date), event and professional all come from SQL:
+ * nothing is read first.
  */
-export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accepted?: SQL): Stmt[] {
+export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, acceptedAt?: string): Stmt[] {
   const id = crypto.randomUUID();
   const now = nowIso();
   const c = sql.raw('fc');
   const a = sql.raw('fa');
   const from = sql`from convites ${c} join agenda ${a} on ${a}.id = ${c}.agenda_id where ${c}.id = ${conviteId}`;
+  const at = (alias: SQL) => (acceptedAt === undefined ? sql`` : sql` and ${alias}.respondido_em = ${acceptedAt}`);
   const of = (expr: SQL) => sql`(select ${expr} ${from})`;
   const preco = sql`(select p.valor_centavos from precos p where p.tipo_evento_id = ${a}.tipo_evento_id and p.funcao_profissional_id = ${c}.funcao_id and p.regiao = ${a}.regiao)`;
   const regiao = of(sql`${a}.regiao`);
@@ -315,11 +317,13 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accept
     updatedAt: now,
   };
   const l = lancamentos;
-  const condition = sql`${accepted ?? sql`exists (select 1 from convites where id = ${conviteId} and status = 'aceito')`}
+  const v = sql.raw('v');
+  const condition = sql`exists (select 1 from convites ${v} where ${v}.id = ${conviteId} and ${v}.status = 'aceito'${at(v)})
     and ${of(preco)} is not null
     and not exists (select 1 from ${l} where ${l.conviteId} = ${conviteId} and ${l.status} <> 'cancelado')`;
   return [
-    ensureSystemCategories(db, regiao),
+    // The region of an invitation this request accepted (null otherwise: nothing ensured).
+    ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`),
     insertWhere(db, l, values as unknown as typeof l.$inferInsert, condition),
     logStatement(db, log, {
       acao: 'lancamentos.create',

@@ -3,10 +3,10 @@ import type { PushMessage } from '../lib/messages';
 import type { Scope } from '../db/scope';
 import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { notifications, pushTokens, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
-import { changed, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, deleted, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** What happens that users are told about (docs/decisions.md#d10, #d11). */
 export const NOTIFICATION_TIPOS = [
@@ -99,6 +99,67 @@ export function prepareNotifications(db: Db, items: NewNotification[], opts: { w
     dados: r.dados,
   }));
   return { insert, push };
+}
+
+/** A notification whose recipients and text are SQL over the row a write touched (notifyFromRow). */
+export interface RowNotification {
+  /** The recipients: columns or expressions of the row (a null one is nobody; each user is told once). */
+  to: SQLWrapper[];
+  tipo: NotificationTipo;
+  titulo: string;
+  /** The text as SQL, built with `||` from the row's columns (what a JS template would build from them). */
+  mensagem: SQL;
+  /** `json_object(...)` of the row, keys in the order the JS object would have them. */
+  dados: SQL;
+}
+
+/**
+ * Notifications written by SQL from ONE row of the write's own batch (`from ... where` selects it by
+ * primary key), for a write that reads nothing before its batch (a folded write): the recipients and
+ * texts come from the row, not from a read in JS. One statement; the row is read once, joined to the
+ * recipients' positions (a constant list: no rows read), and each recipient gets one notification,
+ * none for a null recipient nor for `except` (the actor). Put the condition that the write happened
+ * in `where` (the marker it left on the row), like prepareNotifications' `when`: a write that did not
+ * happen notifies nobody. The insert returns the rows it wrote (D1 counts 2 rows read per row
+ * returned); `push` turns them into the push messages to enqueue once the batch succeeded.
+ */
+export function notifyFromRow(db: Db, n: RowNotification, o: { from: SQL; where: SQL; except?: string }) {
+  const now = new Date().toISOString();
+  const k = sql.raw('r.k');
+  const at = (exprs: SQL[]) =>
+    sql`(case ${k} ${sql.join(
+      exprs.map((e, i) => sql`when ${sql.raw(String(i + 1))} then ${e}`),
+      sql` `,
+    )} end)`;
+  const to = n.to.map((u) => sql`${u}`);
+  const userId = at(to);
+  // A recipient named before (the creator who also invited) is told once.
+  const first = at(
+    to.map((u, i) =>
+      i === 0
+        ? sql`1`
+        : sql.join(
+            to.slice(0, i).map((p) => sql`${u} is not ${p}`),
+            sql` and `,
+          ),
+    ),
+  );
+  const positions = sql.raw(`(${n.to.map((_, i) => `select ${i + 1} as k`).join(' union all ')}) r`);
+  // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
+  const rows = sql`select ${generatedId}, ${userId}, ${n.tipo}, ${n.titulo}, ${n.mensagem}, ${n.dados}, 0, null, ${now}, ${now}
+    ${o.from} join ${positions}
+    where ${o.where} and ${userId} is not null${o.except === undefined ? sql`` : sql` and ${userId} <> ${o.except}`} and ${first}`;
+  return {
+    insert: db.insert(notifications).select(rows).returning(),
+    push: (written: NotificationRow[]): PushMessage[] =>
+      written.map((r) => ({
+        userId: r.userId,
+        notificationId: r.id,
+        titulo: r.titulo,
+        mensagem: r.mensagem,
+        dados: r.dados ?? {},
+      })),
+  };
 }
 
 /** Where a service hands the push messages of its notifications once its batch succeeded. */

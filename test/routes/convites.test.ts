@@ -227,6 +227,46 @@ describe('PATCH /api/convites/{id}', () => {
     ).toBe(200);
   });
 
+  it('the answer notifies the inviter and the event creator (never the professional), with these exact texts', async () => {
+    const { admin, foto, event } = await setup(1);
+    const inviter = await makeAdmin();
+    const { user, prof } = await makePro('SP', [foto.id]);
+    const conv = (await invite(inviter, event.id, prof.id, foto.id)).body;
+    const texts = async (tipo: string) =>
+      (await db.select().from(notifications).where(eq(notifications.tipo, tipo)))
+        .filter((n) => n.dados.convite_id === conv.id)
+        .map((n) => ({ userId: n.userId, titulo: n.titulo, mensagem: n.mensagem, dados: n.dados }))
+        .sort((a, b) => a.userId.localeCompare(b.userId));
+    const sent = (titulo: string, verb: string, status: string) =>
+      [admin.id, inviter.id].sort().map((userId) => ({
+        userId,
+        titulo,
+        mensagem: `Um profissional ${verb} o convite para o evento de 2027-05-10.`,
+        dados: { convite_id: conv.id, agenda_id: event.id, status },
+      }));
+    expect(
+      (await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'aceito' } })).status,
+    ).toBe(200);
+    expect(await texts('convite_respondido')).toEqual(sent('Convite aceito', 'aceitou', 'aceito'));
+    expect(
+      (await api('PATCH', `/api/convites/${conv.id}`, { token: user.token, body: { status: 'recusado' } })).status,
+    ).toBe(200);
+    expect((await texts('convite_respondido')).filter((n) => n.titulo === 'Convite recusado')).toEqual(
+      sent('Convite recusado', 'recusou', 'recusado'),
+    );
+    // The inviter who created the event is told once; the professional never about its own answer.
+    const solo = await makePro('SP', [foto.id]);
+    const other = (await invite(admin, event.id, solo.prof.id, foto.id)).body;
+    expect(
+      (await api('PATCH', `/api/convites/${other.id}`, { token: solo.user.token, body: { status: 'recusado' } }))
+        .status,
+    ).toBe(200);
+    const once = (await db.select().from(notifications).where(eq(notifications.tipo, 'convite_respondido'))).filter(
+      (n) => n.dados.convite_id === other.id,
+    );
+    expect(once.map((n) => n.userId)).toEqual([admin.id]);
+  });
+
   it('answers 409 QUOTA_FULL when the place is taken, and notifies nobody', async () => {
     const { admin, foto, event } = await setup(1);
     const a = await makePro('SP', [foto.id]);

@@ -390,14 +390,30 @@ describe('POST /api/vagas/{agenda_id}/candidaturas', () => {
     const ok = await patch(ca.id, 'aceito');
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe('aceito');
-    expect(await notificationsOf(a.user.id, 'candidatura_aprovada')).toHaveLength(1);
+    expect(
+      (await notificationsOf(a.user.id, 'candidatura_aprovada')).map((n) => [n.titulo, n.mensagem, n.dados]),
+    ).toEqual([
+      [
+        'Candidatura aprovada',
+        `Sua candidatura para o evento de ${FUTURE} foi aprovada.`,
+        { convite_id: ca.id, agenda_id: event.id, status: 'aceito' },
+      ],
+    ]);
     expect(await entries('convites.approve', ca.id)).toHaveLength(1);
     expectError(await patch(cb.id, 'aceito'), 409, 'QUOTA_FULL');
     expect(await statusOf(cb.id)).toBe('solicitado');
     expect(await notificationsOf(b.user.id, 'candidatura_aprovada')).toHaveLength(0);
     const no = await patch(cc.id, 'recusado');
     expect(no.body.status).toBe('recusado');
-    expect(await notificationsOf(c.user.id, 'candidatura_recusada')).toHaveLength(1);
+    expect(
+      (await notificationsOf(c.user.id, 'candidatura_recusada')).map((n) => [n.titulo, n.mensagem, n.dados]),
+    ).toEqual([
+      [
+        'Candidatura recusada',
+        `Sua candidatura para o evento de ${FUTURE} foi recusada.`,
+        { convite_id: cc.id, agenda_id: event.id, status: 'recusado' },
+      ],
+    ]);
     expect(await entries('convites.reject', cc.id)).toHaveLength(1);
     expectError(await patch(cc.id, 'aceito'), 409, 'INVALID_STATE');
     expectError(await patch(ca.id, 'recusado'), 409, 'INVALID_STATE');

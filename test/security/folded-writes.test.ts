@@ -1,11 +1,16 @@
 // Folded writes (db/authored.ts, middleware/folded.ts authorizedWrite): POST /api/cursos (every
-// catalog's create) and POST /api/cadastro-fot check their author inside the write's own batch.
+// catalog's create), POST /api/cadastro-fot, POST /api/financeiro/lancamentos and
+// PATCH /api/convites/{id} check their author inside the write's own batch.
 // A refused author gets exactly the answer it got before (401/403, same codes) and NOTHING is
 // written: no row, no activity-log entry.
-import { count, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { count, eq, sql } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../src/app';
+import type { PushMessage } from '../../src/lib/messages';
 import {
   agenda,
+  agendaEquipe,
   cadastroFot,
   convites,
   funcoes,
@@ -13,6 +18,7 @@ import {
   cursos,
   lancamentos,
   logsAtividade,
+  notifications,
   refreshTokens,
   users,
 } from '../../src/db/schema';
@@ -29,7 +35,7 @@ import {
   tokenFor,
   uniq,
 } from '../helpers/factories';
-import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
   db.update(users).set(set).where(eq(users.id, id));
@@ -282,50 +288,166 @@ describe('POST /api/financeiro/lancamentos: the author check and the references 
   });
 });
 
-describe('PATCH /api/convites/{id}: the invitation read with the caller check, then written', () => {
-  async function invitation() {
+describe('PATCH /api/convites/{id}: the caller check, the answer, its notifications and its read-back in one batch', () => {
+  /** An invitation of a professional to an event created by `creator`, sent by `inviter` (quota 1). */
+  async function invitation(o: { status?: 'pendente' | 'solicitado' | 'espera'; origem?: 'candidatura' } = {}) {
+    const creator = await makeAdmin();
+    const inviter = await makeAdmin();
     const fot = await makeFot('SP');
     const tipo = await makeCatalog(tiposEventos, 'SP');
     const funcao = await makeCatalog(funcoes, 'SP');
     const [ev] = await db
       .insert(agenda)
-      .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2031-03-03' })
+      .values({ regiao: 'SP', userId: creator.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2031-03-03' })
       .returning();
+    await db.insert(agendaEquipe).values({ agendaId: ev!.id, funcaoId: funcao.id, quantidade: 1 });
     const user = await makeUser({ role: 'profissional' });
     const p = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
     const [inv] = await db
       .insert(convites)
-      .values({ agendaId: ev!.id, profissionalId: p.id, funcaoId: funcao.id })
+      .values({ agendaId: ev!.id, profissionalId: p.id, funcaoId: funcao.id, convidadoPor: inviter.id, ...o })
       .returning();
-    return { user, inv: inv! };
+    return { user, inv: inv!, creator, inviter, funcao, event: ev! };
   }
   const statusOf = async (id: string) => (await db.select().from(convites).where(eq(convites.id, id)))[0]!.status;
+  const notesAbout = (conviteId: string) =>
+    db
+      .select()
+      .from(notifications)
+      .where(sql`json_extract(${notifications.dados}, '$.convite_id') = ${conviteId}`);
+  const entriesOf = (id: string) => db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, id));
+  const patch = (token: string, id: string, status: string) =>
+    api('PATCH', `/api/convites/${id}`, { token, body: { status }, countQueries: true });
 
-  it('an acceptance costs 2 round trips (invitation + caller, then the write)', async () => {
-    const { user, inv } = await invitation();
-    const res = await api('PATCH', `/api/convites/${inv.id}`, {
-      token: user.token,
-      body: { status: 'aceito' },
-      countQueries: true,
-    });
+  it('an acceptance costs 1 round trip: accepted, logged, the inviter and the creator notified', async () => {
+    const { user, inv, creator, inviter } = await invitation();
+    const res = await patch(user.token, inv.id, 'aceito');
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBe(2);
+    expect(res.body).toMatchObject({ id: inv.id, status: 'aceito', respondido_em: expect.any(String) });
+    expect(res.roundTrips).toBe(1);
     expect(await statusOf(inv.id)).toBe('aceito');
+    expect((await entriesOf(inv.id)).map((e) => [e.acao, e.atorId])).toEqual([['convites.accept', user.id]]);
+    expect((await notesAbout(inv.id)).map((n) => n.userId).sort()).toEqual([creator.id, inviter.id].sort());
+  });
+
+  it('its push messages are the notifications written, enqueued once after the batch', async () => {
+    const { user, inv, creator, inviter } = await invitation();
+    const sent: { body: PushMessage }[][] = [];
+    const queue = {
+      sendBatch: vi.fn(async (msgs: { body: PushMessage }[]) => void sent.push(msgs)),
+    } as unknown as Queue<PushMessage>;
+    const ctx = createExecutionContext();
+    const res = await createApp().request(
+      `/api/convites/${inv.id}`,
+      {
+        method: 'PATCH',
+        headers: authHeaders(user.token, { 'content-type': 'application/json' }),
+        body: JSON.stringify({ status: 'aceito' }),
+      },
+      { ...env, PUSH_QUEUE: queue },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    const rows = await notesAbout(inv.id);
+    expect(rows).toHaveLength(2);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.map((m) => m.body).sort((a, b) => a.userId.localeCompare(b.userId))).toEqual(
+      rows
+        .map((n) => ({
+          userId: n.userId,
+          notificationId: n.id,
+          titulo: n.titulo,
+          mensagem: n.mensagem,
+          dados: n.dados,
+        }))
+        .sort((a, b) => a.userId.localeCompare(b.userId)),
+    );
+    expect(rows.map((n) => n.userId).sort()).toEqual([creator.id, inviter.id].sort());
+  });
+
+  it('a decline costs 1 round trip, and promotes the waiting list in it', async () => {
+    const { user, inv, funcao, event } = await invitation();
+    expect((await patch(user.token, inv.id, 'aceito')).status).toBe(200);
+    const waiter = await makeUser({ role: 'profissional' });
+    const wp = await makeProfissional('SP', { usuarioId: waiter.id }, [funcao.id]);
+    const [w] = await db
+      .insert(convites)
+      .values({
+        agendaId: event.id,
+        profissionalId: wp.id,
+        funcaoId: funcao.id,
+        status: 'espera',
+        origem: 'candidatura',
+      })
+      .returning();
+    const res = await patch(user.token, inv.id, 'recusado');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('recusado');
+    expect(res.roundTrips).toBe(1);
+    expect(await statusOf(w!.id)).toBe('aceito');
+    expect((await notesAbout(w!.id)).map((n) => [n.userId, n.tipo])).toEqual([[waiter.id, 'convite_promovido']]);
+  });
+
+  it('an administrator decides an application in 1 round trip', async () => {
+    const { user, inv, creator } = await invitation({ status: 'solicitado', origem: 'candidatura' });
+    const res = await patch(creator.token, inv.id, 'aceito');
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBe(1);
+    expect((await notesAbout(inv.id)).map((n) => [n.userId, n.tipo])).toEqual([[user.id, 'candidatura_aprovada']]);
+    expect((await entriesOf(inv.id)).map((e) => [e.acao, e.atorId])).toEqual([['convites.approve', creator.id]]);
+  });
+
+  it('a refusal by the rule (quota full) costs a second round trip, on that path only', async () => {
+    const { user, inv, funcao, event } = await invitation();
+    const other = await makeUser({ role: 'profissional' });
+    const op = await makeProfissional('SP', { usuarioId: other.id }, [funcao.id]);
+    await db
+      .insert(convites)
+      .values({ agendaId: event.id, profissionalId: op.id, funcaoId: funcao.id, status: 'aceito' });
+    const res = await patch(user.token, inv.id, 'aceito');
+    expectError(res, 409, 'QUOTA_FULL');
+    expect(res.roundTrips).toBe(2);
+    expect(await statusOf(inv.id)).toBe('pendente');
+    expect(await notesAbout(inv.id)).toEqual([]);
   });
 
   it.each(refusals)(
-    'a professional %s is answered as before and nothing is written',
+    'a professional %s is answered as before and nothing is written: no status, no notification, no log entry',
     async (_, change, status, code) => {
-      const { user, inv } = await invitation();
-      await change(user.id, user.token);
+      for (const answer of ['aceito', 'recusado']) {
+        const { user, inv } = await invitation();
+        await change(user.id, user.token);
+        const before = await logCount();
+        expectError(await patch(user.token, inv.id, answer), status, code);
+        expect(await statusOf(inv.id)).toBe('pendente');
+        expect(await notesAbout(inv.id)).toEqual([]);
+        expect(await logCount()).toBe(before);
+      }
+    },
+  );
+
+  it.each(refusals)(
+    'an administrator %s deciding is answered as before and nothing is written',
+    async (_, change, status, code) => {
+      const { inv, creator } = await invitation({ status: 'solicitado', origem: 'candidatura' });
+      await change(creator.id, creator.token);
       const before = await logCount();
-      expectError(
-        await api('PATCH', `/api/convites/${inv.id}`, { token: user.token, body: { status: 'aceito' } }),
-        status,
-        code,
-      );
-      expect(await statusOf(inv.id)).toBe('pendente');
+      expectError(await patch(creator.token, inv.id, 'aceito'), status, code);
+      expect(await statusOf(inv.id)).toBe('solicitado');
+      expect(await notesAbout(inv.id)).toEqual([]);
       expect(await logCount()).toBe(before);
     },
   );
+
+  it('a professional promoted to administrator is answered as the stored user (it decides applications only)', async () => {
+    const { user, inv } = await invitation();
+    await setUser(user.id, { role: 'SUPERADMIN' });
+    const before = await logCount();
+    const res = await patch(user.token, inv.id, 'aceito');
+    expectError(res, 409, 'INVALID_STATE');
+    expect(res.body.error).toBe('só uma candidatura em "solicitado" é decidida pelo administrador (está "pendente")');
+    expect(await statusOf(inv.id)).toBe('pendente');
+    expect(await logCount()).toBe(before);
+  });
 });

@@ -1,7 +1,5 @@
-import { isAdmin } from '../../lib/permissions';
 import { setTotal } from '../../lib/pagination';
 import * as convites from '../../services/convites';
-import { authorizedBatch } from '../../middleware/folded';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './convites.routes';
 
@@ -41,18 +39,11 @@ export const listMine = foldedHandler(r.listMine, async (c, read) => {
 });
 
 // The professional answers its own invitation; an administrator decides an application. The
-// invitation is read with the caller's check (a folded read: one round trip), then written.
-export const answer = foldedHandler(r.answer, async (c) => {
-  const db = c.get('db');
-  const regiao = c.get('regiao');
+// caller's check, the write, its notifications and the answer are one batch (a folded write).
+export const answer = foldedHandler(r.answer, async (c, write) => {
   const { id } = c.req.valid('param');
   const { status } = c.req.valid('json');
-  const [[current]] = await authorizedBatch(c, (scope) => [convites.answerTargetSelect(db, scope, regiao, id)]);
-  const user = c.get('user');
-  const body = isAdmin(user.role)
-    ? await convites.decide(db, logCtx(c), regiao, id, status, pushOf(c), current)
-    : await convites.answer(db, logCtx(c), user, id, status, pushOf(c), current);
-  return c.json(body, 200);
+  return c.json(await convites.respond(c.get('db'), write, c.get('regiao'), id, status, pushOf(c)), 200);
 });
 
 export const cancel = handler(r.cancel, async (c) => {
