@@ -20,7 +20,7 @@ import { insertWhere } from '../db/guarded';
 import { saoPauloDate } from '../lib/dates';
 import { ApiError, mapDbError } from '../lib/errors';
 import { fromCentavos } from '../lib/money';
-import { pageBounds, type Page } from '../lib/pagination';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import {
   acceptStatements,
   quotaOpenFor,
@@ -59,11 +59,12 @@ const aceitos = sql<number>`(select count(*) from ${convites} where ${convites.a
 /**
  * The listing's rows for the caller: published functions it holds, of events in its profile's
  * region from today (São Paulo) on, with places left, where it has no invitation yet. The profile
- * is joined, so no profile means no rows.
+ * is joined, so no profile means no rows. `publicar = 1` is written as a literal: it is the WHERE of
+ * agenda_equipe_publicadas_idx, which SQLite uses only when the query states it (a bound `?` is not).
  */
 function vagasWhere(f: VagasFilters, today: string) {
   return and(
-    eq(agendaEquipe.publicar, true),
+    sql`${agendaEquipe.publicar} = 1`,
     eq(agenda.regiao, profissionais.regiao),
     gte(agenda.dataEvento, f.de && f.de > today ? f.de : today),
     f.ate ? lte(agenda.dataEvento, f.ate) : undefined,
@@ -76,11 +77,12 @@ function vagasWhere(f: VagasFilters, today: string) {
   );
 }
 
-const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: Scope) =>
-  q
-    .from(agendaEquipe)
-    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
-    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
+/** The FOT record is joined only when a filter needs it (the total of an unfiltered listing reads no event row). */
+const needsFot = (f: VagasFilters) => !!(f.cidade || f.uf);
+
+const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: Scope, withFot: boolean) => {
+  const events = q.from(agendaEquipe).innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId));
+  return (withFot ? events.innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId)) : events)
     .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
     .innerJoin(
       profissionalFuncoes,
@@ -89,8 +91,22 @@ const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: Scope) =>
         eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
       ),
     );
+};
 
-/** The page of listings, its total and the caller's profile (to tell "no profile" from "no listings"): one batch. */
+/**
+ * The page of listings, its total (paged only: unpaged, the total is the list's length) and the
+ * caller's profile (to tell "no profile" from "no listings"): one batch.
+ *
+ * The page walks agenda_regiao_data_idx in the listing's order and stops after `limit` rows, so its
+ * per-row rules (quota, invitation, time window) run for the rows taken only. The total cannot stop
+ * early: it counts every listing from today on, and "places left" (a count of accepted invitations
+ * against the quota) and "not invited" are rules over convites that no index of agenda or
+ * agenda_equipe can hold, so it probes convites once or twice per listing. It reads indexes only
+ * (agenda_regiao_data_idx, agenda_equipe_publicadas_idx, convites_fila_idx,
+ * convites_agenda_profissional_uq; test/perf/query-plans.test.ts), no event or team row: about 5x
+ * cheaper than when it joined the FOT record, but still linear in the listings (README "Performance,
+ * round two", item 6, says what a flat total would need).
+ */
 export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
   const today = saoPauloDate(now);
   const where = vagasWhere(f, today);
@@ -114,6 +130,7 @@ export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, 
       conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
     }) as unknown as ReturnType<Db['select']>,
     scope,
+    true,
   )
     .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
@@ -129,7 +146,10 @@ export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, 
     .orderBy(asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id), asc(funcoes.labelKey))
     .limit(limit)
     .offset(offset);
-  const total = fromVagas(db.select({ n: count() }) as unknown as ReturnType<Db['select']>, scope).where(where);
+  if (!isPaged(page)) return [profileOf(db, scope), rows] as const;
+  const total = fromVagas(db.select({ n: count() }) as unknown as ReturnType<Db['select']>, scope, needsFot(f)).where(
+    where,
+  );
   return [profileOf(db, scope), rows, total] as const;
 }
 
