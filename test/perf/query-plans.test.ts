@@ -25,6 +25,9 @@ async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
   return rows.results.map((r) => r.detail);
 }
 
+/** A prepared select (db/scoped-select.ts) as plan() takes it. */
+const bound = (q: { sql: string; params: unknown[] }) => ({ toSQL: () => ({ sql: q.sql, params: q.params }) });
+
 const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, string][] = [
   [
     'FOT list of a region',
@@ -88,7 +91,10 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
 // GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.
 hot.push([
   'job listings of a professional',
-  () => vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
+  () =>
+    bound(
+      vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
+    ),
   'agenda',
 ]);
 
@@ -106,7 +112,7 @@ async function planOf(q: { sql: string; params: unknown[] }) {
 const totals: [string, () => Promise<string[]>, RegExp[]][] = [
   [
     'job listings of a professional',
-    () => planOf(vagasSelects(db, pro, {}, { limit: 50 }, new Date())[2]!.toSQL()),
+    () => planOf(vagasSelects(db, pro, {}, { limit: 50 }, new Date())[2]!),
     [
       /^SEARCH agenda USING COVERING INDEX agenda_regiao_data_idx \(regiao=\? AND data_evento>\?\)$/,
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_publicadas_idx \(agenda_id=\?/,
@@ -124,10 +130,7 @@ const totals: [string, () => Promise<string[]>, RegExp[]][] = [
 // GET /api/profissionais?limit=50 (an administrator): the page walks profissionais_regiao_nome_login_idx.
 hot.push([
   'page of professionals of a region',
-  () => {
-    const page = profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[0];
-    return { toSQL: () => ({ sql: page.sql, params: page.params }) };
-  },
+  () => bound(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[0]),
   'profissionais',
 ]);
 
