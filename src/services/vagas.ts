@@ -162,7 +162,7 @@ const vagasCount = scopedSelect((db, scope, x: VagasShape) =>
  * (agenda_regiao_data_idx, agenda_equipe_publicadas_idx, convites_fila_idx,
  * convites_agenda_profissional_uq; test/perf/query-plans.test.ts), no event or team row: about 5x
  * cheaper than when it joined the FOT record, but still linear in the listings (README "Performance,
- * round two", item 6, says what a flat total would need).
+ * round two", after the `--scale` run, says what a flat total would need).
  */
 export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
   const today = saoPauloDate(now);
