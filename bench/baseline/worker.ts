@@ -195,11 +195,14 @@ function overlap(prof: string, ev: string) {
 }
 const ACEITOS = `(select count(*) from convites cv where cv.agenda_id = q.agenda_id and cv.funcao_id = q.funcao_id and cv.status = 'aceito')`;
 const LISTED = `(p.usuario_id is null or exists (select 1 from users lu where lu.id = p.usuario_id and lu.ativo = 1))`;
-const VAGAS_FROM = `agenda_equipe q
+// The total joins no FOT record (the project's count joins it for cidade/uf filters only, which the
+// bench does not send), so both count from the same indexes (agenda_regiao_data_idx, agenda_equipe_publicadas_idx).
+const VAGAS_COUNT_FROM = `agenda_equipe q
     JOIN agenda a ON a.id = q.agenda_id
-    JOIN cadastro_fot f ON f.id = a.fot_id
     JOIN profissionais p ON p.usuario_id = ? AND ${LISTED}
     JOIN profissional_funcoes pf ON pf.profissional_id = p.id AND pf.funcao_id = q.funcao_id`;
+const VAGAS_FROM = `${VAGAS_COUNT_FROM}
+    JOIN cadastro_fot f ON f.id = a.fot_id`;
 const VAGAS_WHERE = `WHERE q.publicar = 1 AND a.regiao = p.regiao AND a.data_evento >= ? AND q.quantidade > ${ACEITOS}
     AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.agenda_id = a.id AND c.profissional_id = p.id)`;
 const VAGAS: ListQuery = {
@@ -212,7 +215,7 @@ const VAGAS: ListQuery = {
     JOIN funcoes fn ON fn.id = q.funcao_id
     LEFT JOIN precos pr ON pr.tipo_evento_id = a.tipo_evento_id AND pr.funcao_profissional_id = q.funcao_id AND pr.regiao = a.regiao
     ${VAGAS_WHERE}`,
-  countFrom: `${VAGAS_FROM} ${VAGAS_WHERE}`,
+  countFrom: `${VAGAS_COUNT_FROM} ${VAGAS_WHERE}`,
   order: 'a.data_evento, a.horario, a.id, fn.nome_key',
 };
 const vagaRow = (r: Row) => {

@@ -1116,7 +1116,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'pacotes list (page)': 1005,
   'pedidos list (filters, page)': 1005,
   'logistica put (change)': 1022,
-  'vagas list': 17115,
+  'vagas list': 10066,
   'vagas list (filters, page)': 8061,
   'fin lancamentos': 7157,
   'fin lancamentos paged': 4151,

@@ -8,6 +8,7 @@ import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agend
 import { selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
 import { pedidosList } from '../../src/services/pedidos';
+import { profissionaisListSelects } from '../../src/services/profissionais';
 import { vagasSelects } from '../../src/services/vagas';
 import { db } from '../helpers/factories';
 import { UNKNOWN_ID as ID } from '../helpers/request';
@@ -23,6 +24,9 @@ async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
     .all<{ detail: string }>();
   return rows.results.map((r) => r.detail);
 }
+
+/** A prepared select (db/scoped-select.ts) as plan() takes it. */
+const bound = (q: { sql: string; params: unknown[] }) => ({ toSQL: () => ({ sql: q.sql, params: q.params }) });
 
 const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, string][] = [
   [
@@ -87,11 +91,72 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
 // GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.
 hot.push([
   'job listings of a professional',
-  () => vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
+  () =>
+    bound(
+      vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
+    ),
   'agenda',
 ]);
 
+// Their totals (X-Total-Count) count every match, so they cannot stop early: they must read indexes only
+// (a SEARCH ... USING INDEX that is not COVERING reads the table row of every counted row). Allowed
+// table reads: the caller's own profile (one row, by its unique usuario_id) and users rows (the
+// caller's account; a linked profile's account, to tell whether it is pending).
+const pro = { id: ID, role: 'profissional', empresaId: null } as never;
+async function planOf(q: { sql: string; params: unknown[] }) {
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+    .bind(...q.params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail);
+}
+const totals: [string, () => Promise<string[]>, RegExp[]][] = [
+  [
+    'job listings of a professional',
+    () => planOf(vagasSelects(db, pro, {}, { limit: 50 }, new Date())[2]!),
+    [
+      /^SEARCH agenda USING COVERING INDEX agenda_regiao_data_idx \(regiao=\? AND data_evento>\?\)$/,
+      /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_publicadas_idx \(agenda_id=\?/,
+      /^SEARCH convites USING COVERING INDEX convites_fila_idx /,
+      /^SEARCH convites USING COVERING INDEX convites_agenda_profissional_uq /,
+    ],
+  ],
+  [
+    'professionals of a region (administrator)',
+    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[3]!),
+    [/^SEARCH profissionais USING COVERING INDEX profissionais_regiao_nome_login_idx \(regiao=\?\)$/],
+  ],
+];
+
+// GET /api/profissionais?limit=50 (an administrator): the page walks profissionais_regiao_nome_login_idx.
+hot.push([
+  'page of professionals of a region',
+  () => bound(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[0]),
+  'profissionais',
+]);
+
 describe('query plans of the hot list queries', () => {
+  it.each(totals)('total of the %s: indexes only, no scan', async (_name, explain, expected) => {
+    const details = await explain();
+    const line = details.join(' | ');
+    for (const e of expected)
+      expect(
+        details.some((d) => e.test(d)),
+        `${e} in ${line}`,
+      ).toBe(true);
+    expect(
+      details.filter((d) => /^SCAN /.test(d) && d !== 'SCAN CONSTANT ROW'),
+      line,
+    ).toEqual([]);
+    const tableReads = details.filter(
+      (d) =>
+        /^SEARCH \w+ USING INDEX /.test(d) && !/USING INDEX profissionais_usuario_id_unique \(usuario_id=\?\)$/.test(d),
+    );
+    expect(
+      tableReads.filter((d) => !/^SEARCH users /.test(d)),
+      line,
+    ).toEqual([]);
+  });
+
   it.each(hot)('%s: no full scan, no sort', async (_name, build, table) => {
     const details = await plan(build());
     const line = details.join(' | ');

@@ -202,6 +202,11 @@ describe('GET /api/vagas', () => {
     const ids = res.body.map((v: { agenda_id: string }) => v.agenda_id);
     expect(ids).toEqual([visible.id]);
     for (const hidden of [invited, past, full, unpublished, notHeld, mgEvent]) expect(ids).not.toContain(hidden.id);
+    // The page's total (its own count statement) applies the same exclusions as the list.
+    expect(res.headers.get('X-Total-Count')).toBe('1');
+    const page = await api('GET', '/api/vagas?limit=1', { token: user.token });
+    expect(page.body.map((v: { agenda_id: string }) => v.agenda_id)).toEqual([visible.id]);
+    expect(page.headers.get('X-Total-Count')).toBe('1');
   });
 
   it('filters by function, event type, dates, city and state; orders by date and time; pages', async () => {
@@ -233,6 +238,18 @@ describe('GET /api/vagas', () => {
     const page = await api('GET', '/api/vagas?limit=1&offset=2', { token: user.token });
     expect(page.body.map(key)).toEqual([`${late.id}:${foto.id}`]);
     expect(page.headers.get('X-Total-Count')).toBe('4');
+    // Each filter's paged total is its whole list's length (the count joins the FOT record only for cidade/uf).
+    for (const q of [
+      `funcao_id=${cine.id}`,
+      `tipo_evento_id=${tipo.id}`,
+      'de=2030-07-15',
+      'ate=2030-07-15',
+      'cidade=santos',
+      'uf=mg',
+    ]) {
+      const total = (await api('GET', `/api/vagas?${q}&limit=1`, { token: user.token })).headers.get('X-Total-Count');
+      expect(total, q).toBe(String((await get(`?${q}`)).length));
+    }
     expectError(await api('GET', '/api/vagas?uf=XX', { token: user.token }), 400, 'VALIDATION_FAILED');
     expectError(
       await api('GET', '/api/vagas?de=2030-02-01&ate=2030-01-01', { token: user.token }),

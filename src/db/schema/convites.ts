@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { agenda } from './agenda';
 import { funcoes } from './catalogs';
@@ -26,7 +27,15 @@ export const agendaEquipe = sqliteTable(
     requerAprovacao: integer('requer_aprovacao', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.agendaId, t.funcaoId] }), index('agenda_equipe_funcao_idx').on(t.funcaoId)],
+  (t) => [
+    primaryKey({ columns: [t.agendaId, t.funcaoId] }),
+    index('agenda_equipe_funcao_idx').on(t.funcaoId),
+    // The job listings (services/vagas.ts): the published places of an event, answered from the index
+    // alone (the listing's total probes it once per event from today on; the table rows stay unread).
+    index('agenda_equipe_publicadas_idx')
+      .on(t.agendaId, t.funcaoId, t.quantidade)
+      .where(sql`${t.publicar} = 1`),
+  ],
 );
 
 /** An invitation of a professional to an event's team, for one function. */

@@ -1,4 +1,4 @@
-import { setTotal } from '../../lib/pagination';
+import { setTotal, totalOf } from '../../lib/pagination';
 import * as vagas from '../../services/vagas';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './vagas.routes';
@@ -9,7 +9,7 @@ export const list = foldedHandler(r.list, async (c, read) => {
     vagas.vagasSelects(c.get('db'), scope, filters, { limit, offset }, new Date()),
   );
   const body = vagas.toVagas(profile, rows);
-  setTotal(c, (counted as { n: number }[])[0]?.n ?? 0);
+  setTotal(c, totalOf(counted as { n: number }[] | undefined, body.length));
   return c.json(body, 200);
 });
 

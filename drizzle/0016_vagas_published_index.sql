@@ -1,0 +1,1 @@
+CREATE INDEX `agenda_equipe_publicadas_idx` ON `agenda_equipe` (`agenda_id`,`funcao_id`,`quantidade`) WHERE "agenda_equipe"."publicar" = 1;
