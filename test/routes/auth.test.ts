@@ -320,6 +320,56 @@ describe('access tokens', () => {
       'HS512',
     );
     expectError(await api('GET', '/api/me', { token: hs512 }), 401, 'UNAUTHENTICATED');
+    // Signed with the right key (HS256) but refused for its header or claims (lib/tokens.ts verifyAccessToken).
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const claims = { sub: u.id, role: 'SUPERADMIN', sid: sessionOf(u.token), exp };
+    const signed = async (header: object, payload: object) => {
+      const head = `${b64(header)}.${b64(payload)}`;
+      const key = await crypto.subtle.importKey(
+        'raw',
+        new TextEncoder().encode(env.JWT_SECRET),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign'],
+      );
+      const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(head)));
+      return `${head}.${btoa(String.fromCharCode(...sig))
+        .replace(/=+$/, '')
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')}`;
+    };
+    const hs256 = { alg: 'HS256', typ: 'JWT' };
+    expect((await api('GET', '/api/me', { token: await signed(hs256, claims) })).status).toBe(200);
+    expect((await api('GET', '/api/me', { token: await signed({ alg: 'HS256' }, claims) })).status).toBe(200);
+    for (const [header, payload] of [
+      [{ alg: 'HS256', typ: 'JWT', crit: ['exp'] }, claims],
+      [{ alg: 'HS256', typ: 'JOSE+JSON' }, claims],
+      [{ alg: 'hs256', typ: 'JWT' }, claims],
+      [hs256, { ...claims, nbf: exp }],
+      [hs256, { ...claims, iat: exp }],
+      [hs256, { ...claims, exp: String(exp) }],
+      [hs256, { ...claims, sid: undefined }],
+      [hs256, { ...claims, sub: 42 }],
+    ] as const) {
+      const token = await signed(header, payload);
+      expectError(await api('GET', '/api/me', { token }), 401, 'UNAUTHENTICATED');
+    }
+    const good = await signed(hs256, claims);
+    for (const token of [
+      `${good}.x`,
+      good.replace(/\.[^.]*$/, '.'),
+      `${good.slice(0, -2)}!!`,
+      `${b64(hs256)}.bm90IGpzb24.${good.split('.')[2]}`,
+      `${b64(hs256)}.${btoa('[1,2]')}.${good.split('.')[2]}`,
+    ])
+      expectError(await api('GET', '/api/me', { token }), 401, 'UNAUTHENTICATED');
+    const otherKey = await signAccessToken(
+      { id: u.id, role: 'SUPERADMIN', empresaId: null },
+      'x'.repeat(48),
+      600,
+      sessionOf(u.token),
+    );
+    expectError(await api('GET', '/api/me', { token: otherKey.token }), 401, 'UNAUTHENTICATED');
   });
 
   it("stop working at once when their session logs out; the same user's other sessions keep working", async () => {
