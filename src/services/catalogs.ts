@@ -115,7 +115,8 @@ const insertLog = preparedStatement((db: Db, s: InsertShape) => {
     entidadeId: sql.placeholder('id'),
     regiao: sql.placeholder('regiao'),
     dados: createdTemplate(table, s.columns),
-    when: guardTemplate(db, s.author),
+    // Written exactly when the insert was (its id is new): a primary-key lookup, cheaper than the author check again.
+    when: sql`exists (select 1 from ${table} where ${table.id} = ${sql.placeholder('id')})`,
   });
 });
 
