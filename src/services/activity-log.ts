@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Author } from '../db/authored';
 import type { Db } from '../db/client';
 import { logsAtividade, logsAtividadeSelos, type LogAtividadeRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
@@ -175,6 +176,13 @@ export function logTemplate(db: Db, e: LogEntry): BatchItem<'sqlite'> {
     requestId: p('log_request_id'),
   });
 }
+
+/** Every value a folded write's cached statements bind: its own, its author check's and its log entry's. */
+export const writeBinds = (author: Author, values: Record<string, unknown>) => ({
+  ...values,
+  ...author.template.binds,
+  ...logBinds(author.log),
+});
 
 /** The values of `logTemplate`'s placeholders for one entry. */
 export const logBinds = (ctx: LogCtx) => ({

@@ -12,7 +12,7 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { assertRefsInRegion, refsInRegion } from './references';
-import { changed, createdTemplate, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
+import { changed, createdTemplate, deleted, logRowWrite, logTemplate, writeBinds, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -152,7 +152,7 @@ export async function createFot(db: Db, write: AuthoredWrite, regiao: string, bo
   const columns = Object.keys(values);
   const [found, , , rows] = await write((author) => {
     const shape = { author: author.template.shape, columns };
-    const binds = { ...values, ...author.template.binds, ...logBinds(author.log) };
+    const binds = writeBinds(author, values);
     return [
       fotRefsFound(db, shape, binds),
       fotInsert(db, shape, binds),

@@ -10,7 +10,7 @@ import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, createdTemplate, deleted, logBinds, logRowWrite, logTemplate, type LogCtx } from './activity-log';
+import { changed, createdTemplate, deleted, logRowWrite, logTemplate, writeBinds, type LogCtx } from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -86,11 +86,7 @@ export async function insertCatalog<T extends CatalogTable>(
         ...insertStatements(
           db,
           { entidade, columns: Object.keys(values), author: author.template.shape },
-          {
-            ...values,
-            ...author.template.binds,
-            ...logBinds(author.log),
-          },
+          writeBinds(author, values),
         ),
       ] as unknown as [BatchItem<'sqlite'>],
   );

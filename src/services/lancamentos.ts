@@ -38,7 +38,7 @@ import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
 import { pageBounds, type Page } from '../lib/pagination';
-import { created, createdTemplate, logBinds, logStatement, logTemplate, type LogCtx } from './activity-log';
+import { created, createdTemplate, logStatement, logTemplate, writeBinds, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import { assertRefsInRegion, refsInRegion } from './references';
 import {
@@ -319,7 +319,7 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
   };
   const results = await write((author) => {
     const shape: EntryShape = { author: author.template.shape, ...refs };
-    const binds = { ...values, ...author.template.binds, ...logBinds(author.log) };
+    const binds = writeBinds(author, values);
     return [
       entryFound(db, shape, binds),
       entryRules(db, shape, binds),
