@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { authorGuard, guardBinds, type Author } from '../db/authored';
-import { fastSelect, type Item, type SelectRows } from '../db/fast-select';
+import { fastSelect, type BoundSelect, type Item, type SelectRows } from '../db/fast-select';
+import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
 import type { AuthUser } from '../db/schema';
@@ -55,6 +56,26 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   const admitted = admit(c, user, pending.allowPending, pending.checks);
   if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
   return fastSelect(db, build(admitted));
+}
+
+/**
+ * A folded read whose one select is the caller's own user row with more joined to it (GET /api/me:
+ * the account). Folded, `live` reads it only while the token's session is live, and its `user`
+ * (password hash dropped) is admitted exactly as the user row would be: one statement instead of
+ * two. Not folded (the user was read already), `own` reads it by the admitted user's id.
+ */
+export async function authorizedSelf<R extends { user: AuthUser & { senhaHash?: string } }>(
+  c: Context<AppEnv>,
+  live: (db: Db, id: string, sid: string) => BoundSelect<R>,
+  own: (db: Db, id: string) => BoundSelect<R>,
+): Promise<R | undefined> {
+  const db = c.get('db');
+  const pending = c.get('pendingAuth');
+  if (!pending) return (await fastSelect(db, [own(db, c.get('user').id)]))[0][0];
+  const [[row]] = await fastSelect(db, [live(db, pending.claims.sub, pending.claims.sid)]);
+  const user = row ? (({ senhaHash: _hash, ...u }) => u)(row.user) : undefined;
+  admit(c, user, pending.allowPending, pending.checks);
+  return row;
 }
 
 const unguarded: Author['template'] = { shape: 'none', binds: {} };

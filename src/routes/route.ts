@@ -5,7 +5,7 @@ import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
 import { auth } from '../middleware/auth';
 import { inBackground } from '../lib/background';
-import { authorizedBatch, authorizedWrite } from '../middleware/folded';
+import { authorizedBatch, authorizedSelf, authorizedWrite } from '../middleware/folded';
 import type { AuthoredWrite } from '../db/authored';
 import { region } from '../middleware/region';
 import { enqueueEmails, type SendMail } from '../services/mail';
@@ -121,8 +121,16 @@ export const handler = <R extends RouteConfig>(
 /** Runs selects built for the caller's scope, with the user check in the same D1 batch. */
 export type Read = <T extends readonly [Item, ...Item[]]>(build: (scope: Scope) => T) => Promise<SelectRows<T>>;
 
+/**
+ * A folded GET's `read`; `read.self` reads the caller's own row with more joined to it as that
+ * check itself (middleware/folded.ts authorizedSelf).
+ */
+export type FoldedRead = Read & {
+  self: typeof authorizedSelf extends (c: never, ...rest: infer A) => infer O ? (...rest: A) => O : never;
+};
+
 /** A folded GET reads through `read`; any other folded method writes through `write` (db/authored.ts). */
-export type FoldedAccess<R> = R extends { method: 'get' | 'head' } ? Read : AuthoredWrite;
+export type FoldedAccess<R> = R extends { method: 'get' | 'head' } ? FoldedRead : AuthoredWrite;
 
 /**
  * The handler of a folded route: it gets its data only through `read` (a GET) or `write` (a
@@ -138,7 +146,9 @@ export const foldedHandler =
     fn(
       c,
       (route.method === 'get' || route.method === 'head'
-        ? (build: Parameters<Read>[0]) => authorizedBatch(c, build)
+        ? Object.assign((build: Parameters<Read>[0]) => authorizedBatch(c, build), {
+            self: (...args: Parameters<FoldedRead['self']>) => authorizedSelf(c, ...args),
+          })
         : (build: Parameters<AuthoredWrite>[0]) => authorizedWrite(c, build)) as unknown as FoldedAccess<R>,
     );
 

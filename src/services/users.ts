@@ -5,8 +5,8 @@ import { empresas, funcoes, profissionais, users, type ProfissionalRow, type Rol
 import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
 import type { AuthUser } from '../db/schema';
-import type { Scope } from '../db/scope';
 import { preparedSelect } from '../db/fast-select';
+import { liveSession } from '../db/authored';
 import { toProfissionalResponse } from './profissionais';
 
 export function toUserResponse(u: AuthUser, companyName: string | null) {
@@ -55,9 +55,18 @@ export function accountQuery(db: Db, where: SQL) {
     .limit(1);
 }
 
-/** The account of the caller, prepared (its SQL built once): GET /api/me reads it with the user check. */
+/** The account of the caller, prepared (its SQL built once): GET /api/me once the user is admitted. */
 const accountById = preparedSelect((db: Db) => accountQuery(db, eq(users.id, sql.placeholder('id'))));
-export const accountSelect = (db: Db, scope: Scope) => accountById(db, undefined, { id: scope.id });
+export const accountSelect = (db: Db, id: string) => accountById(db, undefined, { id });
+
+/**
+ * The same account only while the token's session `sid` is live: its `user` is then the row the
+ * caller's check needs, so a folded GET /api/me is this one statement (middleware/folded.ts authorizedSelf).
+ */
+const accountByIdLive = preparedSelect((db: Db) =>
+  accountQuery(db, and(eq(users.id, sql.placeholder('id')), liveSession(sql`${sql.placeholder('sid')}`))!),
+);
+export const accountSelectLive = (db: Db, id: string, sid: string) => accountByIdLive(db, undefined, { id, sid });
 
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;
 

@@ -6,7 +6,7 @@ import { isAdmin } from '../../lib/permissions';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import * as authFlows from '../../services/auth';
 import { clientOf } from '../../services/sessions';
-import { accountSelect, toLoginResponse, type Account } from '../../services/users';
+import { accountSelect, accountSelectLive, toLoginResponse, type Account } from '../../services/users';
 import { foldedHandler, handler, logCtx } from '../route';
 import * as r from './auth.routes';
 
@@ -104,8 +104,8 @@ export const logout = handler(r.logout, async (c) => {
 });
 
 export const getMe = foldedHandler(r.getMe, async (c, read) => {
-  // The account is read in the authentication query's own batch: one D1 round trip in all.
-  const [[account]] = await read((scope) => [accountSelect(c.get('db'), scope)]);
+  // The account is the authentication query itself (its user row admits the caller): one statement.
+  const account = await read.self(accountSelectLive, accountSelect);
   if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
   return c.json(toLoginResponse(account as Account, { access_token: '', expires_at: '' }), 200);
 });
