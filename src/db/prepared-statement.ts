@@ -52,6 +52,7 @@ export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (
     let b = built.get(key);
     if (!b) {
       const p = (build(db, shape) as unknown as Preparable)._prepare();
+      assertNothingFrozen(p.query.params);
       b = {
         query: p.query,
         fields: p.fields,
@@ -83,4 +84,14 @@ export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (
     };
     return statement as unknown as Q;
   };
+}
+
+/** An id or an instant bound as a constant: a value of the request that would be reused by every later one. */
+const PER_REQUEST = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2})/i;
+
+/** Refuses a cached statement whose constants include a UUID or an ISO instant (give it a placeholder). */
+function assertNothingFrozen(params: unknown[]) {
+  for (const v of params)
+    if (typeof v === 'string' && PER_REQUEST.test(v))
+      throw new Error(`preparedStatement: ${v} would be frozen into the cached SQL; bind it through a placeholder`);
 }

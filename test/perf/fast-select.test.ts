@@ -247,3 +247,16 @@ describe('preparedStatement equals drizzle', () => {
     expect(() => insertWhereTemplate(db, cursos, ['regiao', 'label', 'labelKey'], sql`1`)).toThrow(/id needs a value/);
   });
 });
+
+describe('preparedStatement refuses a per-request value frozen into its SQL', () => {
+  it('an id or an instant bound as a constant', () => {
+    const frozenId = preparedStatement((d: typeof db) =>
+      d.select({ id: cursos.id }).from(cursos).where(eq(cursos.id, crypto.randomUUID())),
+    );
+    const frozenNow = preparedStatement((d: typeof db) =>
+      d.select({ id: cursos.id }).from(cursos).where(eq(cursos.createdAt, new Date().toISOString())),
+    );
+    expect(() => frozenId(db, undefined, {})).toThrow(/frozen/);
+    expect(() => frozenNow(db, undefined, {})).toThrow(/frozen/);
+  });
+});
