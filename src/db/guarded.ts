@@ -21,11 +21,21 @@ export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: T['
 /**
  * insertWhere for a statement built once per shape (db/prepared-statement.ts): the value of each of
  * `keys` is the placeholder of that name. A column with a $defaultFn (ids, timestamps) must be among
- * them: its default would be evaluated once and frozen into the cached SQL.
+ * them: its default would be evaluated once and frozen into the cached SQL. Every value must be
+ * given (undefined does not bind).
  */
 export function insertWhereTemplate<T extends SQLiteTable>(db: Db, table: T, keys: string[], condition: SQL) {
-  for (const [key, col] of Object.entries(getTableColumns(table)))
+  for (const [key, col] of Object.entries(getTableColumns(table))) {
     if (col.defaultFn && !keys.includes(key)) throw new Error(`insertWhereTemplate: ${key} needs a value`);
+    // A bound null goes through the column's encoder (drizzle's fillPlaceholders): a nullable
+    // boolean would store 0 and a nullable JSON column the text 'null'. None is templated today.
+    if (
+      keys.includes(key) &&
+      !col.notNull &&
+      (col.columnType === 'SQLiteBoolean' || col.columnType === 'SQLiteTextJson')
+    )
+      throw new Error(`insertWhereTemplate: ${key} is a nullable ${col.columnType}: bind it outside a template`);
+  }
   const values = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
   return insertWhere(db, table, values as T['$inferInsert'], condition);
 }

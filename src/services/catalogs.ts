@@ -72,7 +72,8 @@ export async function insertCatalog<T extends CatalogTable>(
     regiao,
     label,
     labelKey: nameKey(label),
-    ...opts.extra,
+    // An extra left undefined keeps its column's default, as an insert would (a template binds no undefined).
+    ...Object.fromEntries(Object.entries(opts.extra ?? {}).filter(([, v]) => v !== undefined)),
     createdAt: now,
     updatedAt: now,
   };

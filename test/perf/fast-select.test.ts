@@ -11,6 +11,7 @@ import {
   empresas,
   funcoes,
   notifications,
+  profissionais,
   tiposEventos,
   users,
 } from '../../src/db/schema';
@@ -245,6 +246,10 @@ describe('preparedStatement equals drizzle', () => {
 
   it('refuses a template that would freeze a default ($defaultFn) into its SQL', () => {
     expect(() => insertWhereTemplate(db, cursos, ['regiao', 'label', 'labelKey'], sql`1`)).toThrow(/id needs a value/);
+    // A bound null would go through the column's encoder: a nullable boolean would store 0.
+    expect(() =>
+      insertWhereTemplate(db, profissionais, ['id', 'regiao', 'nome', 'temEstudio', 'createdAt', 'updatedAt'], sql`1`),
+    ).toThrow(/nullable SQLiteBoolean/);
   });
 });
 

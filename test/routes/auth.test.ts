@@ -359,6 +359,7 @@ describe('access tokens', () => {
       `${good}.x`,
       good.replace(/\.[^.]*$/, '.'),
       `${good.slice(0, -2)}!!`,
+      `${good}==`,
       `${b64(hs256)}.bm90IGpzb24.${good.split('.')[2]}`,
       `${b64(hs256)}.${btoa('[1,2]')}.${good.split('.')[2]}`,
     ])
