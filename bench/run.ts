@@ -276,6 +276,25 @@ const ROUTES: BenchRoute[] = [
   },
 ];
 
+/**
+ * Informational rows: the same write against a baseline that also inserts its activity-log entry
+ * in its batch (`x-bench-log: 1`, sent to the baseline only), as the project must (decisions D15).
+ * Issue 20's targets stay measured against the row alone (the rows above).
+ */
+const withLogEntry = (name: string): BenchRoute => {
+  const route = ROUTES.find((r) => r.name === name)!;
+  return {
+    ...route,
+    name: `${route.name} (baseline + log entry)`,
+    target: undefined,
+    request: (side, n, conn) => {
+      const r = route.request!(side, n, conn);
+      return side === 'baseline' ? { ...r, headers: { ...r.headers, 'x-bench-log': '1' } } : r;
+    },
+  };
+};
+ROUTES.push(...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map(withLogEntry));
+
 const PAGE = 50;
 
 // ---------------------------------------------------------------- issue 20's data

@@ -372,32 +372,68 @@ const FOT_VIEW = `SELECT f.*, e.nome AS empresa_nome, c.nome AS curso_nome, a.an
   FROM cadastro_fot f JOIN empresas e ON e.id = f.empresa_id JOIN cursos c ON c.id = f.curso_id
   JOIN anos_formaturas a ON a.id = f.ano_formatura_id WHERE f.id = ?`;
 
+/**
+ * With `x-bench-log: 1` (the bench's "baseline + log entry" rows), a write also inserts its
+ * activity-log entry in its batch, as the project does (the entry's columns and `dados` of a create;
+ * the actor from the unverified token). Without it, the row alone.
+ */
+function logEntry(env: Env, req: Request, acao: string, id: string, regiao: string, dados: Record<string, unknown>) {
+  if (req.headers.get('x-bench-log') !== '1') return [];
+  const who = claims(req);
+  const entidade = acao.split('.')[0]!;
+  const changes = Object.fromEntries(Object.entries(dados).map(([k, v]) => [k, { depois: v }]));
+  return [
+    env.DB.prepare(
+      `INSERT INTO logs_atividade (seq, id, created_at, ator_id, ator_role, acao, entidade, entidade_id, regiao, request_id, dados)
+       VALUES (null, ?, ?, ?, ?, ?, ?, ?, ?, null, json(?))`,
+    ).bind(
+      crypto.randomUUID(),
+      new Date().toISOString(),
+      who.sub ?? null,
+      who.role ?? null,
+      acao,
+      entidade,
+      id,
+      regiao,
+      JSON.stringify(changes),
+    ),
+  ];
+}
+
 async function createFot(env: Env, req: Request, regiao: string): Promise<Response> {
   const b = (await req.json()) as Record<string, string | number | null | undefined>;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  const [, view] = await env.DB.batch<Row>([
-    env.DB.prepare(
-      `INSERT INTO cadastro_fot (id, regiao, fot, empresa_id, curso_id, ano_formatura_id, instituicao, cidade, estado,
+  const view = (
+    await env.DB.batch<Row>([
+      env.DB.prepare(
+        `INSERT INTO cadastro_fot (id, regiao, fot, empresa_id, curso_id, ano_formatura_id, instituicao, cidade, estado,
         observacoes, gastos_captacao_centavos, pre_venda, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).bind(
-      id,
-      regiao,
-      b.fot,
-      b.empresa_id,
-      b.curso_id,
-      b.ano_formatura_id,
-      b.instituicao ?? null,
-      b.cidade ?? null,
-      b.estado ?? null,
-      b.observacoes ?? null,
-      b.gastos_captacao == null ? null : Math.round(Number(b.gastos_captacao) * 100),
-      b.pre_venda ? 1 : 0,
-      now,
-      now,
-    ),
-    env.DB.prepare(FOT_VIEW).bind(id),
-  ]);
+      ).bind(
+        id,
+        regiao,
+        b.fot,
+        b.empresa_id,
+        b.curso_id,
+        b.ano_formatura_id,
+        b.instituicao ?? null,
+        b.cidade ?? null,
+        b.estado ?? null,
+        b.observacoes ?? null,
+        b.gastos_captacao == null ? null : Math.round(Number(b.gastos_captacao) * 100),
+        b.pre_venda ? 1 : 0,
+        now,
+        now,
+      ),
+      ...logEntry(env, req, 'cadastro_fot.create', id, regiao, {
+        fot: b.fot,
+        empresa_id: b.empresa_id,
+        curso_id: b.curso_id,
+        ano_formatura_id: b.ano_formatura_id,
+      }),
+      env.DB.prepare(FOT_VIEW).bind(id),
+    ])
+  ).at(-1);
   return json(view!.results[0], 201);
 }
 
@@ -405,29 +441,36 @@ async function createLancamento(env: Env, req: Request, regiao: string): Promise
   const b = (await req.json()) as Record<string, string | number | null | undefined>;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  const [, view] = await env.DB.batch<Row>([
-    env.DB.prepare(
-      `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, fot_id, agenda_id,
+  const view = (
+    await env.DB.batch<Row>([
+      env.DB.prepare(
+        `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, fot_id, agenda_id,
         profissional_id, chave_externa, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).bind(
-      id,
-      regiao,
-      b.tipo,
-      b.categoria_id,
-      b.descricao,
-      Math.round(Number(b.valor) * 100),
-      b.vencimento,
-      b.fot_id ?? null,
-      b.agenda_id ?? null,
-      b.profissional_id ?? null,
-      b.chave_externa ?? null,
-      now,
-      now,
-    ),
-    env.DB.prepare(
-      'SELECT l.*, c.nome AS categoria_nome FROM lancamentos l JOIN categorias_financeiras c ON c.id = l.categoria_id WHERE l.id = ?',
-    ).bind(id),
-  ]);
+      ).bind(
+        id,
+        regiao,
+        b.tipo,
+        b.categoria_id,
+        b.descricao,
+        Math.round(Number(b.valor) * 100),
+        b.vencimento,
+        b.fot_id ?? null,
+        b.agenda_id ?? null,
+        b.profissional_id ?? null,
+        b.chave_externa ?? null,
+        now,
+        now,
+      ),
+      ...logEntry(env, req, 'lancamentos.create', id, regiao, {
+        tipo: b.tipo,
+        descricao: b.descricao,
+        valor_centavos: Math.round(Number(b.valor) * 100),
+      }),
+      env.DB.prepare(
+        'SELECT l.*, c.nome AS categoria_nome FROM lancamentos l JOIN categorias_financeiras c ON c.id = l.categoria_id WHERE l.id = ?',
+      ).bind(id),
+    ])
+  ).at(-1);
   return json(view!.results[0], 201);
 }
 
@@ -503,12 +546,14 @@ export default {
       case 'POST /api/cursos': {
         const { nome } = (await req.json()) as { nome: string };
         const now = new Date().toISOString();
-        const row = await env.DB.prepare(
+        const id = crypto.randomUUID();
+        const insert = env.DB.prepare(
           'INSERT INTO cursos (id, regiao, nome, nome_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id, nome, regiao, created_at, updated_at',
-        )
-          .bind(crypto.randomUUID(), regiao, nome, nome.normalize('NFC').trim().toLocaleLowerCase('pt-BR'), now, now)
-          .first();
-        return json(row, 201);
+        ).bind(id, regiao, nome, nome.normalize('NFC').trim().toLocaleLowerCase('pt-BR'), now, now);
+        const log = logEntry(env, req, 'cursos.create', id, regiao, { nome });
+        if (log.length === 0) return json(await insert.first(), 201);
+        const [inserted] = await env.DB.batch<Row>([insert, ...log]);
+        return json(inserted!.results[0], 201);
       }
       case 'GET /api/vagas':
         return list(env, url, VAGAS, [claims(req).sub ?? '', saoPauloToday()], vagaRow);
