@@ -79,25 +79,22 @@ export async function verifyAccessToken(token: string, secret: string): Promise<
   if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
   const signature = bytesOf(s);
   if (!signature) return undefined;
-  const data = new TextEncoder().encode(`${h}.${p}`);
+  const data = utf8.encode(`${h}.${p}`);
   if (!(await crypto.subtle.verify('HMAC', await hmacKey(secret), signature, data))) return undefined;
   return payload as unknown as AccessClaims;
 }
 
 const JWT_PART = /^[A-Za-z0-9_-]*={0,2}$/;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /** base64url → bytes; undefined when it is not base64. */
 function bytesOf(part: string): Uint8Array | undefined {
-  let bin: string;
   try {
-    // Padding is left to atob, which refuses a wrong one (as hono/jwt does): the part cannot be re-padded.
-    bin = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    return fromB64url(part);
   } catch {
     return undefined;
   }
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 /** A JSON object part of a token; undefined for anything else. */
@@ -105,7 +102,7 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
   const bytes = bytesOf(part);
   if (!bytes) return undefined;
   try {
-    const v: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const v: unknown = JSON.parse(utf8Decoder.decode(bytes));
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -116,6 +113,17 @@ export const b64url = (bytes: Uint8Array) => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+/**
+ * base64url → bytes; throws when it is not base64. Padding is left to atob, which refuses a wrong
+ * one (as hono/jwt does), so a token part cannot be re-padded.
+ */
+export const fromB64url = (s: string) => {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 };
 
 /** 32 random bytes, base64url. */

@@ -6,6 +6,7 @@ import { insertWhere } from '../db/guarded';
 import { emailOutbox, type EmailTipo } from '../db/schema';
 import type { Bindings, Config } from '../env';
 import type { MailMessage } from '../lib/messages';
+import { b64url, fromB64url } from '../lib/tokens';
 
 /**
  * E-mail (docs/decisions-2 D14), the writer side: the outbox statement a write adds to its own D1
@@ -29,15 +30,6 @@ import type { MailMessage } from '../lib/messages';
 // longest-lived token (7 days) is over.
 
 const enc = new TextEncoder();
-const b64url = (bytes: Uint8Array) => {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
-const fromB64url = (s: string) => {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-};
 
 const sealKeys = new Map<string, Promise<CryptoKey>>();
 function sealKey(secret: string): Promise<CryptoKey> {
