@@ -1,5 +1,5 @@
 import { DrizzleD1Database, SQLiteD1Session } from 'drizzle-orm/d1';
-import type { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { createDb, type Db } from './client';
 
 /**
@@ -32,8 +32,11 @@ export function requestDb(d1: D1Database, method: string, presented: string | un
   if (typeof d1.withSession !== 'function') return { db: createDb(d1), bookmark: () => null };
   const read = method === 'GET' || method === 'HEAD';
   const session = d1.withSession(read ? (isBookmark(presented) ? presented : 'first-unconstrained') : 'first-primary');
-  return { db: sessionDb(d1, session), bookmark: () => session.getBookmark?.() ?? null };
+  return { db: sessionDb(session), bookmark: () => session.getBookmark?.() ?? null };
 }
+
+/** drizzle's SQLite dialect holds no state of a database: one for every session client. */
+const dialect = new SQLiteAsyncDialect();
 
 /**
  * A drizzle client over a session, per request. drizzle() would rebuild the relational config of
@@ -42,8 +45,7 @@ export function requestDb(d1: D1Database, method: string, presented: string | un
  * `npm run bench`). The app makes no relational queries (`db.query.*`), so the per-request client
  * gets no schema: only the two small objects that hold the session.
  */
-function sessionDb(d1: D1Database, session: D1DatabaseSession): Db {
-  const dialect = (createDb(d1) as unknown as { dialect: SQLiteAsyncDialect }).dialect;
+function sessionDb(session: D1DatabaseSession): Db {
   // The session has the prepare/batch a D1 binding has, which is all drizzle and fastSelect call.
   const client = session as unknown as D1Database;
   const db = new DrizzleD1Database(
