@@ -1,9 +1,10 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
+import { liveSession as liveSessionOf } from '../db/authored';
 import { fastSelect, preparedSelect } from '../db/fast-select';
 import { preparedStatement } from '../db/prepared-statement';
-import { refreshTokens, users, type AuthUser } from '../db/schema';
+import { users, type AuthUser } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import type { AccessClaims, PendingAuth, UserCheck } from '../lib/tokens';
@@ -16,29 +17,24 @@ const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
  * an ended session (logout, password change, theft detection) is no row and 401, at no extra round
  * trip. Uses refresh_tokens_family_idx.
  */
-const liveSession = sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sql.placeholder('sid')} and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.revokedAt} is null)`;
+const liveSession = liveSessionOf(sql`${sql.placeholder('sid')}`);
 
-// Every authenticated request reads this row: its SQL is built once (see db/fast-select.ts).
-const userById = preparedSelect((db: Db) =>
+/** The user row by id while the session is live: every authenticated request reads it, so its SQL is built once. */
+const userRow = (db: Db) =>
   db
     .select(userColumns)
     .from(users)
     .where(and(eq(users.id, sql.placeholder('id')), liveSession))
-    .limit(1),
-);
+    .limit(1);
+const userById = preparedSelect(userRow);
+// The same row for a write's db.batch (folded writes, middleware/folded.ts).
+const userByIdStatement = preparedStatement(userRow);
 
 /** The stored user row of a token's subject, if the token's session is live, as a batchable select. */
 export const selectUser = (db: Db, claims: AccessClaims) =>
   userById(db, undefined, { id: claims.sub, sid: claims.sid });
 
-/** The same row for a write's db.batch (folded writes, middleware/folded.ts), also built once. */
-const userByIdStatement = preparedStatement((db: Db) =>
-  db
-    .select(userColumns)
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder('id')), liveSession))
-    .limit(1),
-);
+/** The same row for a write's db.batch. */
 export const userQuery = (db: Db, claims: AccessClaims) =>
   userByIdStatement(db, undefined, { id: claims.sub, sid: claims.sid });
 

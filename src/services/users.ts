@@ -55,18 +55,20 @@ export function accountQuery(db: Db, where: SQL) {
     .limit(1);
 }
 
-/** The account of the caller, prepared (its SQL built once): GET /api/me once the user is admitted. */
-const accountById = preparedSelect((db: Db) => accountQuery(db, eq(users.id, sql.placeholder('id'))));
-export const accountSelect = (db: Db, id: string) => accountById(db, undefined, { id });
-
 /**
- * The same account only while the token's session `sid` is live: its `user` is then the row the
- * caller's check needs, so a folded GET /api/me is this one statement (middleware/folded.ts authorizedSelf).
+ * The caller's account for GET /api/me, prepared (its SQL built once per shape). `live`: only while
+ * the token's session `sid` is live, so its `user` is the row the caller's check needs and a folded
+ * GET /api/me is this one statement (middleware/folded.ts authorizedSelf); otherwise the user was
+ * admitted already.
  */
-const accountByIdLive = preparedSelect((db: Db) =>
-  accountQuery(db, and(eq(users.id, sql.placeholder('id')), liveSession(sql`${sql.placeholder('sid')}`))!),
+const accountById = preparedSelect((db: Db, live: boolean) =>
+  accountQuery(
+    db,
+    and(eq(users.id, sql.placeholder('id')), live ? liveSession(sql`${sql.placeholder('sid')}`) : undefined)!,
+  ),
 );
-export const accountSelectLive = (db: Db, id: string, sid: string) => accountByIdLive(db, undefined, { id, sid });
+export const accountSelect = (db: Db, id: string) => accountById(db, false, { id });
+export const accountSelectLive = (db: Db, id: string, sid: string) => accountById(db, true, { id, sid });
 
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;
 
