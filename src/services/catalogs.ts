@@ -80,17 +80,11 @@ export async function insertCatalog<T extends CatalogTable>(
   const entidade = getTableName(table);
   catalogTables.set(entidade, table);
   const before = opts.before ?? [];
-  const results = await write(
-    (author) =>
-      [
-        ...before,
-        ...insertStatements(
-          db,
-          { entidade, columns: Object.keys(values), author: author.template.shape },
-          writeBinds(author, values),
-        ),
-      ] as unknown as [BatchItem<'sqlite'>],
-  );
+  const results = await write((author) => {
+    const shape = { entidade, columns: Object.keys(values), author: author.template.shape };
+    const binds = writeBinds(author, values);
+    return [...before, insertRow(db, shape, binds), insertLog(db, shape, binds)] as unknown as [BatchItem<'sqlite'>];
+  });
   const [row] = results[before.length] as unknown as T['$inferSelect'][];
   return row!;
 }
@@ -116,10 +110,6 @@ const insertLog = preparedStatement((db: Db, s: InsertShape) => {
     when: sql`exists (select 1 from ${table} where ${table.id} = ${sql.placeholder('id')})`,
   });
 });
-
-function insertStatements(db: Db, shape: InsertShape, values: Record<string, unknown>) {
-  return [insertRow(db, shape, values), insertLog(db, shape, values)] as const;
-}
 
 export async function updateCatalog<T extends CatalogTable>(
   db: Db,
