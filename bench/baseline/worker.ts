@@ -400,78 +400,89 @@ function logEntry(env: Env, req: Request, acao: string, id: string, regiao: stri
   ];
 }
 
+/** A create: its row, its log entry when asked (logEntry) and the row read back, in one batch. */
+async function createAndRead(
+  env: Env,
+  req: Request,
+  insert: D1PreparedStatement,
+  entry: [acao: string, id: string, regiao: string, dados: Record<string, unknown>],
+  view: D1PreparedStatement,
+): Promise<Response> {
+  const results = await env.DB.batch<Row>([insert, ...logEntry(env, req, ...entry), view]);
+  return json(results.at(-1)!.results[0], 201);
+}
+
 async function createFot(env: Env, req: Request, regiao: string): Promise<Response> {
   const b = (await req.json()) as Record<string, string | number | null | undefined>;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  const view = (
-    await env.DB.batch<Row>([
-      env.DB.prepare(
-        `INSERT INTO cadastro_fot (id, regiao, fot, empresa_id, curso_id, ano_formatura_id, instituicao, cidade, estado,
+  return createAndRead(
+    env,
+    req,
+    env.DB.prepare(
+      `INSERT INTO cadastro_fot (id, regiao, fot, empresa_id, curso_id, ano_formatura_id, instituicao, cidade, estado,
         observacoes, gastos_captacao_centavos, pre_venda, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        id,
-        regiao,
-        b.fot,
-        b.empresa_id,
-        b.curso_id,
-        b.ano_formatura_id,
-        b.instituicao ?? null,
-        b.cidade ?? null,
-        b.estado ?? null,
-        b.observacoes ?? null,
-        b.gastos_captacao == null ? null : Math.round(Number(b.gastos_captacao) * 100),
-        b.pre_venda ? 1 : 0,
-        now,
-        now,
-      ),
-      ...logEntry(env, req, 'cadastro_fot.create', id, regiao, {
-        fot: b.fot,
-        empresa_id: b.empresa_id,
-        curso_id: b.curso_id,
-        ano_formatura_id: b.ano_formatura_id,
-      }),
-      env.DB.prepare(FOT_VIEW).bind(id),
-    ])
-  ).at(-1);
-  return json(view!.results[0], 201);
+    ).bind(
+      id,
+      regiao,
+      b.fot,
+      b.empresa_id,
+      b.curso_id,
+      b.ano_formatura_id,
+      b.instituicao ?? null,
+      b.cidade ?? null,
+      b.estado ?? null,
+      b.observacoes ?? null,
+      b.gastos_captacao == null ? null : Math.round(Number(b.gastos_captacao) * 100),
+      b.pre_venda ? 1 : 0,
+      now,
+      now,
+    ),
+    [
+      'cadastro_fot.create',
+      id,
+      regiao,
+      { fot: b.fot, empresa_id: b.empresa_id, curso_id: b.curso_id, ano_formatura_id: b.ano_formatura_id },
+    ],
+    env.DB.prepare(FOT_VIEW).bind(id),
+  );
 }
 
 async function createLancamento(env: Env, req: Request, regiao: string): Promise<Response> {
   const b = (await req.json()) as Record<string, string | number | null | undefined>;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  const view = (
-    await env.DB.batch<Row>([
-      env.DB.prepare(
-        `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, fot_id, agenda_id,
+  return createAndRead(
+    env,
+    req,
+    env.DB.prepare(
+      `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, fot_id, agenda_id,
         profissional_id, chave_externa, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        id,
-        regiao,
-        b.tipo,
-        b.categoria_id,
-        b.descricao,
-        Math.round(Number(b.valor) * 100),
-        b.vencimento,
-        b.fot_id ?? null,
-        b.agenda_id ?? null,
-        b.profissional_id ?? null,
-        b.chave_externa ?? null,
-        now,
-        now,
-      ),
-      ...logEntry(env, req, 'lancamentos.create', id, regiao, {
-        tipo: b.tipo,
-        descricao: b.descricao,
-        valor_centavos: Math.round(Number(b.valor) * 100),
-      }),
-      env.DB.prepare(
-        'SELECT l.*, c.nome AS categoria_nome FROM lancamentos l JOIN categorias_financeiras c ON c.id = l.categoria_id WHERE l.id = ?',
-      ).bind(id),
-    ])
-  ).at(-1);
-  return json(view!.results[0], 201);
+    ).bind(
+      id,
+      regiao,
+      b.tipo,
+      b.categoria_id,
+      b.descricao,
+      Math.round(Number(b.valor) * 100),
+      b.vencimento,
+      b.fot_id ?? null,
+      b.agenda_id ?? null,
+      b.profissional_id ?? null,
+      b.chave_externa ?? null,
+      now,
+      now,
+    ),
+    [
+      'lancamentos.create',
+      id,
+      regiao,
+      { tipo: b.tipo, descricao: b.descricao, valor_centavos: Math.round(Number(b.valor) * 100) },
+    ],
+    env.DB.prepare(
+      'SELECT l.*, c.nome AS categoria_nome FROM lancamentos l JOIN categorias_financeiras c ON c.id = l.categoria_id WHERE l.id = ?',
+    ).bind(id),
+  );
 }
 
 /**
