@@ -7,7 +7,6 @@ import {
   agendaLogistica,
   convites,
   funcoes,
-  notifications,
   profissionais,
   profissionalFuncoes,
   tiposEventos,
@@ -25,7 +24,6 @@ import { pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
 import { acceptedOverlap } from './time-window';
-import type { PushMessage } from '../lib/messages';
 import { funcoesInRegion, listedProfile } from './profissionais';
 import { created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
@@ -281,7 +279,6 @@ export function acceptStatements(
  */
 export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, funcaoId: string | SQL, now: string) {
   const promocaoId = crypto.randomUUID();
-  const notificationId = crypto.randomUUID();
   const next = sql`(select w.id from convites w
     where w.agenda_id = ${agendaId} and w.funcao_id = ${funcaoId} and w.status = 'espera'
       and not ${acceptedOverlap(sql.raw('w.profissional_id'), sql.raw('w.agenda_id'))}
@@ -294,35 +291,23 @@ export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, f
     set: { promocaoId },
     conviteId: sql`(select ${convites.id} from ${convites} where ${convites.promocaoId} = ${promocaoId})`,
   });
-  const nota = {
-    tipo: 'convite_promovido',
-    titulo: 'Vaga confirmada',
-    mensagem: 'Abriu uma vaga e você saiu da lista de espera: sua participação no evento está confirmada.',
-  };
-  const dados = sql`json_object('convite_id', ${convites.id}, 'agenda_id', ${convites.agendaId})`;
-  // The notification of whoever was promoted, found by this promotion's own id.
-  const notify = db.insert(notifications).select(
-    sql`select ${notificationId}, ${profissionais.usuarioId}, ${nota.tipo}, ${nota.titulo}, ${nota.mensagem}, ${dados}, 0, null, ${now}, ${now}
-      from ${convites} join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}
-      where ${convites.promocaoId} = ${promocaoId} and ${profissionais.usuarioId} is not null`,
+  // The notification of whoever was promoted, found by this promotion's own id; its push messages
+  // come from the rows the insert returns (`notified`, the caller puts it in the batch after `statements`).
+  const notes = notifyFromRow(
+    db,
+    {
+      to: [profissionais.usuarioId],
+      tipo: 'convite_promovido',
+      titulo: 'Vaga confirmada',
+      mensagem: sql`${'Abriu uma vaga e você saiu da lista de espera: sua participação no evento está confirmada.'}`,
+      dados: sql`json_object('convite_id', ${convites.id}, 'agenda_id', ${convites.agendaId})`,
+    },
+    {
+      from: sql`from ${convites} join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}`,
+      where: eq(convites.promocaoId, promocaoId),
+    },
   );
-  const promoted = db
-    .select({ userId: profissionais.usuarioId, conviteId: convites.id, agendaId: convites.agendaId })
-    .from(convites)
-    .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-    .where(eq(convites.promocaoId, promocaoId));
-  /** The push message of the promotion, from the `promoted` read's rows. */
-  const push = (rows: { userId: string | null; conviteId: string; agendaId: string }[]): PushMessage[] =>
-    rows
-      .filter((r) => r.userId)
-      .map((r) => ({
-        userId: r.userId!,
-        notificationId,
-        titulo: nota.titulo,
-        mensagem: nota.mensagem,
-        dados: { convite_id: r.conviteId, agenda_id: r.agendaId },
-      }));
-  return { statements: [...statements, notify] as BatchItem<'sqlite'>[], promoted, push };
+  return { statements: statements as BatchItem<'sqlite'>[], notified: notes.insert, push: notes.push };
 }
 
 // Teams and invitations (docs/decisions.md#d11): the writes, their notifications and visibility.
@@ -633,7 +618,7 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
   const released = (col: string) =>
     sql`(select x.${sql.raw(col)} from ${convites} x where x.id = ${id} and x.status = ${status} and x.respondido_em = ${now})`;
   const release = releaseStatements(db, log, released('agenda_id'), released('funcao_id'), now);
-  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.promoted, view];
+  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.notified, view];
   const at = (stmt: Stmt) => statements.indexOf(stmt);
   return {
     statements,
@@ -642,7 +627,7 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
       if (written) {
         push([
           ...notes.push(results[at(notes.insert)] as NotificationRow[]),
-          ...release.push(results.at(-2) as PromotedRow[]),
+          ...release.push(results.at(-2) as NotificationRow[]),
         ]);
         return toConviteResponse(view);
       }
@@ -651,8 +636,6 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
     },
   };
 }
-
-type PromotedRow = { userId: string | null; conviteId: string; agendaId: string };
 
 /**
  * An administrator of the event's region decides an application waiting for approval
@@ -748,10 +731,10 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
   const [gone, ...rest] = await writeThenRead(
     db,
     [...insert, entry, ...fee],
-    [db.delete(convites).where(eq(convites.id, id)), ...release.statements, release.promoted],
+    [db.delete(convites).where(eq(convites.id, id)), ...release.statements, release.notified],
   );
   if (gone.meta.changes === 0) throw conviteNotFound();
-  push([...messages, ...release.push(rest.at(-1) as PromotedRow[])]);
+  push([...messages, ...release.push(rest.at(-1) as NotificationRow[])]);
 }
 
 // Confirmation and call-sheet acknowledgement (docs/decisions-2 D16): the invited professional only.
