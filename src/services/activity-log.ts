@@ -19,6 +19,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Author } from '../db/authored';
 import type { Db } from '../db/client';
+import { generatedId } from '../db/generated-id';
 import { logsAtividade, logsAtividadeSelos, type LogAtividadeRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
@@ -126,17 +127,12 @@ export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlit
   return entryInsert(db, ctx, e, sql`${crypto.randomUUID()}`);
 }
 
-/** A UUID v4 made by SQLite, evaluated anew for every row of a set-based entry. */
-const sqlUuid = sql.raw(
-  `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`,
-);
-
 /**
  * One entry for EVERY row `from` yields (a set-based write such as an import's apply), each with its
  * own id made in SQL: the entries of thousands of rows are one statement of the write's batch.
  */
 export function logEachRow(db: Db, ctx: LogCtx, e: LogEntry & { from: SQL }): BatchItem<'sqlite'> {
-  return entryInsert(db, ctx, e, sqlUuid);
+  return entryInsert(db, ctx, e, generatedId);
 }
 
 function entryInsert(db: Db, ctx: LogCtx, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
@@ -192,13 +188,6 @@ export const logBinds = (ctx: LogCtx) => ({
   log_ator_role: ctx.atorRole,
   log_request_id: ctx.requestId,
 });
-
-/**
- * A fresh UUID v4 made by SQL, for the entries a set-based statement writes (one per row it
- * selects: a bound id would repeat). Scheduled jobs use it.
- */
-export const generatedId = sql`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
-  substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
 type Values = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
+import { generatedId } from '../db/generated-id';
 import { createDb } from '../db/client';
 import { insertWhere } from '../db/guarded';
 import {
@@ -18,7 +19,7 @@ import type { Bindings } from '../env';
 import { ApiError } from '../lib/errors';
 import { pageBounds, type Page } from '../lib/pagination';
 import { isAdmin } from '../lib/permissions';
-import { changed, created, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { visible as agendaVisible } from './agenda';
 import { visible as fotVisible } from './cadastro-fot';
 import { prepareNotifications, type NewNotification, type Push } from './notifications';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { generatedId } from '../db/generated-id';
 import type { Db } from '../db/client';
 import { rawBatch } from '../db/raw-batch';
 import { ADMIN_ROLES, agenda, convites, lembretesEnviados, notifications, profissionais, users } from '../db/schema';
@@ -28,11 +29,6 @@ import type { PushMessage } from '../lib/messages';
 const HOUR = 3600_000;
 const iso = (now: Date, hours: number) => new Date(now.getTime() + hours * HOUR).toISOString();
 const day = (now: Date, hours: number) => iso(now, hours).slice(0, 10);
-
-/** A random UUID v4 in SQL (one per inserted notification row). */
-const uuidSql = sql.raw(
-  `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`,
-);
 
 /** 2026-12-05 + 19:30 → "05/12/2026 às 19:30" */
 const quando = (a: typeof agenda) =>
@@ -79,7 +75,7 @@ export function reminderStatements(now: Date, run: string) {
     on conflict do nothing`;
   const columns = sql`insert into ${notifications} (id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at)`;
   const toMembers = sql`${columns}
-    select ${uuidSql}, ${profissionais.usuarioId}, l.tipo, ${caseOf('titulo')}, ${caseOf('frase')} || ${quando(agenda)} || '.',
+    select ${generatedId}, ${profissionais.usuarioId}, l.tipo, ${caseOf('titulo')}, ${caseOf('frase')} || ${quando(agenda)} || '.',
       json_object('agenda_id', l.agenda_id, 'convite_id', l.alvo_id), 0, null, ${at}, ${at}
     from ${lembretesEnviados} l
       join ${convites} on ${convites.id} = l.alvo_id
@@ -89,7 +85,7 @@ export function reminderStatements(now: Date, run: string) {
     returning id, user_id, titulo, mensagem, dados`;
   const admins = sql.raw(ADMIN_ROLES.map((r) => `'${r}'`).join(', '));
   const toAdmins = sql`${columns}
-    select ${uuidSql}, ${users.id}, 'equipe_nao_confirmada', 'Equipe não confirmada',
+    select ${generatedId}, ${users.id}, 'equipe_nao_confirmada', 'Equipe não confirmada',
       'O evento de ' || ${quando(agenda)} || ' (região ' || ${agenda.regiao} || ') começa em menos de 12 horas e '
         || (select count(*) from ${convites} where ${convites.agendaId} = l.agenda_id and ${convites.status} = 'aceito' and ${convites.confirmadoEm} is null)
         || ' profissional(is) ainda não confirmou(aram) presença.',

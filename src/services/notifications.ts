@@ -6,7 +6,8 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { and, count, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { notifications, pushTokens, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
-import { changed, deleted, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { generatedId } from '../db/generated-id';
+import { changed, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** What happens that users are told about (docs/decisions.md#d10, #d11). */
 export const NOTIFICATION_TIPOS = [

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
+import { generatedId } from '../db/generated-id';
 import { createDb } from '../db/client';
 import { insertWhere } from '../db/guarded';
 import {
@@ -29,7 +30,7 @@ import { toCsv } from '../lib/csv';
 import { saoPauloDate } from '../lib/dates';
 import { pageBounds, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
-import { changed, created, deleted, generatedId, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { prepareEmail, type SendMail } from './mail';
 import { refsInRegion } from './references';
 
