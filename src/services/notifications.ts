@@ -50,6 +50,17 @@ export interface NewNotification {
 /** D1 binds at most 100 parameters per statement; a notification row binds 8. */
 const ROWS_PER_STATEMENT = 10;
 
+/** The push message of a notification written (or about to be). */
+const pushOf = (
+  r: Pick<NotificationRow, 'id' | 'userId' | 'titulo' | 'mensagem'> & { dados: unknown },
+): PushMessage => ({
+  userId: r.userId,
+  notificationId: r.id,
+  titulo: r.titulo,
+  mensagem: r.mensagem,
+  dados: (r.dados ?? {}) as PushMessage['dados'],
+});
+
 /**
  * The one way to produce notifications: rows to insert in the SAME batch as the write that caused
  * them (atomic with it, no extra round trip), and the push messages to enqueue after it commits.
@@ -92,14 +103,7 @@ export function prepareNotifications(db: Db, items: NewNotification[], opts: { w
         .select(sql`select * from (values ${sql.join(values, sql`, `)}) where ${opts.when ?? sql`1`}`),
     );
   }
-  const push: PushMessage[] = rows.map((r) => ({
-    userId: r.userId,
-    notificationId: r.id,
-    titulo: r.titulo,
-    mensagem: r.mensagem,
-    dados: r.dados,
-  }));
-  return { insert, push };
+  return { insert, push: rows.map(pushOf) };
 }
 
 /** A notification whose recipients and text are SQL over the row a write touched (notifyFromRow). */
@@ -152,14 +156,7 @@ export function notifyFromRow(db: Db, n: RowNotification, o: { from: SQL; where:
     where ${o.where} and ${userId} is not null${o.except === undefined ? sql`` : sql` and ${userId} <> ${o.except}`} and ${first}`;
   return {
     insert: db.insert(notifications).select(rows).returning(),
-    push: (written: NotificationRow[]): PushMessage[] =>
-      written.map((r) => ({
-        userId: r.userId,
-        notificationId: r.id,
-        titulo: r.titulo,
-        mensagem: r.mensagem,
-        dados: r.dados ?? {},
-      })),
+    push: (written: NotificationRow[]) => written.map(pushOf),
   };
 }
 
