@@ -29,9 +29,15 @@ export interface Author {
 /** Which author check a cached statement carries: none (the user was read already), or the folded one, with or without a company. */
 export type GuardShape = 'none' | 'user' | 'user-company';
 
-/** Runs a write built for its author in one atomic batch, the author's check included. */
+/**
+ * Runs a write built for its author in one atomic batch, the author's check included. `prove`, when
+ * given, tells from the results that a guarded statement wrote (so the author check held, and the
+ * user row need not be read: middleware/folded.ts authorizedWrite); the write must then write
+ * nothing at all when it does not hold.
+ */
 export type AuthoredWrite = <const T extends readonly [Stmt, ...Stmt[]]>(
   build: (author: Author) => T,
+  prove?: (results: BatchResponse<[...T]>) => boolean,
 ) => Promise<BatchResponse<[...T]>>;
 
 /** The session `sid` of the user is live (same rule as the authentication query, middleware/admission.ts). */

@@ -83,16 +83,24 @@ const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.
 
 /**
  * A write and its author's check in ONE atomic D1 batch (docs/architecture.md, "Folded writes").
- * Folded, the user row is the batch's first statement and the statements are built for the
- * token's scope with `author.guard` (the stored user is that scope, approved, session live) in
- * their WHERE: a refused author (deleted, pending, role or company changed) writes nothing, and
- * the stored user then answers exactly as without the fold (401/403). An admitted user whose role
- * or company differs from the token's had nothing written: the write runs again for the stored
- * user. Not folded (the user was read already), the statements run with `guard` = `1`.
+ * Folded, the statements are built for the token's scope with `author.guard` (the stored user is
+ * that scope, approved, session live) in their WHERE: a refused author (deleted, pending, role or
+ * company changed) writes nothing, and the stored user then answers exactly as without the fold
+ * (401/403). An admitted user whose role or company differs from the token's had nothing written:
+ * the write runs again for the stored user. Not folded (the user was read already), the statements
+ * run with `guard` = `1`.
+ *
+ * The user row is the batch's first statement, unless the write says how its results `prove` the
+ * author: then the batch is the write's statements alone, and when `prove` holds (a guarded
+ * statement wrote: the guard held, so the stored user was the token's scope, approved and live at
+ * that moment) nothing more is read. Only when it does not hold (the write's contract: nothing was
+ * written then) is the user read, in a second round trip, and decides as above. c.get('user') is
+ * not set after a proven write.
  */
 export async function authorizedWrite<const T extends readonly [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]>(
   c: Context<AppEnv>,
   build: (author: Author) => T,
+  prove?: (results: BatchResponse<[...T]>) => boolean,
 ): Promise<BatchResponse<[...T]>> {
   const db = c.get('db');
   const requestId = c.get('requestId') ?? null;
@@ -108,15 +116,25 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
       template,
     };
   };
+  const unfolded = (u: AuthUser) => db.batch(build(author(scopeOf(u), () => sql`1`)) as never) as never;
   const pending = c.get('pendingAuth');
-  if (!pending) return db.batch(build(author(scopeOf(c.get('user')), () => sql`1`)) as never) as never;
+  if (!pending) return unfolded(c.get('user'));
   const guess = subjectOf(pending.claims);
   const sid = pending.claims.sid;
   const stmts = build(author(guess, () => authorGuard(db, guess, sid), guardBinds(guess, sid)));
+  const sameScope = (u: AuthUser) => u.ativo && u.role === guess.role && u.empresaId === guess.empresaId;
+  if (prove) {
+    const results = (await db.batch(stmts as never)) as BatchResponse<[...T]>;
+    if (prove(results)) {
+      c.set('pendingAuth', undefined); // admitted by the guard itself
+      return results;
+    }
+    const admitted = await confirm(c, pending);
+    return sameScope(admitted) ? results : unfolded(admitted);
+  }
   const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
     ReturnType<typeof userQuery>,
   ]);
   const admitted = admit(c, (users as AuthUser[])[0], pending.allowPending, pending.checks);
-  if (admitted.ativo && admitted.role === guess.role && admitted.empresaId === guess.empresaId) return results as never;
-  return db.batch(build(author(scopeOf(admitted), () => sql`1`)) as never) as never;
+  return sameScope(admitted) ? (results as never) : unfolded(admitted);
 }

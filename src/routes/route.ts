@@ -149,7 +149,7 @@ export const foldedHandler =
         ? Object.assign((build: Parameters<Read>[0]) => authorizedBatch(c, build), {
             self: (...args: Parameters<FoldedRead['self']>) => authorizedSelf(c, ...args),
           })
-        : (build: Parameters<AuthoredWrite>[0]) => authorizedWrite(c, build)) as unknown as FoldedAccess<R>,
+        : (...args: Parameters<AuthoredWrite>) => authorizedWrite(c, ...args)) as unknown as FoldedAccess<R>,
     );
 
 /** Push messages of a request go to the push queue in the background (never delaying the answer). */

@@ -11,7 +11,7 @@ import { writeThenRead } from '../db/write-read';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
-import { assertRefsInRegion, refsInRegion } from './references';
+import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
 import { changed, createdTemplate, deleted, logRowWrite, logTemplate, writeBinds, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
@@ -137,8 +137,9 @@ export function oneFot(rows: FotView[]) {
 
 /**
  * A folded write in one round trip: the references' check and the author's (db/authored.ts) guard
- * the insert, the log entry exists exactly when the row does, and the row is read back. The four
- * statements are built once per author check and set of fields (db/prepared-statement.ts).
+ * the insert, the log entry exists exactly when the row does, and the row read back proves the
+ * author (nothing else is read). The three statements are built once per author check and set of
+ * fields (db/prepared-statement.ts). A refusal is explained afterwards, on that path only.
  */
 export async function createFot(db: Db, write: AuthoredWrite, regiao: string, body: FotInput) {
   const now = nowIso();
@@ -150,18 +151,18 @@ export async function createFot(db: Db, write: AuthoredWrite, regiao: string, bo
     updatedAt: now,
   };
   const columns = Object.keys(values);
-  const [found, , , rows] = await write((author) => {
-    const shape = { author: author.template.shape, columns };
-    const binds = writeBinds(author, values);
-    return [
-      fotRefsFound(db, shape, binds),
-      fotInsert(db, shape, binds),
-      fotCreatedLog(db, shape, binds),
-      fotReadBack(db, undefined, binds),
-    ];
-  });
-  refsInRegion(db, regiao, fotRefs(body)).assertFound(found);
-  return oneFot(rows);
+  const [, , rows] = await write(
+    (author) => {
+      const shape = { author: author.template.shape, columns };
+      const binds = writeBinds(author, values);
+      return [fotInsert(db, shape, binds), fotCreatedLog(db, shape, binds), fotReadBack(db, undefined, binds)];
+    },
+    // Its id is new: the row exists exactly when the guarded insert wrote it.
+    ([, , rows]) => rows.length > 0,
+  );
+  if (rows.length) return oneFot(rows);
+  await assertRefsInRegion(db, regiao, fotRefs(body));
+  throw referencesChanged();
 }
 
 type FotShape = { author: GuardShape; columns: string[] };
@@ -172,7 +173,6 @@ const refsTemplate = (db: Db) =>
     ph('regiao'),
     fotRefs({ empresa_id: ph('empresaId'), curso_id: ph('cursoId'), ano_formatura_id: ph('anoFormaturaId') }),
   );
-const fotRefsFound = preparedStatement((db: Db, _: FotShape) => refsTemplate(db).select);
 const fotInsert = preparedStatement((db: Db, s: FotShape) =>
   insertWhereTemplate(db, cadastroFot, s.columns, and(guardTemplate(db, s.author), refsTemplate(db).condition)!),
 );

@@ -80,12 +80,17 @@ export async function insertCatalog<T extends CatalogTable>(
   const entidade = getTableName(table);
   catalogTables.set(entidade, table);
   const before = opts.before ?? [];
-  const results = await write((author) => {
-    const shape = { entidade, columns: Object.keys(values), author: author.template.shape };
-    const binds = writeBinds(author, values);
-    return [...before, insertRow(db, shape, binds), insertLog(db, shape, binds)] as unknown as [BatchItem<'sqlite'>];
-  });
-  const [row] = results[before.length] as unknown as T['$inferSelect'][];
+  const inserted = (results: unknown[]) => (results[before.length] as T['$inferSelect'][])[0];
+  const results = await write(
+    (author) => {
+      const shape = { entidade, columns: Object.keys(values), author: author.template.shape };
+      const binds = writeBinds(author, values);
+      return [...before, insertRow(db, shape, binds), insertLog(db, shape, binds)] as unknown as [BatchItem<'sqlite'>];
+    },
+    // The guarded insert returned its row: the author check held (`before` only ensures fixed rows).
+    (results) => inserted(results) !== undefined,
+  );
+  const row = inserted(results);
   return row!;
 }
 

@@ -486,6 +486,8 @@ type Stmt = BatchItem<'sqlite'>;
  */
 interface AnswerPlan {
   statements: Stmt[];
+  /** Its guarded update wrote: the author check held (the write's `prove`, db/authored.ts). */
+  wrote(results: unknown[]): boolean;
   settle(results: unknown[], db: Db, push: Push): Promise<ReturnType<typeof toConviteResponse>>;
 }
 
@@ -513,18 +515,23 @@ export async function respond(db: Db, write: AuthoredWrite, regiao: string, id: 
   const now = new Date().toISOString();
   // The plan of the batch that answered (a token whose role changed is built again for the stored user).
   let plan!: AnswerPlan;
-  const results = await write((author) => {
-    plan = isAdmin(author.scope.role)
-      ? decidePlan(db, author, regiao, id, status, now)
-      : answerPlan(db, author, id, status, now);
-    return plan.statements as [Stmt, ...Stmt[]];
-  });
+  const results = await write(
+    (author) => {
+      plan = isAdmin(author.scope.role)
+        ? decidePlan(db, author, regiao, id, status, now)
+        : answerPlan(db, author, id, status, now);
+      return plan.statements as [Stmt, ...Stmt[]];
+    },
+    (results) => plan.wrote(results as unknown[]),
+  );
   return plan.settle(results as unknown[], db, push);
 }
 
+const wrote = (results: unknown[], index: number) => (results[index] as { meta: { changes: number } }).meta.changes > 0;
+
 /** The outcome of the guarded update at `index`, and the invitation the batch read back last (undefined: not the caller's). */
 function outcome(results: unknown[], index: number) {
-  const written = (results[index] as { meta: { changes: number } }).meta.changes > 0;
+  const written = wrote(results, index);
   const [view] = results.at(-1) as ConviteView[];
   if (!view) throw conviteNotFound();
   return { written, view };
@@ -568,6 +575,7 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
     });
     return {
       statements: [...accept.statements, notes.insert, view],
+      wrote: (results) => wrote(results, accept.updateIndex),
       async settle(results, db, push) {
         const { written, view } = outcome(results, accept.updateIndex);
         if (written) {
@@ -622,6 +630,7 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
   const at = (stmt: Stmt) => statements.indexOf(stmt);
   return {
     statements,
+    wrote: (results) => wrote(results, at(decline)),
     async settle(results, _db, push) {
       const { written, view } = outcome(results, at(decline));
       if (written) {
@@ -681,8 +690,9 @@ function decidePlan(db: Db, author: Author, regiao: string, id: string, status: 
   const view = selectConvites(db).where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
   return {
     statements: [...writes, notes.insert, view],
+    // The guarded update is the second write of either branch (after its log entry).
+    wrote: (results) => wrote(results, 1),
     async settle(results, db, push) {
-      // The guarded update is the second write of either branch (after its log entry).
       const { written, view } = outcome(results, 1);
       if (written) {
         push(notes.push(results.at(-2) as NotificationRow[]));

@@ -40,7 +40,7 @@ import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money
 import { pageBounds, type Page } from '../lib/pagination';
 import { created, createdTemplate, logStatement, logTemplate, writeBinds, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
-import { assertRefsInRegion, refsInRegion } from './references';
+import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
 import {
   cancelarStatements,
   createdEntry,
@@ -295,8 +295,9 @@ function entryRefs(db: Db, regiao: string | Placeholder, b: RefValues) {
 
 /**
  * A manual `previsto` entry in ONE round trip (a folded write, db/authored.ts): the author's check,
- * the references and their rules are conditions of the insert itself; the refusal is explained from
- * selects of the same batch.
+ * the references and their rules are conditions of the insert itself, and the entry read back
+ * proves the author (nothing else is read). A refusal is explained afterwards, on that path only,
+ * from selects of the references and rules.
  */
 export async function createLancamento(db: Db, write: AuthoredWrite, regiao: string, b: LancamentoBody) {
   const values = entryValues({
@@ -317,26 +318,25 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
     agenda: values.agendaId !== null,
     profissional: values.profissionalId !== null,
   };
-  const results = await write((author) => {
-    const shape: EntryShape = { author: author.template.shape, ...refs };
-    const binds = writeBinds(author, values);
-    return [
-      entryFound(db, shape, binds),
-      entryRules(db, shape, binds),
-      entryCreate(db, shape, binds),
-      entryCreatedLog(db, shape, binds),
-      entryReadBack(db, undefined, binds),
-    ];
-  });
-  const [found, rules, , , [row]] = results as unknown as [
-    Record<string, number>[],
-    { catTipo: TipoLancamento | null; eventFot: string | null }[],
-    unknown,
-    unknown,
-    LancamentoView[],
-  ];
-  if (!row) entryRefs(db, regiao, b).explain(found, rules);
-  return toLancamentoResponse(row!);
+  const readBack = (results: unknown[]) => (results[2] as LancamentoView[])[0];
+  const results = await write(
+    (author) => {
+      const shape: EntryShape = { author: author.template.shape, ...refs };
+      const binds = writeBinds(author, values);
+      return [entryCreate(db, shape, binds), entryCreatedLog(db, shape, binds), entryReadBack(db, undefined, binds)];
+    },
+    // Its id is new: the entry exists exactly when the guarded insert wrote it.
+    (results) => readBack(results) !== undefined,
+  );
+  const row = readBack(results);
+  if (row) return toLancamentoResponse(row);
+  const why = entryRefs(db, regiao, b);
+  const [found, rules] = await db.batch([...why.selects]);
+  why.explain(
+    found as Record<string, number>[],
+    rules as { catTipo: TipoLancamento | null; eventFot: string | null }[],
+  );
+  throw referencesChanged();
 }
 
 /**
@@ -354,8 +354,6 @@ const refsTemplate = (db: Db, s: EntryShape) =>
     agenda_id: s.agenda ? ph('agendaId') : null,
     profissional_id: s.profissional ? ph('profissionalId') : null,
   });
-const entryFound = preparedStatement((db: Db, s: EntryShape) => refsTemplate(db, s).selects[0]);
-const entryRules = preparedStatement((db: Db, s: EntryShape) => refsTemplate(db, s).selects[1]);
 const entryCreate = preparedStatement((db: Db, s: EntryShape) =>
   insertWhereTemplate(db, l, entryColumns, and(guardTemplate(db, s.author), refsTemplate(db, s).condition)!),
 );

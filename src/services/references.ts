@@ -55,3 +55,10 @@ export function refsInRegion(db: Db, regiao: string | Placeholder, refs: Ref[]) 
     },
   };
 }
+
+/**
+ * A guarded write refused although, read again, every reference exists: one appeared between the
+ * write and the explanation. Nothing was written; the client may simply send it again.
+ */
+export const referencesChanged = () =>
+  new ApiError('CONFLICT', 'as referências mudaram enquanto isso: nada foi gravado, tente de novo');

@@ -79,8 +79,13 @@ export async function makeUser(
 export const makeAdmin = (over: Parameters<typeof makeUser>[0] = {}) => makeUser({ role: 'SUPERADMIN', ...over });
 
 /** A catalog row straight into D1 (label is the `nome` / `ano_semestre` column). */
-export async function makeCatalog(table: schema.CatalogTable, regiao = 'SP', label = uniq('Nome')) {
-  const row = { id: crypto.randomUUID(), regiao, label, labelKey: nameKey(label) };
+export async function makeCatalog(
+  table: schema.CatalogTable,
+  regiao = 'SP',
+  label = uniq('Nome'),
+  id = crypto.randomUUID(),
+) {
+  const row = { id, regiao, label, labelKey: nameKey(label) };
   await db.insert(table).values(row);
   return row;
 }

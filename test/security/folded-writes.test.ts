@@ -16,6 +16,7 @@ import {
   funcoes,
   tiposEventos,
   cursos,
+  empresas,
   lancamentos,
   logsAtividade,
   notifications,
@@ -69,6 +70,7 @@ describe('POST /api/cursos: the author check folded into the insert', () => {
     const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome }, countQueries: true });
     expect(res.status).toBe(201);
     expect(res.roundTrips).toBe(1);
+    expect(res.statements).toBe(2); // the insert and its log entry: the returned row proves the author, no user read
     expect(await cursosNamed(nome)).toHaveLength(1);
     expect(await logCount()).toBe(before + 1);
     const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
@@ -80,8 +82,9 @@ describe('POST /api/cursos: the author check folded into the insert', () => {
     await change(admin.id, admin.token);
     const nome = uniq('Curso');
     const before = await logCount();
-    const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome } });
+    const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome }, countQueries: true });
     expectError(res, status, code);
+    expect(res.roundTrips).toBe(2); // the guarded batch wrote nothing, then the stored user answers
     expect(await cursosNamed(nome)).toHaveLength(0);
     expect(await logCount()).toBe(before);
   });
@@ -103,7 +106,8 @@ describe('POST /api/cursos: the author check folded into the insert', () => {
     const before = await logCount();
     const res = await api('POST', '/api/cursos', { token: owner.token, body: { nome }, countQueries: true });
     expect(res.status).toBe(201);
-    expect(res.roundTrips).toBe(2); // the guarded batch wrote nothing; the write runs again for the stored user
+    // The guarded batch wrote nothing, the stored user is read, and the write runs again for it.
+    expect(res.roundTrips).toBe(3);
     expect(await cursosNamed(nome)).toHaveLength(1);
     expect(await logCount()).toBe(before + 1);
     const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
@@ -150,6 +154,7 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, countQueries: true });
     expect(res.status).toBe(201);
     expect(res.roundTrips).toBe(1);
+    expect(res.statements).toBe(3); // the insert, its log entry, the read-back (which proves the author)
     expect(res.body).toMatchObject({ fot: body.fot, empresa_id: body.empresa_id });
     expect(await fotsNumbered(body.fot)).toHaveLength(1);
     expect(await logCount()).toBe(before + 1);
@@ -183,6 +188,28 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     }
   });
 
+  it('a reference that appears between the refused insert and its explanation is 409, nothing written', async () => {
+    const admin = await makeAdmin();
+    const empresaId = crypto.randomUUID();
+    const body = await fotBody('SP', { empresa_id: empresaId });
+    // The company is created right after the write's batch, before the refusal is explained.
+    let batches = 0;
+    const DB = new Proxy(env.DB, {
+      get(t, p) {
+        if (p === 'withSession') return undefined; // no sessions: the app batches on this binding (db/session.ts)
+        if (p !== 'batch') return (Reflect.get(t, p) as Function).bind(t);
+        return async (stmts: D1PreparedStatement[]) => {
+          const out = await t.batch(stmts);
+          if (batches++ === 0) await makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId);
+          return out;
+        };
+      },
+    });
+    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } });
+    expectError(res, 409, 'CONFLICT');
+    expect(await fotsNumbered(body.fot)).toHaveLength(0);
+  });
+
   it('a refused author with a missing reference gets the authentication answer first', async () => {
     const admin = await makeAdmin();
     await setUser(admin.id, { ativo: false });
@@ -196,7 +223,7 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     const body = await fotBody('SP');
     const res = await api('POST', '/api/cadastro-fot', { token: owner.token, body, countQueries: true });
     expect(res.status).toBe(201);
-    expect(res.roundTrips).toBe(2);
+    expect(res.roundTrips).toBe(3); // the guarded batch wrote nothing, the stored user, the write again
     expect(await fotsNumbered(body.fot)).toHaveLength(1);
   });
 
@@ -256,6 +283,7 @@ describe('POST /api/financeiro/lancamentos: the author check and the references 
     const res = await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b, countQueries: true });
     expect(res.status).toBe(201);
     expect(res.roundTrips).toBe(1);
+    expect(res.statements).toBe(3); // the insert, its log entry, the read-back (which proves the author)
     expect(await entriesDescribed(b.descricao)).toHaveLength(1);
     const [entry] = await db.select().from(logsAtividade).where(eq(logsAtividade.entidadeId, res.body.id));
     expect(entry).toMatchObject({ acao: 'lancamentos.create', atorId: admin.id });
@@ -281,8 +309,10 @@ describe('POST /api/financeiro/lancamentos: the author check and the references 
     ];
     for (const [over, status, code] of cases) {
       const b = await body(over);
-      const res = await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b });
+      const res = await api('POST', '/api/financeiro/lancamentos', { token: admin.token, body: b, countQueries: true });
       expectError(res, status, code);
+      // The refusal is explained on its own path: the user, then the references and rules.
+      expect(res.roundTrips).toBe(3);
       expect(await entriesDescribed(b.descricao)).toHaveLength(0);
     }
   });
@@ -398,7 +428,7 @@ describe('PATCH /api/convites/{id}: the caller check, the answer, its notificati
     expect((await entriesOf(inv.id)).map((e) => [e.acao, e.atorId])).toEqual([['convites.approve', creator.id]]);
   });
 
-  it('a refusal by the rule (quota full) costs a second round trip, on that path only', async () => {
+  it('a refusal by the rule (quota full) costs two more round trips (the user, the reason), on that path only', async () => {
     const { user, inv, funcao, event } = await invitation();
     const other = await makeUser({ role: 'profissional' });
     const op = await makeProfissional('SP', { usuarioId: other.id }, [funcao.id]);
@@ -407,7 +437,7 @@ describe('PATCH /api/convites/{id}: the caller check, the answer, its notificati
       .values({ agendaId: event.id, profissionalId: op.id, funcaoId: funcao.id, status: 'aceito' });
     const res = await patch(user.token, inv.id, 'aceito');
     expectError(res, 409, 'QUOTA_FULL');
-    expect(res.roundTrips).toBe(2);
+    expect(res.roundTrips).toBe(3);
     expect(await statusOf(inv.id)).toBe('pendente');
     expect(await notesAbout(inv.id)).toEqual([]);
   });

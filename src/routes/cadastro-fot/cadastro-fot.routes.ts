@@ -40,9 +40,9 @@ export const create = authedRoute({
   fold: true,
   summary: 'Register a graduation class (administrators)',
   description:
-    'Company, course and graduation year must exist in the region. A taken `fot` number is 400 DUPLICATE_FOT.',
+    'Company, course and graduation year must exist in the region (404 naming the field). A taken `fot` number is 400 DUPLICATE_FOT. A reference created while the request ran is 409 CONFLICT: nothing was written, send it again.',
   request: { body: jsonBody(CreateFotRequest) },
-  responses: { 201: jsonResponse(FotSchema, 'Created'), 404: errors[404] },
+  responses: { 201: jsonResponse(FotSchema, 'Created'), 404: errors[404], 409: errors[409] },
 });
 
 export const update = authedRoute({

@@ -19,7 +19,12 @@ export const listCategorias = handler(r.listCategorias, async (c) => {
 
 export const createCategoria = handler(r.createCategoria, async (c) =>
   c.json(
-    await fin.createCategoria(c.get('db'), (build) => authorizedWrite(c, build), c.get('regiao'), c.req.valid('json')),
+    await fin.createCategoria(
+      c.get('db'),
+      (...args) => authorizedWrite(c, ...args),
+      c.get('regiao'),
+      c.req.valid('json'),
+    ),
     201,
   ),
 );

@@ -95,7 +95,7 @@ export const createLancamento = authedRoute({
   regional: true,
   fold: true,
   summary: 'Create an entry (previsto, origem manual)',
-  description: `${inRegion} categoria_id, fot_id, agenda_id, profissional_id must be of the region (404 otherwise); the category's tipo must match (400); agenda_id must belong to fot_id when both are given (400). A chave_externa already used in the region is 409 CONFLICT.`,
+  description: `${inRegion} categoria_id, fot_id, agenda_id, profissional_id must be of the region (404 otherwise); the category's tipo must match (400); agenda_id must belong to fot_id when both are given (400). A chave_externa already used in the region is 409 CONFLICT, and so is a reference created while the request ran (nothing written: send it again).`,
   request: { body: jsonBody(LancamentoRequest) },
   responses: { 201: jsonResponse(LancamentoSchema, 'Created'), 404: errors[404], 409: errors[409] },
 });
