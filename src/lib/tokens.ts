@@ -61,6 +61,34 @@ export function hmacKey(secret: string): Promise<CryptoKey> {
  * in a workerd profile. Tests: test/routes/auth.test.ts ("access tokens").
  */
 export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | undefined> {
+  const known = verified.get(token);
+  if (known && known.secret === secret) return timely(known.claims, Math.floor(Date.now() / 1000));
+  const claims = await verifyFully(token, secret);
+  if (claims) remember(token, secret, claims);
+  return claims;
+}
+
+/**
+ * Tokens this isolate has verified, with their claims. A client sends the same access token on
+ * every request until it expires, and the HMAC verify was the largest piece of an authenticated
+ * request's own JavaScript. Keyed by the whole token (its signature included) and checked against
+ * the secret it was verified with; only tokens that passed every check enter, so a forged or
+ * altered token is always verified in full; the time claims are checked again on every use.
+ * Bounded: the oldest entry leaves first (SECURITY.md, API2).
+ */
+const verified = new Map<string, { secret: string; claims: AccessClaims }>();
+const VERIFIED_MAX = 2000;
+
+function remember(token: string, secret: string, claims: AccessClaims) {
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(token, { secret, claims: Object.freeze(claims) });
+}
+
+/** The claims while their time claims hold at `now` (seconds). */
+const timely = (c: AccessClaims & { nbf?: number }, now: number) =>
+  (c.nbf ?? 0) > now || c.exp <= now || now < c.iat ? undefined : c;
+
+async function verifyFully(token: string, secret: string): Promise<AccessClaims | undefined> {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => JWT_PART.test(part))) return undefined;
   const [h, p, s] = parts as [string, string, string];

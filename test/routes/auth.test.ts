@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { profissionais, refreshTokens, users } from '../../src/db/schema';
-import { signAccessToken } from '../../src/lib/tokens';
+import { signAccessToken, verifyAccessToken } from '../../src/lib/tokens';
 import {
   LOGIN_MAX_PER_CLIENT,
   LOGIN_MAX_PER_EMAIL,
@@ -371,6 +371,30 @@ describe('access tokens', () => {
       sessionOf(u.token),
     );
     expectError(await api('GET', '/api/me', { token: otherKey.token }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('verified once, are still refused once expired, under another secret, and when altered', async () => {
+    const u = await makeUser({ role: 'SUPERADMIN' });
+    const { token } = await signAccessToken(
+      { id: u.id, role: 'SUPERADMIN', empresaId: null },
+      env.JWT_SECRET,
+      60,
+      sessionOf(u.token),
+    );
+    // The first use verifies it in full and remembers it (lib/tokens.ts, the verified tokens).
+    expect(await verifyAccessToken(token, env.JWT_SECRET)).toMatchObject({ sub: u.id });
+    expect((await api('GET', '/api/me', { token })).status).toBe(200);
+    expect(await verifyAccessToken(token, 'y'.repeat(48))).toBeUndefined();
+    const altered = `${token.slice(0, -5)}${token.at(-5) === 'A' ? 'B' : 'A'}${token.slice(-4)}`;
+    expectError(await api('GET', '/api/me', { token: altered }), 401, 'UNAUTHENTICATED');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await verifyAccessToken(token, env.JWT_SECRET)).toBeUndefined();
+      expectError(await api('GET', '/api/me', { token }), 401, 'UNAUTHENTICATED');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("stop working at once when their session logs out; the same user's other sessions keep working", async () => {
