@@ -24,7 +24,7 @@ import type { Config } from '../env';
 import type { SendMail } from './mail';
 import { accessInvitation, unusablePasswordHash } from './password-reset';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
-import { avaliacoesSelect, groupAvaliacoes, toAvaliacao, type AvaliacaoRow } from './avaliacoes';
+import { avaliacoesJson, toAvaliacao } from './avaliacoes';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -159,14 +159,12 @@ const heldFuncoes = (db: Db) =>
     'held',
   );
 
-/**
- * The query behind a profile view: profiles with the main function's name and every function they
- * hold (`funcoes`), in the same rows.
- */
-export function profissionaisQuery(
+/** The profiles select with `more` columns: its main function's name and every function it holds ride in its rows. */
+function profilesSelect<More extends Record<string, SQL.Aliased>>(
   db: Db,
   where: SQL,
-  paging?: { limit: number | Placeholder; offset: number | Placeholder },
+  paging: { limit: number | Placeholder; offset: number | Placeholder } | undefined,
+  more: More,
 ) {
   const { limit, offset } = paging ?? pageBounds({});
   return db
@@ -174,6 +172,7 @@ export function profissionaisQuery(
       p: profissionais,
       funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome'),
       funcoes: heldFuncoes(db).as('funcoes_json'),
+      ...more,
     })
     .from(profissionais)
     .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
@@ -182,6 +181,26 @@ export function profissionaisQuery(
     .limit(limit)
     .offset(offset);
 }
+
+/** The query behind a profile view: profiles with the main function's name and every function they hold (`funcoes`). */
+export const profissionaisQuery = (
+  db: Db,
+  where: SQL,
+  paging?: { limit: number | Placeholder; offset: number | Placeholder },
+) => profilesSelect(db, where, paging, {});
+
+/**
+ * The same with each profile's client ratings (services/avaliacoes.ts) in `avaliacoes`, as the list and
+ * the by-id read answer them; the region mean they use is the profile's own region's.
+ */
+export const profissionaisComAvaliacaoQuery = (
+  db: Db,
+  where: SQL,
+  paging?: { limit: number | Placeholder; offset: number | Placeholder },
+) =>
+  profilesSelect(db, where, paging, {
+    avaliacoes: avaliacoesJson(db, profissionais.id, profissionais.regiao).as('avaliacoes_json'),
+  });
 
 /** Names of the given functions that exist in the region (to check references in the same round trip). */
 export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>
@@ -260,9 +279,13 @@ function assertFuncoesFound(found: { id: string; nome: string }[], wanted: strin
 type Writes = BatchItem<'sqlite'>[];
 
 type ProfileRow = Awaited<ReturnType<typeof profissionaisQuery>>[number];
+type RatedProfileRow = Awaited<ReturnType<typeof profissionaisComAvaliacaoQuery>>[number];
 
 const present = (row: ProfileRow) =>
   toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true });
+
+/** A profile with its client ratings (`avaliacao_clientes`), as the list and the by-id read answer it. */
+const presentRated = (row: RatedProfileRow) => ({ ...present(row), avaliacao_clientes: toAvaliacao(row.avaliacoes) });
 
 function oneOf<R, T>(rows: R[], answer: (row: R) => T): T {
   const [row] = rows;
@@ -286,49 +309,29 @@ const listWhere = (scope: SqlScope) =>
   isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope);
 const paging = { limit: ph('limit'), offset: ph('offset') };
 const listProfiles = scopedSelect((db, scope, x: { paged: boolean }) =>
-  profissionaisQuery(db, listWhere(scope), x.paged ? paging : undefined),
-);
-// Client ratings (services/avaliacoes.ts) of the same page's professionals: one more select in the batch.
-const pageIds = (db: Db, where: SQL, paged: boolean) => {
-  const ids = db.select({ id: profissionais.id }).from(profissionais).where(where);
-  return paged
-    ? ids.orderBy(asc(profissionais.nome), asc(profissionais.id)).limit(paging.limit).offset(paging.offset)
-    : ids;
-};
-const listRatings = scopedSelect((db, scope, x: { paged: boolean }) =>
-  avaliacoesSelect(db, pageIds(db, listWhere(scope), x.paged), ph('regiao')),
+  profissionaisComAvaliacaoQuery(db, listWhere(scope), x.paged ? paging : undefined),
 );
 const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
 const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
-const oneProfile = scopedSelect((db, scope) => profissionaisQuery(db, oneWhere(scope)));
-const oneRatings = scopedSelect((db, scope) => avaliacoesSelect(db, pageIds(db, oneWhere(scope), false), ph('regiao')));
+const oneProfile = scopedSelect((db, scope) => profissionaisComAvaliacaoQuery(db, oneWhere(scope)));
 
-/** A page of the profiles the caller may see (with the functions they hold), their client ratings and (paged) the total. */
+/**
+ * A page of the profiles the caller may see (with the functions they hold and their client ratings,
+ * in the same rows) and, paged, the total: one statement, two when paged.
+ */
 export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, page: Page) {
   const x = { paged: isPaged(page) };
   const values = { regiao, ...pageBounds(page) };
-  return [
-    listProfiles(db, scope, values, x),
-    listRatings(db, scope, values, x),
-    ...(x.paged ? [listCount(db, scope, values)] : []),
-  ] as const;
+  return [listProfiles(db, scope, values, x), ...(x.paged ? [listCount(db, scope, values)] : [])] as const;
 }
 
-/** Profiles with their client ratings (`avaliacao_clientes`), as the list and the by-id read answer them. */
-const withAvaliacoes = (rows: ProfileRow[], ratings: AvaliacaoRow[]) => {
-  const by = groupAvaliacoes(ratings);
-  return rows.map((r) => ({ ...present(r), avaliacao_clientes: toAvaliacao(by.get(r.p.id)) }));
-};
+export const profissionaisList = (profiles: RatedProfileRow[]) => profiles.map(presentRated);
 
-export const profissionaisList = (profiles: ProfileRow[], ratings: AvaliacaoRow[]) => withAvaliacoes(profiles, ratings);
+/** One profile with its functions and client ratings: one statement. */
+export const profissionalByIdSelects = (db: Db, scope: Scope, regiao: string, id: string) =>
+  [oneProfile(db, scope, { regiao, id })] as const;
 
-export function profissionalByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {
-  const values = { regiao, id };
-  return [oneProfile(db, scope, values), oneRatings(db, scope, values)] as const;
-}
-
-export const profissionalOne = (profiles: ProfileRow[], ratings: AvaliacaoRow[]) =>
-  oneOf(withAvaliacoes(profiles, ratings), (one) => one);
+export const profissionalOne = (profiles: RatedProfileRow[]) => oneOf(profiles, presentRated);
 
 /** Head count per function of the region (a professional counts once under each function it holds). */
 export const contagemSelect = (db: Db, regiao: string) =>

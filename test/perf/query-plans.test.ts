@@ -130,7 +130,7 @@ const totals: [string, () => Promise<string[]>, RegExp[]][] = [
   ],
   [
     'professionals of a region (administrator)',
-    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[2]!),
+    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[1]!),
     [/^SEARCH profissionais USING COVERING INDEX profissionais_regiao_nome_login_idx \(regiao=\?\)$/],
   ],
 ];
