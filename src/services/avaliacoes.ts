@@ -1,6 +1,17 @@
-import { and, eq, inArray, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  inArray,
+  isNotNull,
+  sql,
+  type AnyColumn,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Selectable } from '../db/fast-select';
+import { jsonRows } from '../db/json-rows';
 import {
   CRITERIOS,
   pesquisaPerguntas,
@@ -28,11 +39,11 @@ const q = pesquisaPerguntas;
 const clientSurvey = sql`(select ${pesquisas.publico} from ${pesquisas} where ${pesquisas.id} = ${q.pesquisaId}) <> 'profissional'`;
 
 /**
- * Per (professional, criterion) of the professionals `ids` selects: n, the Bayesian mean and the
- * professional's number of responses. One select for a whole page (it joins a batch: no query per
- * professional). Aliased columns: D1 keys batch rows by column name.
+ * Per (professional, criterion) of the answers `about` admits (a condition on the item's
+ * professional): n, the Bayesian mean and the professional's number of responses. The one
+ * definition behind both shapes below. Aliased columns: D1 keys batch rows by column name.
  */
-export function avaliacoesSelect(db: Db, ids: Selectable | SQL, regiao: string | Placeholder | SQL) {
+function avaliacoesOf(db: Db, about: SQL, regiao: string | Placeholder | SQLWrapper) {
   const m = sql`(select avg(i2.valor_num) from pesquisa_resposta_itens i2
       join pesquisa_perguntas q2 on q2.id = i2.pergunta_id
       join pesquisas p2 on p2.id = q2.pesquisa_id
@@ -40,7 +51,6 @@ export function avaliacoesSelect(db: Db, ids: Selectable | SQL, regiao: string |
       where pr2.regiao = ${regiao} and p2.publico <> 'profissional' and q2.criterio = ${q.criterio})`;
   return db
     .select({
-      profissionalId: sql<string>`${i.profissionalId}`.as('av_profissional_id'),
       criterio: sql<Criterio>`${q.criterio}`.as('av_criterio'),
       n: sql<number>`count(*)`.as('av_n'),
       valor: sql<number>`round((${BAYES_C} * ${m} + sum(${i.valorNum})) / (${BAYES_C} + count(*)), 2)`.as('av_valor'),
@@ -53,11 +63,24 @@ export function avaliacoesSelect(db: Db, ids: Selectable | SQL, regiao: string |
     })
     .from(i)
     .innerJoin(q, eq(q.id, i.perguntaId))
-    .where(and(inArray(i.profissionalId, ids as SQL), isNotNull(q.criterio), clientSurvey))
+    .where(and(about, isNotNull(q.criterio), clientSurvey))
     .groupBy(i.profissionalId, q.criterio);
 }
 
-export type AvaliacaoRow = Awaited<ReturnType<typeof avaliacoesSelect>>[number];
+/** The rows of the professionals `ids` selects (one select; for one professional: GET /api/me/avaliacoes). */
+export const avaliacoesSelect = (db: Db, ids: Selectable | SQL, regiao: string | Placeholder | SQL) =>
+  avaliacoesOf(db, inArray(i.profissionalId, ids as SQL), regiao);
+
+/**
+ * The rows of ONE professional, `profissionalId` a column of the outer query, as a JSON array
+ * column (db/json-rows.ts): a correlated subquery on the items' professional index, so a page of
+ * profiles carries its ratings in its own rows (no select of their own in the batch). `regiao`:
+ * the region whose mean is the prior (a column of the outer query too, or a value).
+ */
+export const avaliacoesJson = (db: Db, profissionalId: AnyColumn, regiao: string | Placeholder | SQLWrapper) =>
+  jsonRows(avaliacoesOf(db, eq(i.profissionalId, profissionalId), regiao), 'av');
+
+export type AvaliacaoRow = Awaited<ReturnType<typeof avaliacoesOf>>[number];
 
 export interface AvaliacaoClientes {
   qual_tec: number | null;
@@ -87,12 +110,6 @@ export function toAvaliacao(rows: AvaliacaoRow[] = []): AvaliacaoClientes {
   const hundredths = set.reduce((acc, v) => acc + Math.round(v * 100), 0);
   out.media = set.length ? Math.round(hundredths / set.length) / 100 : null;
   return out;
-}
-
-export function groupAvaliacoes(rows: AvaliacaoRow[]) {
-  const by = new Map<string, AvaliacaoRow[]>();
-  for (const r of rows) by.set(r.profissionalId, [...(by.get(r.profissionalId) ?? []), r]);
-  return by;
 }
 
 /** `GET /api/me/avaliacoes`: the caller's own profile and its client ratings, one round trip. */

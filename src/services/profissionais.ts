@@ -11,6 +11,7 @@ import {
   type TipoChavePix,
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
+import { jsonRows } from '../db/json-rows';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
 import { pixKey } from '../lib/brazil';
@@ -23,7 +24,7 @@ import type { Config } from '../env';
 import type { SendMail } from './mail';
 import { accessInvitation, unusablePasswordHash } from './password-reset';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
-import { avaliacoesSelect, groupAvaliacoes, toAvaliacao, type AvaliacaoRow } from './avaliacoes';
+import { avaliacoesJson, toAvaliacao } from './avaliacoes';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -146,64 +147,60 @@ export function checkPixPair(
   return 'error' in checked ? { error: `conta_pix: ${checked.error}` } : checked;
 }
 
-/**
- * The two queries behind a profile view: profiles with the main function's name, and every
- * function they hold (of the page's profiles only, through a subquery when paged).
- */
-export function profissionaisQueries(
+/** Every function a profile holds, by label, as a JSON column: a correlated subquery on its primary key. */
+const heldFuncoes = (db: Db) =>
+  jsonRows(
+    db
+      .select({ id: funcoes.id, nome: funcoes.label })
+      .from(profissionalFuncoes)
+      .innerJoin(funcoes, eq(funcoes.id, profissionalFuncoes.funcaoId))
+      .where(eq(profissionalFuncoes.profissionalId, profissionais.id))
+      .orderBy(asc(funcoes.labelKey)),
+    'held',
+  );
+
+/** The profiles select with `more` columns: its main function's name and every function it holds ride in its rows. */
+function profilesSelect<More extends Record<string, SQL.Aliased>>(
+  db: Db,
+  where: SQL,
+  paging: { limit: number | Placeholder; offset: number | Placeholder } | undefined,
+  more: More,
+) {
+  const { limit, offset } = paging ?? pageBounds({});
+  return db
+    .select({
+      p: profissionais,
+      funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome'),
+      funcoes: heldFuncoes(db).as('funcoes_json'),
+      ...more,
+    })
+    .from(profissionais)
+    .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
+    .where(where)
+    .orderBy(asc(profissionais.nome), asc(profissionais.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** The query behind a profile view: profiles with the main function's name and every function they hold (`funcoes`). */
+export const profissionaisQuery = (
   db: Db,
   where: SQL,
   paging?: { limit: number | Placeholder; offset: number | Placeholder },
-) {
-  const { limit, offset } = paging ?? pageBounds({});
-  const order = [asc(profissionais.nome), asc(profissionais.id)];
-  const heldWhere = paging
-    ? inArray(
-        profissionais.id,
-        db
-          .select({ id: profissionais.id })
-          .from(profissionais)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset),
-      )
-    : where;
-  return [
-    db
-      .select({ p: profissionais, funcaoNome: sql<string | null>`${funcoes.label}`.as('funcao_nome') })
-      .from(profissionais)
-      .leftJoin(funcoes, eq(funcoes.id, profissionais.funcaoProfissionalId))
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({
-        profissionalId: profissionalFuncoes.profissionalId,
-        id: funcoes.id,
-        nome: sql<string>`${funcoes.label}`.as('funcao_nome'),
-      })
-      .from(profissionalFuncoes)
-      .innerJoin(funcoes, eq(funcoes.id, profissionalFuncoes.funcaoId))
-      .innerJoin(profissionais, eq(profissionais.id, profissionalFuncoes.profissionalId))
-      .where(heldWhere)
-      .orderBy(asc(funcoes.labelKey)),
-  ] as const;
-}
+) => profilesSelect(db, where, paging, {});
 
-type ProfileRows = Awaited<ReturnType<typeof profissionaisQueries>[0]>;
-type HeldRows = Awaited<ReturnType<typeof profissionaisQueries>[1]>;
-
-export function withFuncoes(rows: ProfileRows, held: HeldRows) {
-  const byProfile = new Map<string, { id: string; nome: string }[]>();
-  for (const h of held) {
-    const list = byProfile.get(h.profissionalId) ?? [];
-    list.push({ id: h.id, nome: h.nome });
-    byProfile.set(h.profissionalId, list);
-  }
-  return rows.map((r) => ({ ...r, funcoes: byProfile.get(r.p.id) ?? [] }));
-}
+/**
+ * The same with each profile's client ratings (services/avaliacoes.ts) in `avaliacoes`, as the list and
+ * the by-id read answer them; the region mean they use is the profile's own region's.
+ */
+export const profissionaisComAvaliacaoQuery = (
+  db: Db,
+  where: SQL,
+  paging?: { limit: number | Placeholder; offset: number | Placeholder },
+) =>
+  profilesSelect(db, where, paging, {
+    avaliacoes: avaliacoesJson(db, profissionais.id, profissionais.regiao).as('avaliacoes_json'),
+  });
 
 /** Names of the given functions that exist in the region (to check references in the same round trip). */
 export const funcoesInRegion = (db: Db, regiao: string, ids: string[]) =>
@@ -281,25 +278,27 @@ function assertFuncoesFound(found: { id: string; nome: string }[], wanted: strin
 
 type Writes = BatchItem<'sqlite'>[];
 
-const present = (rows: ReturnType<typeof withFuncoes>) =>
-  rows.map((row) =>
-    toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true }),
-  );
+type ProfileRow = Awaited<ReturnType<typeof profissionaisQuery>>[number];
+type RatedProfileRow = Awaited<ReturnType<typeof profissionaisComAvaliacaoQuery>>[number];
 
-function oneProfissional(rows: ReturnType<typeof withFuncoes>) {
-  const [out] = present(rows);
-  if (!out) throw notFound();
-  return out;
+const present = (row: ProfileRow) =>
+  toProfissionalResponse(row.p, { funcaoNome: row.funcaoNome, funcoes: row.funcoes, showPrivate: true });
+
+/** A profile with its client ratings (`avaliacao_clientes`), as the list and the by-id read answer it. */
+const presentRated = (row: RatedProfileRow) => ({ ...present(row), avaliacao_clientes: toAvaliacao(row.avaliacoes) });
+
+function oneOf<R, T>(rows: R[], answer: (row: R) => T): T {
+  const [row] = rows;
+  if (!row) throw notFound();
+  return answer(row);
 }
 
 /** Runs the writes and reads the profile back in the same batch (one round trip). */
 async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, regiao: string) {
-  const [rows, held] = await writeThenRead(
-    db,
-    writes,
-    profissionaisQueries(db, and(eq(profissionais.id, id), visible(user, regiao))!),
-  );
-  return oneProfissional(withFuncoes(rows, held));
+  const [rows] = await writeThenRead(db, writes, [
+    profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!),
+  ]);
+  return oneOf(rows, present);
 }
 
 // The reads, prepared per scope shape and paging (db/scoped-select.ts).
@@ -309,58 +308,30 @@ const scopeWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
 const listWhere = (scope: SqlScope) =>
   isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope);
 const paging = { limit: ph('limit'), offset: ph('offset') };
-const listProfiles = scopedSelect(
-  (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[0],
-);
-const listHeld = scopedSelect(
-  (db, scope, x: { paged: boolean }) => profissionaisQueries(db, listWhere(scope), x.paged ? paging : undefined)[1],
-);
-// Client ratings (services/avaliacoes.ts) of the same page's professionals: one more select in the batch.
-const pageIds = (db: Db, where: SQL, paged: boolean) => {
-  const ids = db.select({ id: profissionais.id }).from(profissionais).where(where);
-  return paged
-    ? ids.orderBy(asc(profissionais.nome), asc(profissionais.id)).limit(paging.limit).offset(paging.offset)
-    : ids;
-};
-const listRatings = scopedSelect((db, scope, x: { paged: boolean }) =>
-  avaliacoesSelect(db, pageIds(db, listWhere(scope), x.paged), ph('regiao')),
+const listProfiles = scopedSelect((db, scope, x: { paged: boolean }) =>
+  profissionaisComAvaliacaoQuery(db, listWhere(scope), x.paged ? paging : undefined),
 );
 const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
 const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
-const oneProfile = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[0]);
-const oneHeld = scopedSelect((db, scope) => profissionaisQueries(db, oneWhere(scope))[1]);
-const oneRatings = scopedSelect((db, scope) => avaliacoesSelect(db, pageIds(db, oneWhere(scope), false), ph('regiao')));
+const oneProfile = scopedSelect((db, scope) => profissionaisComAvaliacaoQuery(db, oneWhere(scope)));
 
-/** A page of the profiles the caller may see, the functions they hold and (paged) the total. */
+/**
+ * A page of the profiles the caller may see (with the functions they hold and their client ratings,
+ * in the same rows) and, paged, the total: one statement, two when paged.
+ */
 export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, page: Page) {
   const x = { paged: isPaged(page) };
   const values = { regiao, ...pageBounds(page) };
-  return [
-    listProfiles(db, scope, values, x),
-    listHeld(db, scope, values, x),
-    listRatings(db, scope, values, x),
-    ...(x.paged ? [listCount(db, scope, values)] : []),
-  ] as const;
+  return [listProfiles(db, scope, values, x), ...(x.paged ? [listCount(db, scope, values)] : [])] as const;
 }
 
-/** Profiles with their client ratings (`avaliacao_clientes`), as the list and the by-id read answer them. */
-const withAvaliacoes = (rows: ReturnType<typeof present>, ratings: AvaliacaoRow[]) => {
-  const by = groupAvaliacoes(ratings);
-  return rows.map((r) => ({ ...r, avaliacao_clientes: toAvaliacao(by.get(r.id)) }));
-};
+export const profissionaisList = (profiles: RatedProfileRow[]) => profiles.map(presentRated);
 
-export const profissionaisList = (profiles: ProfileRows, held: HeldRows, ratings: AvaliacaoRow[]) =>
-  withAvaliacoes(present(withFuncoes(profiles, held)), ratings);
+/** One profile with its functions and client ratings: one statement. */
+export const profissionalByIdSelects = (db: Db, scope: Scope, regiao: string, id: string) =>
+  [oneProfile(db, scope, { regiao, id })] as const;
 
-export function profissionalByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {
-  const values = { regiao, id };
-  return [oneProfile(db, scope, values), oneHeld(db, scope, values), oneRatings(db, scope, values)] as const;
-}
-
-export const profissionalOne = (profiles: ProfileRows, held: HeldRows, ratings: AvaliacaoRow[]) => {
-  const [one] = withAvaliacoes([oneProfissional(withFuncoes(profiles, held))], ratings);
-  return one!;
-};
+export const profissionalOne = (profiles: RatedProfileRow[]) => oneOf(profiles, presentRated);
 
 /** Head count per function of the region (a professional counts once under each function it holds). */
 export const contagemSelect = (db: Db, regiao: string) =>

@@ -157,6 +157,46 @@ export async function makeProfissional(
   return row!;
 }
 
+/**
+ * One survey response straight into D1 (a survey of `publico`, a nota_1_5 question per criterion):
+ * `ratings` are [professional id, criterion, value] items, what feeds `avaliacao_clientes`.
+ */
+export async function makeSurveyResponse(
+  regiao: string,
+  ratings: [profissionalId: string, criterio: schema.Criterio, valor: number][],
+  publico: (typeof schema.PESQUISA_PUBLICOS)[number] = 'cliente',
+) {
+  const [survey] = await db
+    .insert(schema.pesquisas)
+    .values({ regiao, titulo: uniq('Pesquisa'), publico, status: 'ativa' })
+    .returning();
+  const criterios = [...new Set(ratings.map(([, c]) => c))];
+  const perguntas = await db
+    .insert(schema.pesquisaPerguntas)
+    .values(
+      criterios.map((criterio, ordem) => ({
+        pesquisaId: survey!.id,
+        ordem,
+        texto: criterio,
+        tipo: 'nota_1_5' as const,
+        criterio,
+      })),
+    )
+    .returning();
+  const [resposta] = await db
+    .insert(schema.pesquisaRespostas)
+    .values({ pesquisaId: survey!.id, createdAt: new Date().toISOString() })
+    .returning();
+  await db.insert(schema.pesquisaRespostaItens).values(
+    ratings.map(([profissionalId, criterio, valorNum]) => ({
+      respostaId: resposta!.id,
+      perguntaId: perguntas.find((q) => q.criterio === criterio)!.id,
+      profissionalId,
+      valorNum,
+    })),
+  );
+}
+
 /** Notifications of one user straight into D1 (9 per statement: D1 binds at most 100 parameters). */
 export async function makeNotifications(
   userId: string,

@@ -21,9 +21,18 @@ import { scopedSelect } from '../../src/db/scoped-select';
 import { writeThenRead } from '../../src/db/write-read';
 import type { Scope } from '../../src/db/scope';
 import { equipeQuery } from '../../src/services/convites';
-import { profissionaisQueries } from '../../src/services/profissionais';
+import { profissionaisComAvaliacaoQuery, profissionaisQuery } from '../../src/services/profissionais';
 import { accountQuery } from '../../src/services/users';
-import { db, makeCatalog, makeFot, makeNotification, makeProfissional, makeUser } from '../helpers/factories';
+import {
+  db,
+  makeCatalog,
+  makeFot,
+  makeNotification,
+  makeProfissional,
+  makeSurveyResponse,
+  makeUser,
+  uniq,
+} from '../helpers/factories';
 
 /**
  * fastSelect (the hot reads' row mapper) must give exactly what drizzle's own db.batch() gives:
@@ -52,18 +61,28 @@ describe('fastSelect equals db.batch()', () => {
       .insert(agenda)
       .values({ regiao: 'MG', userId: user.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-03-02' });
     await db.insert(agendaEquipe).values({ agendaId: ev!.id, funcaoId: f.id, quantidade: 3 });
-    await makeProfissional('MG', { usuarioId: user.id, carroDisponivel: true, temEstudio: null }, [f.id]);
+    // Functions held in an order other than their labels'; a client's rating of the profile (JSON columns).
+    const [zeta, alfa] = [
+      await makeCatalog(funcoes, 'MG', uniq('Zeta')),
+      await makeCatalog(funcoes, 'MG', uniq('Alfa')),
+    ];
+    const rated = await makeProfissional('MG', { usuarioId: user.id, carroDisponivel: true, temEstudio: null }, [
+      f.id,
+      zeta.id,
+      alfa.id,
+    ]);
     await makeProfissional('MG', { funcaoProfissionalId: null }, []);
+    await makeSurveyResponse('MG', [[rated.id, 'qual_tec', 4]]);
     await makeNotification(user.id, { dados: { agenda_id: ev!.id, n: 1 } });
 
-    const [profiles, held] = profissionaisQueries(db, eq(sql`1`, 1));
+    const inMg = eq(profissionais.regiao, 'MG');
     const queries = [
       db.select().from(users).where(eq(users.id, user.id)),
       selectFots(db).where(eq(cadastroFot.regiao, 'MG')),
       selectAgenda(db).where(eq(agenda.regiao, 'MG')),
       equipeQuery(db, eq(agenda.regiao, 'MG')),
-      profiles,
-      held,
+      profissionaisQuery(db, inMg),
+      profissionaisComAvaliacaoQuery(db, inMg),
       db.select({ n: count() }).from(agenda).where(eq(agenda.regiao, 'MG')),
       db.select().from(notifications).where(eq(notifications.userId, user.id)),
       accountQuery(db, eq(users.id, user.id)),
@@ -77,6 +96,12 @@ describe('fastSelect equals db.batch()', () => {
     expect(fast[1].some((r) => r.fot.preVenda === true) && fast[1].some((r) => r.fot.preVenda === false)).toBe(true);
     expect(fast[2].length).toBeGreaterThanOrEqual(2);
     expect(fast[3][0]!.quantidade).toBe(3);
+    const byLabel = [alfa, f, zeta]; // Alfa…, Nome…, Zeta…
+    const ratedRow = fast[5].find((r) => r.p.id === rated.id)!;
+    expect(ratedRow.funcoes).toEqual(byLabel.map((x) => ({ id: x.id, nome: x.label })));
+    expect(ratedRow.avaliacoes).toEqual([{ criterio: 'qual_tec', n: 1, valor: 4, respostas: 1 }]);
+    expect(fast[4].find((r) => r.p.id === rated.id)!.funcoes).toEqual(ratedRow.funcoes);
+    expect(fast[5].find((r) => r.p.id !== rated.id)).toMatchObject({ funcoes: [], avaliacoes: [] });
     expect(fast[6][0]!.n).toBeGreaterThanOrEqual(2);
     expect(fast[7][0]!.dados).toEqual({ agenda_id: ev!.id, n: 1 });
     expect(fast[8][0]!.prof?.id).toBeTruthy();

@@ -21,8 +21,16 @@ async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
   const { sql, params } = query.toSQL();
   const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail);
+    .all<{ id: number; parent: number; detail: string }>();
+  // A correlated subquery runs per row of its statement, over that row's few related rows (the
+  // functions one professional holds, in label order): its own sort is not the list's.
+  const perRow = new Set<number>();
+  for (const r of rows.results)
+    if (/^CORRELATED SCALAR SUBQUERY/.test(r.detail) || perRow.has(r.parent)) perRow.add(r.id);
+  return {
+    details: rows.results.map((r) => r.detail),
+    ownDetails: rows.results.filter((r) => !perRow.has(r.id)).map((r) => r.detail),
+  };
 }
 
 /** A prepared select (db/scoped-select.ts) as plan() takes it. */
@@ -122,7 +130,7 @@ const totals: [string, () => Promise<string[]>, RegExp[]][] = [
   ],
   [
     'professionals of a region (administrator)',
-    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[3]!),
+    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[1]!),
     [/^SEARCH profissionais USING COVERING INDEX profissionais_regiao_nome_login_idx \(regiao=\?\)$/],
   ],
 ];
@@ -158,14 +166,14 @@ describe('query plans of the hot list queries', () => {
   });
 
   it.each(hot)('%s: no full scan, no sort', async (_name, build, table) => {
-    const details = await plan(build());
+    const { details, ownDetails } = await plan(build());
     const line = details.join(' | ');
     expect(
       details.some((d) => new RegExp(`^SCAN ${table}$`).test(d)),
       line,
     ).toBe(false);
     expect(
-      details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d)),
+      ownDetails.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d)),
       line,
     ).toBe(false);
     expect(

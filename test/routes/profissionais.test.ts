@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { funcoes, profissionais, profissionalFuncoes, refreshTokens, users } from '../../src/db/schema';
 import { ProfissionalSchema } from '../../src/routes/profissionais/profissionais.schemas';
-import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, uniq } from '../helpers/factories';
+import { db, makeAdmin, makeCatalog, makeProfissional, makeSurveyResponse, makeUser, uniq } from '../helpers/factories';
 import { api, authHeaders, expectError } from '../helpers/request';
 
 const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao);
@@ -223,6 +223,68 @@ describe('GET /api/profissionais', () => {
     expect(after.body.length).toBeGreaterThanOrEqual(101);
     expect(after.roundTrips).toBe(before.roundTrips);
     expect(after.roundTrips).toBe(1); // the user row and the list in one batch
+  });
+});
+
+describe('GET /api/profissionais and /{id}: functions and client ratings ride in the profile row', () => {
+  it('answers functions by label and exact Bayesian ratings, in one statement after the user row', async () => {
+    // Region MG: no other test of this file has survey answers, so the region means are these.
+    const admin = await makeAdmin();
+    const [zeta, alfa, meio] = [
+      await makeCatalog(funcoes, 'MG', uniq('Zeta')),
+      await makeCatalog(funcoes, 'MG', uniq('Alfa')),
+      await makeCatalog(funcoes, 'MG', uniq('Meio')),
+    ];
+    const x = await makeProfissional('MG', {}, [zeta.id, alfa.id, meio.id]);
+    const y = await makeProfissional('MG', {}, [meio.id]);
+    const z = await makeProfissional('MG', {}, []);
+    await makeSurveyResponse('MG', [
+      [x.id, 'qual_tec', 5],
+      [x.id, 'educacao_simpatia', 3],
+      [y.id, 'qual_tec', 2],
+    ]);
+    await makeSurveyResponse('MG', [[x.id, 'qual_tec', 4]]);
+    await makeSurveyResponse('MG', [[x.id, 'qual_tec', 1]], 'profissional'); // a colleague's: not a client rating
+
+    // qual_tec: m = (5 + 2 + 4) / 3 = 11/3; educacao_simpatia: m = 3.
+    // X: qual (5 * 11/3 + 9) / 7 = 3.905 → 3.9; educ (5 * 3 + 3) / 6 = 3; media (3.9 + 3) / 2 = 3.45; 2 responses.
+    // Y: qual (5 * 11/3 + 2) / 6 = 3.389 → 3.39; 1 response. Z: none.
+    const none = { qual_tec: null, educacao_simpatia: null, desempenho_evento: null, disp_horario: null };
+    const expected = {
+      [x.id]: {
+        funcoes: [alfa, meio, zeta].map((f) => ({ id: f.id, nome: f.label })),
+        avaliacao_clientes: { ...none, qual_tec: 3.9, educacao_simpatia: 3, media: 3.45, respostas: 2 },
+      },
+      [y.id]: {
+        funcoes: [{ id: meio.id, nome: meio.label }],
+        avaliacao_clientes: { ...none, qual_tec: 3.39, media: 3.39, respostas: 1 },
+      },
+      [z.id]: { funcoes: [], avaliacao_clientes: { ...none, media: null, respostas: 0 } },
+    };
+    const headers = authHeaders(admin.token, { 'x-regiao': 'MG' });
+    const pick = (p: { id: string; funcoes: unknown; avaliacao_clientes: unknown }) => ({
+      funcoes: p.funcoes,
+      avaliacao_clientes: p.avaliacao_clientes,
+    });
+
+    const list = await api('GET', '/api/profissionais', { headers, countQueries: true });
+    expect(list.status).toBe(200);
+    const listed = Object.fromEntries(list.body.map((p: { id: string }) => [p.id, p]));
+    for (const id of [x.id, y.id, z.id]) expect(pick(listed[id])).toEqual(expected[id]);
+    // avaliacao_clientes answered last, as ever.
+    expect(Object.keys(listed[x.id]).at(-1)).toBe('avaliacao_clientes');
+    expect([list.roundTrips, list.statements]).toEqual([1, 2]); // the user row, the profiles
+
+    const paged = await api('GET', '/api/profissionais?limit=500', { headers, countQueries: true });
+    expect(paged.body).toEqual(list.body);
+    expect(paged.headers.get('x-total-count')).toBe(String(list.body.length));
+    expect([paged.roundTrips, paged.statements]).toEqual([1, 3]); // the user row, the page, its total
+
+    for (const id of [x.id, y.id, z.id]) {
+      const one = await api('GET', `/api/profissionais/${id}`, { headers, countQueries: true });
+      expect(one.body).toEqual(listed[id]);
+      expect([one.roundTrips, one.statements]).toEqual([1, 2]); // the user row, the profile
+    }
   });
 });
 

@@ -14,11 +14,11 @@ import { foldedHandler, handler, logCtx, mailOf } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
-  const [profiles, held, ratings, counted] = await read((scope) =>
+  const [profiles, counted] = await read((scope) =>
     profissionaisListSelects(c.get('db'), scope, c.get('regiao'), c.req.valid('query')),
   );
   setTotal(c, totalOf(counted, profiles.length));
-  return c.json(profissionaisList(profiles, held, ratings), 200);
+  return c.json(profissionaisList(profiles), 200);
 });
 
 export const contagem = foldedHandler(r.contagem, async (c, read) => {
@@ -27,10 +27,10 @@ export const contagem = foldedHandler(r.contagem, async (c, read) => {
 });
 
 export const get = foldedHandler(r.get, async (c, read) => {
-  const [profiles, held, ratings] = await read((scope) =>
+  const [profiles] = await read((scope) =>
     profissionalByIdSelects(c.get('db'), scope, c.get('regiao'), c.req.valid('param').id),
   );
-  return c.json(profissionalOne(profiles, held, ratings), 200);
+  return c.json(profissionalOne(profiles), 200);
 });
 
 export const create = handler(r.create, async (c) => {
