@@ -79,10 +79,17 @@ export async function authorizedSelf<R extends { user: AuthUser & { senhaHash?: 
 }
 
 const unguarded: Author['template'] = { shape: 'none', binds: {} };
+
+/** c.get('user') after a proven write, whose user row was never read: any use is a bug, and says so. */
+const unreadUser = new Proxy({} as AuthUser, {
+  get(_, key) {
+    throw new Error(`c.get('user').${String(key)} after a proven write: its user row was not read`);
+  },
+});
 const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.empresaId });
 
 /**
- * A write and its author's check in ONE atomic D1 batch (docs/architecture.md, "Folded writes").
+ * A write and its author's check in ONE atomic D1 batch (docs/architecture.md, "A folded write").
  * Folded, the statements are built for the token's scope with `author.guard` (the stored user is
  * that scope, approved, session live) in their WHERE: a refused author (deleted, pending, role or
  * company changed) writes nothing, and the stored user then answers exactly as without the fold
@@ -94,8 +101,8 @@ const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.
  * author: then the batch is the write's statements alone, and when `prove` holds (a guarded
  * statement wrote: the guard held, so the stored user was the token's scope, approved and live at
  * that moment) nothing more is read. Only when it does not hold (the write's contract: nothing was
- * written then) is the user read, in a second round trip, and decides as above. c.get('user') is
- * not set after a proven write.
+ * written then) does a second batch run, the user row and the same statements, and decide as
+ * above. c.get('user') may not be used after a proven write.
  */
 export async function authorizedWrite<const T extends readonly [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]>(
   c: Context<AppEnv>,
@@ -126,11 +133,14 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
   if (prove) {
     const results = (await db.batch(stmts as never)) as BatchResponse<[...T]>;
     if (prove(results)) {
-      c.set('pendingAuth', undefined); // admitted by the guard itself
+      // Admitted by the guard itself; the user row was not read (a later c.get('user') fails loudly).
+      c.set('pendingAuth', undefined);
+      c.set('user', unreadUser);
       return results;
     }
-    const admitted = await confirm(c, pending);
-    return sameScope(admitted) ? results : unfolded(admitted);
+    // Nothing was written. The user row and the same statements again, in one atomic batch: the
+    // answer (401/403, the write's own refusal, or the write itself if the author was approved
+    // meanwhile) comes from one moment, as without `prove`.
   }
   const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
     ReturnType<typeof userQuery>,

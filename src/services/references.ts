@@ -35,8 +35,8 @@ export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], ex
 
 /**
  * The same check for a folded write, with no round trip of its own: `condition` (every referenced
- * id exists in the region) guards the write's statements, and `select` (one row, a 0/1 per ref)
- * joins the write's batch so that `assertFound(row)` answers the same 404 afterwards.
+ * id exists in the region) guards the write's statements, and `select` (one row, a 0/1 per ref),
+ * run after a write that wrote nothing, lets `assertFound(row)` answer the same 404.
  */
 export function refsInRegion(db: Db, regiao: string | Placeholder, refs: Ref[]) {
   const present = refs.filter((r) => r.id !== null && r.id !== undefined);

@@ -49,6 +49,25 @@ async function fotBody(regiao = 'SP', over: Record<string, unknown> = {}) {
 }
 const fotsNumbered = (fot: number) => db.select().from(cadastroFot).where(eq(cadastroFot.fot, fot));
 
+/**
+ * The D1 binding with `change` run right after its `n`-th batch: a race between a proven write's
+ * first batch and what follows it (middleware/folded.ts). No sessions: the app then batches on it.
+ */
+function afterBatch(n: number, change: () => Promise<unknown>): D1Database {
+  let batches = 0;
+  return new Proxy(env.DB, {
+    get(t, p) {
+      if (p === 'withSession') return undefined;
+      if (p !== 'batch') return (Reflect.get(t, p) as Function).bind(t);
+      return async (stmts: D1PreparedStatement[]) => {
+        const out = await t.batch(stmts);
+        if (++batches === n) await change();
+        return out;
+      };
+    },
+  });
+}
+
 /** The ways an author is refused after its token was signed, with today's answers. */
 const refusals: [string, (id: string, token: string) => Promise<unknown>, number, string][] = [
   ['deleted', (id) => db.delete(users).where(eq(users.id, id)), 401, 'UNAUTHENTICATED'],
@@ -138,6 +157,33 @@ describe('POST /api/cursos: the author check folded into the insert', () => {
     expect(await logCount()).toBe(before + 1);
   });
 
+  it('an author approved between the refused write and the user read is written once (201, not a 500)', async () => {
+    const admin = await makeAdmin();
+    await setUser(admin.id, { ativo: false });
+    const nome = uniq('Curso');
+    const before = await logCount();
+    const DB = afterBatch(1, () => setUser(admin.id, { ativo: true }));
+    const res = await api('POST', '/api/cursos', { token: admin.token, body: { nome }, bindings: { DB } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ nome });
+    expect(await cursosNamed(nome)).toHaveLength(1);
+    expect(await logCount()).toBe(before + 1);
+  });
+
+  it('an author deactivated between the two batches is refused, nothing written', async () => {
+    const admin = await makeAdmin();
+    await setUser(admin.id, { role: 'agenda_viewer' });
+    const nome = uniq('Curso');
+    // Its token still says SUPERADMIN: the first batch writes nothing, the user turns pending before the second.
+    const DB = afterBatch(1, () => setUser(admin.id, { role: 'SUPERADMIN', ativo: false }));
+    expectError(
+      await api('POST', '/api/cursos', { token: admin.token, body: { nome }, bindings: { DB } }),
+      403,
+      'ACCOUNT_PENDING',
+    );
+    expect(await cursosNamed(nome)).toHaveLength(0);
+  });
+
   it('an unknown token subject is 401 and writes nothing', async () => {
     const token = await tokenFor(UNKNOWN_ID, 'SUPERADMIN');
     const nome = uniq('Curso');
@@ -188,26 +234,25 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     }
   });
 
-  it('a reference that appears between the refused insert and its explanation is 409, nothing written', async () => {
+  it('a reference that appears between the refused write and its explanation is 409, nothing written', async () => {
     const admin = await makeAdmin();
     const empresaId = crypto.randomUUID();
     const body = await fotBody('SP', { empresa_id: empresaId });
-    // The company is created right after the write's batch, before the refusal is explained.
-    let batches = 0;
-    const DB = new Proxy(env.DB, {
-      get(t, p) {
-        if (p === 'withSession') return undefined; // no sessions: the app batches on this binding (db/session.ts)
-        if (p !== 'batch') return (Reflect.get(t, p) as Function).bind(t);
-        return async (stmts: D1PreparedStatement[]) => {
-          const out = await t.batch(stmts);
-          if (batches++ === 0) await makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId);
-          return out;
-        };
-      },
-    });
+    // Created after the second batch (the user row and the insert again), before the refusal is explained.
+    const DB = afterBatch(2, () => makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId));
     const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } });
     expectError(res, 409, 'CONFLICT');
     expect(await fotsNumbered(body.fot)).toHaveLength(0);
+  });
+
+  it('a reference that appears between the two batches is written once, as the second batch found it', async () => {
+    const admin = await makeAdmin();
+    const empresaId = crypto.randomUUID();
+    const body = await fotBody('SP', { empresa_id: empresaId });
+    const DB = afterBatch(1, () => makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId));
+    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } });
+    expect(res.status).toBe(201);
+    expect(await fotsNumbered(body.fot)).toHaveLength(1);
   });
 
   it('a refused author with a missing reference gets the authentication answer first', async () => {
