@@ -12,3 +12,10 @@ export function recordRetryDelays(batch: MessageBatch<unknown>) {
   }
   return delays;
 }
+
+/** A producer binding that keeps every `sendBatch` call's messages (`sent`, one array per call), for the producer tests. */
+export function capturingQueue<T>() {
+  const sent: { body: T }[][] = [];
+  const queue = { sendBatch: async (msgs: { body: T }[]) => void sent.push(msgs) } as unknown as Queue<T>;
+  return { queue, sent };
+}

@@ -25,7 +25,7 @@ import {
   uniq,
   type TestUser,
 } from '../helpers/factories';
-import { recordRetryDelays } from '../helpers/queue';
+import { capturingQueue, recordRetryDelays } from '../helpers/queue';
 import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const N = '/api/v1/notifications';
@@ -304,10 +304,7 @@ describe('producers: account approved and role changed', () => {
   it('the approval enqueues one push message for the notification, after the write', async () => {
     const admin = await makeAdmin();
     const pending = await makeUser({ ativo: false });
-    const sent: { body: PushMessage }[][] = [];
-    const queue = {
-      sendBatch: vi.fn(async (msgs: { body: PushMessage }[]) => void sent.push(msgs)),
-    } as unknown as Queue<PushMessage>;
+    const { queue, sent } = capturingQueue<PushMessage>();
     const ctx = createExecutionContext();
     const res = await createApp().request(
       `/api/admin/users/${pending.id}/approve`,

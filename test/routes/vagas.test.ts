@@ -403,13 +403,14 @@ describe('POST /api/vagas/{agenda_id}/candidaturas', () => {
     );
     const patch = (id: string, status: string, regiao = 'SP') =>
       api('PATCH', `/api/convites/${id}`, { token: admin.token, regiao, body: { status } });
+    // The professional's notifications of a decision, as [titulo, mensagem, dados].
+    const decisionNotes = async (userId: string, tipo: string) =>
+      (await notificationsOf(userId, tipo)).map((n) => [n.titulo, n.mensagem, n.dados]);
     expectError(await patch(ca.id, 'aceito', 'MG'), 404, 'NOT_FOUND');
     const ok = await patch(ca.id, 'aceito');
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe('aceito');
-    expect(
-      (await notificationsOf(a.user.id, 'candidatura_aprovada')).map((n) => [n.titulo, n.mensagem, n.dados]),
-    ).toEqual([
+    expect(await decisionNotes(a.user.id, 'candidatura_aprovada')).toEqual([
       [
         'Candidatura aprovada',
         `Sua candidatura para o evento de ${FUTURE} foi aprovada.`,
@@ -422,9 +423,7 @@ describe('POST /api/vagas/{agenda_id}/candidaturas', () => {
     expect(await notificationsOf(b.user.id, 'candidatura_aprovada')).toHaveLength(0);
     const no = await patch(cc.id, 'recusado');
     expect(no.body.status).toBe('recusado');
-    expect(
-      (await notificationsOf(c.user.id, 'candidatura_recusada')).map((n) => [n.titulo, n.mensagem, n.dados]),
-    ).toEqual([
+    expect(await decisionNotes(c.user.id, 'candidatura_recusada')).toEqual([
       [
         'Candidatura recusada',
         `Sua candidatura para o evento de ${FUTURE} foi recusada.`,

@@ -5,7 +5,7 @@
 // written: no row, no activity-log entry.
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { count, eq, sql } from 'drizzle-orm';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import type { PushMessage } from '../../src/lib/messages';
 import {
@@ -36,6 +36,7 @@ import {
   tokenFor,
   uniq,
 } from '../helpers/factories';
+import { capturingQueue } from '../helpers/queue';
 import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
 
 const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
@@ -234,23 +235,24 @@ describe('POST /api/cadastro-fot: author and references checked in the insert', 
     }
   });
 
-  it('a reference that appears between the refused write and its explanation is 409, nothing written', async () => {
+  /** A FOT create whose company does not exist until just after the write's `n`-th batch. */
+  async function createWithCompanyAfterBatch(n: number) {
     const admin = await makeAdmin();
     const empresaId = crypto.randomUUID();
     const body = await fotBody('SP', { empresa_id: empresaId });
+    const DB = afterBatch(n, () => makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId));
+    return { body, res: await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } }) };
+  }
+
+  it('a reference that appears between the refused write and its explanation is 409, nothing written', async () => {
     // Created after the second batch (the user row and the insert again), before the refusal is explained.
-    const DB = afterBatch(2, () => makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId));
-    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } });
+    const { body, res } = await createWithCompanyAfterBatch(2);
     expectError(res, 409, 'CONFLICT');
     expect(await fotsNumbered(body.fot)).toHaveLength(0);
   });
 
   it('a reference that appears between the two batches is written once, as the second batch found it', async () => {
-    const admin = await makeAdmin();
-    const empresaId = crypto.randomUUID();
-    const body = await fotBody('SP', { empresa_id: empresaId });
-    const DB = afterBatch(1, () => makeCatalog(empresas, 'SP', uniq('Empresa'), empresaId));
-    const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body, bindings: { DB } });
+    const { body, res } = await createWithCompanyAfterBatch(1);
     expect(res.status).toBe(201);
     expect(await fotsNumbered(body.fot)).toHaveLength(1);
   });
@@ -407,10 +409,7 @@ describe('PATCH /api/convites/{id}: the caller check, the answer, its notificati
 
   it('its push messages are the notifications written, enqueued once after the batch', async () => {
     const { user, inv, creator, inviter } = await invitation();
-    const sent: { body: PushMessage }[][] = [];
-    const queue = {
-      sendBatch: vi.fn(async (msgs: { body: PushMessage }[]) => void sent.push(msgs)),
-    } as unknown as Queue<PushMessage>;
+    const { queue, sent } = capturingQueue<PushMessage>();
     const ctx = createExecutionContext();
     const res = await createApp().request(
       `/api/convites/${inv.id}`,
