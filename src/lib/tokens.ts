@@ -103,7 +103,7 @@ async function verifyFully(token: string, secret: string): Promise<AccessClaims 
     payload[k] === undefined || (typeof payload[k] === 'number' && Number.isFinite(payload[k]));
   if (!time('nbf') || !time('iat') || typeof payload.exp !== 'number' || !Number.isFinite(payload.exp))
     return undefined;
-  if ((payload.nbf as number) > now || payload.exp <= now || now < (payload.iat as number)) return undefined;
+  if (!timely(payload as unknown as AccessClaims, now)) return undefined;
   if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
   const signature = bytesOf(s);
   if (!signature) return undefined;

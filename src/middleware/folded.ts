@@ -16,6 +16,9 @@ import { admit, confirm, selectUser, userQuery } from './admission';
  * authedRoute({ fold: true }); their handlers receive `read` (routes/route.ts), never call this directly.
  */
 
+/** The stored user has the role and company the statements were built for (the token's). */
+const sameScope = (u: AuthUser, s: Scope) => u.role === s.role && u.empresaId === s.empresaId;
+
 const subjectOf = (claims: AccessClaims): Scope => ({
   id: claims.sub,
   role: claims.role,
@@ -54,7 +57,7 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
   const guess = subjectOf(pending.claims);
   const [[user], ...rows] = await fastSelect(db, [selectUser(db, pending.claims), ...build(guess)]);
   const admitted = admit(c, user, pending.allowPending, pending.checks);
-  if (admitted.role === guess.role && admitted.empresaId === guess.empresaId) return rows as SelectRows<T>;
+  if (sameScope(admitted, guess)) return rows as SelectRows<T>;
   return fastSelect(db, build(admitted));
 }
 
@@ -129,7 +132,6 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
   const guess = subjectOf(pending.claims);
   const sid = pending.claims.sid;
   const stmts = build(author(guess, () => authorGuard(db, guess, sid), guardBinds(guess, sid)));
-  const sameScope = (u: AuthUser) => u.ativo && u.role === guess.role && u.empresaId === guess.empresaId;
   if (prove) {
     const results = (await db.batch(stmts as never)) as BatchResponse<[...T]>;
     if (prove(results)) {
@@ -146,5 +148,6 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
     ReturnType<typeof userQuery>,
   ]);
   const admitted = admit(c, (users as AuthUser[])[0], pending.allowPending, pending.checks);
-  return sameScope(admitted) ? (results as never) : unfolded(admitted);
+  // A pending user admitted by a route that allows it had nothing written: the guard requires approval.
+  return admitted.ativo && sameScope(admitted, guess) ? (results as never) : unfolded(admitted);
 }

@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   getTableColumns,
+  getTableName,
   gte,
   is,
   isNull,
@@ -16,7 +17,7 @@ import {
   type SQLWrapper,
 } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Author } from '../db/authored';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
@@ -89,14 +90,17 @@ export const maskValue = (v: unknown) => {
   return s.length > 4 ? `***${s.slice(-4)}` : '***';
 };
 
+/** A stored boolean (0/1, or null) as JSON true/false/null. */
+const boolJson = (expr: SQL) =>
+  sql`json(case when ${expr} is null then 'null' when ${expr} then 'true' else 'false' end)`;
+
 /** A value as json_object() should see it: booleans as JSON true/false (columns store 0/1), objects as JSON. */
 function valueSql(v: LogValue, masked: boolean): SQL {
   if (isSqlValue(v)) {
     const expr = sql`${v}`;
     if (masked)
       return sql`(case when ${expr} is null then null when length(${expr}) > 4 then '***' || substr(${expr}, -4) else '***' end)`;
-    if (is(v, Column) && v.columnType === 'SQLiteBoolean')
-      return sql`json(case when ${expr} is null then 'null' when ${expr} then 'true' else 'false' end)`;
+    if (is(v, Column) && v.columnType === 'SQLiteBoolean') return boolJson(expr);
     return expr;
   }
   if (masked) return sql`${maskValue(v)}`;
@@ -181,7 +185,7 @@ export const writeBinds = (author: Author, values: Record<string, unknown>) => (
 });
 
 /** The values of `logTemplate`'s placeholders for one entry. */
-export const logBinds = (ctx: LogCtx) => ({
+const logBinds = (ctx: LogCtx) => ({
   log_id: crypto.randomUUID(),
   log_at: new Date().toISOString(),
   log_ator_id: ctx.atorId,
@@ -216,14 +220,29 @@ export function createdTemplate(table: SQLiteTable, keys: string[]): Record<stri
     const v = sql`${sql.param(sql.placeholder(key), col)}`;
     out[col.name] = {
       depois:
-        col.columnType === 'SQLiteBoolean'
-          ? sql`json(case when ${v} is null then 'null' when ${v} then 'true' else 'false' end)`
-          : col.columnType === 'SQLiteTextJson'
-            ? sql`json(${v})`
-            : v,
+        col.columnType === 'SQLiteBoolean' ? boolJson(v) : col.columnType === 'SQLiteTextJson' ? sql`json(${v})` : v,
     };
   }
   return out;
+}
+
+/**
+ * The log entry of the row a cached insert creates (logTemplate, db/prepared-statement.ts):
+ * `<table>.create` for the insert's placeholders `id` and `regiao`, `dados` the columns given
+ * (createdTemplate), written exactly when that row exists: its id is new, so only that insert can
+ * have written it (a primary-key lookup, cheaper than the author check again).
+ */
+export function createdLogTemplate(db: Db, table: SQLiteTable & { id: SQLiteColumn }, columns: string[]) {
+  const entidade = getTableName(table);
+  const id = sql.placeholder('id');
+  return logTemplate(db, {
+    acao: `${entidade}.create`,
+    entidade,
+    entidadeId: id,
+    regiao: sql.placeholder('regiao'),
+    dados: createdTemplate(table, columns),
+    when: sql`exists (select 1 from ${table} where ${table.id} = ${id})`,
+  });
 }
 
 /** `dados` of an update: each column set, `antes` read from the row by the entry's own statement. */

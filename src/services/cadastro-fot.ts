@@ -12,7 +12,7 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
-import { changed, createdTemplate, deleted, logRowWrite, logTemplate, writeBinds, type LogCtx } from './activity-log';
+import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type LogCtx } from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -155,7 +155,7 @@ export async function createFot(db: Db, write: AuthoredWrite, regiao: string, bo
     (author) => {
       const shape = { author: author.template.shape, columns };
       const binds = writeBinds(author, values);
-      return [fotInsert(db, shape, binds), fotCreatedLog(db, shape, binds), fotReadBack(db, undefined, binds)];
+      return [fotInsert(db, shape, binds), fotCreatedLog(db, { columns }, binds), fotReadBack(db, undefined, binds)];
     },
     // Its id is new: the row exists exactly when the guarded insert wrote it.
     ([, , rows]) => rows.length > 0,
@@ -176,15 +176,8 @@ const refsTemplate = (db: Db) =>
 const fotInsert = preparedStatement((db: Db, s: FotShape) =>
   insertWhereTemplate(db, cadastroFot, s.columns, and(guardTemplate(db, s.author), refsTemplate(db).condition)!),
 );
-const fotCreatedLog = preparedStatement((db: Db, s: FotShape) =>
-  logTemplate(db, {
-    acao: 'cadastro_fot.create',
-    entidade: 'cadastro_fot',
-    entidadeId: ph('id'),
-    regiao: ph('regiao'),
-    dados: createdTemplate(cadastroFot, s.columns),
-    when: sql`exists (select 1 from ${cadastroFot} where ${cadastroFot.id} = ${ph('id')})`,
-  }),
+const fotCreatedLog = preparedStatement((db: Db, s: Pick<FotShape, 'columns'>) =>
+  createdLogTemplate(db, cadastroFot, s.columns),
 );
 const fotReadBack = preparedStatement((db: Db) => selectFots(db).where(eq(cadastroFot.id, ph('id'))));
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableName, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
@@ -10,7 +10,7 @@ import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, createdTemplate, deleted, logRowWrite, logTemplate, writeBinds, type LogCtx } from './activity-log';
+import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type LogCtx } from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -85,7 +85,11 @@ export async function insertCatalog<T extends CatalogTable>(
     (author) => {
       const shape = { entidade, columns: Object.keys(values), author: author.template.shape };
       const binds = writeBinds(author, values);
-      return [...before, insertRow(db, shape, binds), insertLog(db, shape, binds)] as unknown as [BatchItem<'sqlite'>];
+      return [
+        ...before,
+        insertRow(db, shape, binds),
+        insertLog(db, { entidade, columns: shape.columns }, binds),
+      ] as unknown as [BatchItem<'sqlite'>];
     },
     // The guarded insert returned its row: the author check held (`before` only ensures fixed rows).
     (results) => inserted(results) !== undefined,
@@ -103,18 +107,9 @@ type InsertShape = { entidade: string; columns: string[]; author: GuardShape };
 const insertRow = preparedStatement((db: Db, s: InsertShape) =>
   insertWhereTemplate(db, catalogTables.get(s.entidade)!, s.columns, guardTemplate(db, s.author)).returning(),
 );
-const insertLog = preparedStatement((db: Db, s: InsertShape) => {
-  const table = catalogTables.get(s.entidade)!;
-  return logTemplate(db, {
-    acao: `${s.entidade}.create`,
-    entidade: s.entidade,
-    entidadeId: sql.placeholder('id'),
-    regiao: sql.placeholder('regiao'),
-    dados: createdTemplate(table, s.columns),
-    // Written exactly when the insert was (its id is new): a primary-key lookup, cheaper than the author check again.
-    when: sql`exists (select 1 from ${table} where ${table.id} = ${sql.placeholder('id')})`,
-  });
-});
+const insertLog = preparedStatement((db: Db, s: Omit<InsertShape, 'author'>) =>
+  createdLogTemplate(db, catalogTables.get(s.entidade)!, s.columns),
+);
 
 export async function updateCatalog<T extends CatalogTable>(
   db: Db,

@@ -652,11 +652,7 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
  * Any other state is 409 INVALID_STATE. The professional is told.
  */
 function decidePlan(db: Db, author: Author, regiao: string, id: string, status: Answer, now: string): AnswerPlan {
-  const inRegion = and(
-    eq(convites.id, id),
-    sql`exists (select 1 from ${agenda} where ${agenda.id} = ${convites.agendaId} and ${agenda.regiao} = ${regiao})`,
-    author.guard,
-  )!;
+  const inRegion = and(eq(convites.id, id), sql`${conviteRegiao} = ${regiao}`, author.guard)!;
   const aprovada = status === 'aceito';
   const notes = notifyFromRow(
     db,

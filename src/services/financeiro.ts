@@ -111,7 +111,7 @@ export const entryValues = (e: NewEntry) => {
 };
 
 /** An entry's create log entry but its `dados`: written only if the row is there (so a refused `when` leaves no entry). */
-export const createdEntry = (id: string | Placeholder, regiao: string | Placeholder) => ({
+const createdEntry = (id: string | Placeholder, regiao: string | Placeholder) => ({
   acao: 'lancamentos.create',
   entidade: 'lancamentos',
   entidadeId: id,

@@ -38,12 +38,11 @@ import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
 import { pageBounds, type Page } from '../lib/pagination';
-import { created, createdTemplate, logStatement, logTemplate, writeBinds, type LogCtx } from './activity-log';
+import { created, createdLogTemplate, logStatement, writeBinds, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
 import {
   cancelarStatements,
-  createdEntry,
   ensureSystemCategories,
   entryInsert,
   entryValues,
@@ -323,7 +322,11 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
     (author) => {
       const shape: EntryShape = { author: author.template.shape, ...refs };
       const binds = writeBinds(author, values);
-      return [entryCreate(db, shape, binds), entryCreatedLog(db, shape, binds), entryReadBack(db, undefined, binds)];
+      return [
+        entryCreate(db, shape, binds),
+        entryCreatedLog(db, undefined, binds),
+        entryReadBack(db, undefined, binds),
+      ];
     },
     // Its id is new: the entry exists exactly when the guarded insert wrote it.
     (results) => readBack(results) !== undefined,
@@ -357,9 +360,7 @@ const refsTemplate = (db: Db, s: EntryShape) =>
 const entryCreate = preparedStatement((db: Db, s: EntryShape) =>
   insertWhereTemplate(db, l, entryColumns, and(guardTemplate(db, s.author), refsTemplate(db, s).condition)!),
 );
-const entryCreatedLog = preparedStatement((db: Db) =>
-  logTemplate(db, { ...createdEntry(ph('id'), ph('regiao')), dados: createdTemplate(l, entryColumns) }),
-);
+const entryCreatedLog = preparedStatement((db: Db) => createdLogTemplate(db, l, entryColumns));
 const entryReadBack = preparedStatement((db: Db) => selectLancamentos(db).where(eq(l.id, ph('id'))));
 
 type Transition = 'pagar' | 'cancelar' | 'estornar';
