@@ -1,8 +1,8 @@
-import { and, eq, exists, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, exists, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { Db } from './client';
 import { refreshTokens, users } from './schema';
-import type { Scope } from './scope';
+import { placeholderScope, scopeShape, scopeValues, type Scope, type ScopeShape, type SqlScope } from './scope';
 
 type Stmt = BatchItem<'sqlite'>;
 
@@ -26,8 +26,11 @@ export interface Author {
   template: { shape: GuardShape; binds: Record<string, unknown> };
 }
 
-/** Which author check a cached statement carries: none (the user was read already), or the folded one, with or without a company. */
-export type GuardShape = 'none' | 'user' | 'user-company';
+/**
+ * Which author check a cached statement carries: none (the user was read already), or the folded
+ * one for the author's scope shape (db/scope.ts: its role, whether a company is set).
+ */
+export type GuardShape = 'none' | ScopeShape;
 
 /**
  * Runs a write built for its author in one atomic batch, the author's check included. `prove`, when
@@ -41,34 +44,15 @@ export type AuthoredWrite = <const T extends readonly [Stmt, ...Stmt[]]>(
 ) => Promise<BatchResponse<[...T]>>;
 
 /** The session `sid` of the user is live (same rule as the authentication query, middleware/admission.ts). */
-export const liveSession = (sid: string | SQL) =>
+export const liveSession = (sid: string | SQL | Placeholder) =>
   sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sid} and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.revokedAt} is null)`;
 
 /**
  * `exists (the approved user with this id, role and company, session live)`: uses the users primary
- * key and refresh_tokens_family_idx, so it reads two or three rows whatever the data.
+ * key and refresh_tokens_family_idx, so it reads two or three rows whatever the data. Values, or
+ * the placeholders of a cached statement (guardTemplate).
  */
-export const authorGuard = (db: Db, scope: Scope, sid: string): SQL => guardOf(db, scope, sid);
-
-/** The check of `shape` with placeholders for the author's values (`template.binds`). */
-export function guardTemplate(db: Db, shape: GuardShape): SQL {
-  if (shape === 'none') return sql`1`;
-  const p = sql.placeholder;
-  return guardOf(
-    db,
-    { id: p('author_id'), role: p('author_role'), empresaId: shape === 'user' ? null : p('author_empresa') },
-    p('author_sid'),
-  );
-}
-
-/** The values of `guardTemplate` for the folded author `scope` with session `sid`. */
-export const guardBinds = (scope: Scope, sid: string): Author['template'] => ({
-  shape: scope.empresaId === null ? 'user' : 'user-company',
-  binds: { author_id: scope.id, author_role: scope.role, author_empresa: scope.empresaId, author_sid: sid },
-});
-
-type Value = string | SQLWrapper;
-function guardOf(db: Db, who: { id: Value; role: Value; empresaId: Value | null }, sid: Value): SQL {
+export function authorGuard(db: Db, who: SqlScope, sid: string | Placeholder): SQL {
   return exists(
     db
       .select({ one: sql`1` })
@@ -76,11 +60,21 @@ function guardOf(db: Db, who: { id: Value; role: Value; empresaId: Value | null 
       .where(
         and(
           eq(users.id, who.id),
-          eq(users.role, who.role as Scope['role']),
+          eq(users.role, who.role),
           who.empresaId === null ? isNull(users.empresaId) : eq(users.empresaId, who.empresaId),
           eq(users.ativo, true),
-          liveSession(sid as string | SQL),
+          liveSession(sid),
         ),
       ),
   );
 }
+
+/** The check of `shape` with placeholders for the author's values (`template.binds`: scope.ts's and `author_sid`). */
+export const guardTemplate = (db: Db, shape: GuardShape): SQL =>
+  shape === 'none' ? sql`1` : authorGuard(db, placeholderScope(shape), sql.placeholder('author_sid'));
+
+/** The values of `guardTemplate` for the folded author `scope` with session `sid`. */
+export const guardBinds = (scope: Scope, sid: string): Author['template'] => ({
+  shape: scopeShape(scope),
+  binds: { ...scopeValues(scope), author_sid: sid },
+});

@@ -178,11 +178,12 @@ export function logTemplate(db: Db, e: LogEntry): BatchItem<'sqlite'> {
 }
 
 /** Every value a folded write's cached statements bind: its own, its author check's and its log entry's. */
-export const writeBinds = (author: Author, values: Record<string, unknown>) => ({
-  ...values,
-  ...author.template.binds,
-  ...logBinds(author.log),
-});
+export function writeBinds(author: Author, values: Record<string, unknown>) {
+  // The author check's placeholders (db/scope.ts `uid`, `empresa`; `author_sid`) must not shadow a column's.
+  for (const key in author.template.binds)
+    if (key in values) throw new Error(`writeBinds: the column value ${key} would be bound as the author's`);
+  return { ...values, ...author.template.binds, ...logBinds(author.log) };
+}
 
 /** The values of `logTemplate`'s placeholders for one entry. */
 const logBinds = (ctx: LogCtx) => ({
