@@ -1,5 +1,6 @@
 import { Column, fillPlaceholders, getTableColumns, is, SQL, Table } from 'drizzle-orm';
 import type { Db } from './client';
+import { perShape } from './per-shape';
 
 /** A drizzle select as built (`db.select(...).from(...)...`), not yet run. */
 export interface Selectable extends PromiseLike<unknown[]> {
@@ -87,16 +88,15 @@ function compile(query: Selectable): RowMapper {
  * builder sees only `shape`, never a request value, so one shape always gives the same SQL.
  */
 export function preparedSelect<Shape, Q extends Selectable>(build: (db: Db, shape: Shape) => Q) {
-  const built = new Map<string, { sql: string; params: unknown[]; map: RowMapper }>();
-  return (db: Db, shape: Shape, values: Record<string, unknown>): BoundSelect<Awaited<Q>[number]> => {
-    const key = JSON.stringify(shape) ?? '';
-    let b = built.get(key);
-    if (!b) {
+  const builtFor = perShape(
+    (db: Db, shape: Shape) => {
       const q = build(db, shape);
-      const { sql, params } = q.toSQL();
-      b = { sql, params, map: compile(q) };
-      built.set(key, b);
-    }
+      return { ...q.toSQL(), map: compile(q) };
+    },
+    (b) => b.params,
+  );
+  return (db: Db, shape: Shape, values: Record<string, unknown>): BoundSelect<Awaited<Q>[number]> => {
+    const b = builtFor(db, shape);
     return { kind: 'bound', sql: b.sql, params: fillPlaceholders(b.params, values), map: b.map };
   };
 }

@@ -1,6 +1,7 @@
 import { fillPlaceholders } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from './client';
+import { perShape } from './per-shape';
 
 /**
  * A statement for drizzle's `db.batch` (an insert, update, delete or select) whose SQL is built
@@ -46,14 +47,10 @@ interface Session {
 type Built = Omit<DrizzlePrepared, 'run' | 'all' | 'get' | 'values'>;
 
 export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (db: Db, shape: Shape) => Q) {
-  const built = new Map<string, Built>();
-  return (db: Db, shape: Shape, values: Record<string, unknown>): Q => {
-    const key = JSON.stringify(shape) ?? '';
-    let b = built.get(key);
-    if (!b) {
+  const builtFor = perShape(
+    (db: Db, shape: Shape): Built => {
       const p = (build(db, shape) as unknown as Preparable)._prepare();
-      assertNothingFrozen(p.query.params);
-      b = {
+      return {
         query: p.query,
         fields: p.fields,
         executeMethod: p.executeMethod,
@@ -61,9 +58,11 @@ export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (
         customResultMapper: p.customResultMapper,
         joinsNotNullableMap: p.joinsNotNullableMap,
       };
-      built.set(key, b);
-    }
-    const ready = b;
+    },
+    (b) => b.query.params,
+  );
+  return (db: Db, shape: Shape, values: Record<string, unknown>): Q => {
+    const ready = builtFor(db, shape);
     const prepare = () => {
       const session = (db as unknown as { session: Session }).session;
       const p = session.prepareQuery(
@@ -84,14 +83,4 @@ export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (
     };
     return statement as unknown as Q;
   };
-}
-
-/** An id or an instant bound as a constant: a value of the request that would be reused by every later one. */
-const PER_REQUEST = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2})/i;
-
-/** Refuses a cached statement whose constants include a UUID or an ISO instant (give it a placeholder). */
-function assertNothingFrozen(params: unknown[]) {
-  for (const v of params)
-    if (typeof v === 'string' && PER_REQUEST.test(v))
-      throw new Error(`preparedStatement: ${v} would be frozen into the cached SQL; bind it through a placeholder`);
 }
