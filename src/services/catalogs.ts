@@ -77,39 +77,41 @@ export async function insertCatalog<T extends CatalogTable>(
     createdAt: now,
     updatedAt: now,
   };
-  const entidade = getTableName(table);
-  catalogTables.set(entidade, table);
+  const statements = catalogInserts(table);
   const before = opts.before ?? [];
   const inserted = (results: unknown[]) => (results[before.length] as T['$inferSelect'][])[0];
   const results = await write(
     (author) => {
-      const shape = { entidade, columns: Object.keys(values), author: author.template.shape };
+      const columns = Object.keys(values);
       const binds = writeBinds(author, values);
       return [
         ...before,
-        insertRow(db, shape, binds),
-        insertLog(db, { entidade, columns: shape.columns }, binds),
+        statements.row(db, { columns, author: author.template.shape }, binds),
+        statements.log(db, { columns }, binds),
       ] as unknown as [BatchItem<'sqlite'>];
     },
     // The guarded insert returned its row: the author check held (`before` only ensures fixed rows).
     (results) => inserted(results) !== undefined,
   );
-  const row = inserted(results);
-  return row!;
+  return inserted(results)!;
 }
 
-/** The tables insertCatalog has seen, by name: a cached statement's shape names its table. */
-const catalogTables = new Map<string, CatalogTable>();
-
-type InsertShape = { entidade: string; columns: string[]; author: GuardShape };
-
-// The insert and its log entry, each built once per table, column set and author check (db/prepared-statement.ts).
-const insertRow = preparedStatement((db: Db, s: InsertShape) =>
-  insertWhereTemplate(db, catalogTables.get(s.entidade)!, s.columns, guardTemplate(db, s.author)).returning(),
-);
-const insertLog = preparedStatement((db: Db, s: Omit<InsertShape, 'author'>) =>
-  createdLogTemplate(db, catalogTables.get(s.entidade)!, s.columns),
-);
+/**
+ * A catalog table's insert and its log entry, each built once per column set (and author check)
+ * (db/prepared-statement.ts); made on the table's first create.
+ */
+const insertsByTable = new WeakMap<CatalogTable, ReturnType<typeof insertsOf>>();
+const insertsOf = (table: CatalogTable) => ({
+  row: preparedStatement((db: Db, s: { columns: string[]; author: GuardShape }) =>
+    insertWhereTemplate(db, table, s.columns, guardTemplate(db, s.author)).returning(),
+  ),
+  log: preparedStatement((db: Db, s: { columns: string[] }) => createdLogTemplate(db, table, s.columns)),
+});
+function catalogInserts(table: CatalogTable) {
+  let inserts = insertsByTable.get(table);
+  if (!inserts) insertsByTable.set(table, (inserts = insertsOf(table)));
+  return inserts;
+}
 
 export async function updateCatalog<T extends CatalogTable>(
   db: Db,
