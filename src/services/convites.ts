@@ -462,8 +462,8 @@ export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | 
 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
-/** Invitation `id` with its event and professional, where `visible` holds (the one read of cancel). */
-const targetSelect = (db: Db, id: string, visible: SQL) =>
+/** Invitation `id` of an event of the region, with its event and professional (the one read of cancel). */
+const targetSelect = (db: Db, id: string, regiao: string) =>
   db
     .select({
       agendaId: convites.agendaId,
@@ -474,7 +474,7 @@ const targetSelect = (db: Db, id: string, visible: SQL) =>
     .from(convites)
     .innerJoin(agenda, eq(agenda.id, convites.agendaId))
     .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-    .where(and(eq(convites.id, id), visible));
+    .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
 
 type Answer = 'aceito' | 'recusado';
 type Stmt = BatchItem<'sqlite'>;
@@ -709,7 +709,7 @@ function decidePlan(db: Db, author: Author, regiao: string, id: string, status: 
 
 /** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */
 export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, push: Push) {
-  const [current] = await targetSelect(db, id, eq(agenda.regiao, regiao));
+  const [current] = await targetSelect(db, id, regiao);
   if (!current) throw conviteNotFound();
   const notes: NewNotification[] = current.usuarioId
     ? [
