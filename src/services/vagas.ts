@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -60,26 +60,21 @@ type VagasShape = {
   uf: boolean;
 };
 
-/** The caller's professional profile (approved account), with the functions it holds. */
-const profileOf = scopedSelect((db, scope) =>
-  db
-    .select({ id: profissionais.id, regiao: profissionais.regiao })
-    .from(profissionais)
-    .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),
-);
-
-const aceitos = sql<number>`(select count(*) from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.funcaoId} = ${agendaEquipe.funcaoId} and ${convites.status} = 'aceito')`;
+/**
+ * Places left: agenda_equipe keeps its event's count of accepted invitations (`aceitos`, kept by
+ * triggers: drizzle/0018_vagas_triggers.sql). Written as the literal terms of agenda_equipe_vagas_idx's
+ * WHERE, which SQLite uses only when the query states them (a bound `?` for `publicar` is not).
+ */
+const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
 
 /**
  * The listing's rows for the caller: published functions it holds, of events in its profile's
  * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
- * invitation yet. The profile is joined, so no profile means no rows. `publicar = 1` is written as a
- * literal: it is the WHERE of agenda_equipe_publicadas_idx, which SQLite uses only when the query
- * states it (a bound `?` is not).
+ * invitation yet. The profile is joined, so no profile means no rows.
  */
 function vagasWhere(x: VagasShape) {
   return and(
-    sql`${agendaEquipe.publicar} = 1`,
+    openPlace,
     eq(agenda.regiao, profissionais.regiao),
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
@@ -87,14 +82,15 @@ function vagasWhere(x: VagasShape) {
     x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
     x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
     x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
-    sql`${agendaEquipe.quantidade} > ${aceitos}`,
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
   );
 }
 
-const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: SqlScope, withFot: boolean) => {
-  const events = q.from(agendaEquipe).innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId));
-  return (withFot ? events.innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId)) : events)
+const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: SqlScope) =>
+  q
+    .from(agendaEquipe)
+    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
     .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
     .innerJoin(
       profissionalFuncoes,
@@ -103,7 +99,6 @@ const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: SqlScope, wi
         eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
       ),
     );
-};
 
 const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
   fromVagas(
@@ -120,12 +115,11 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
       funcaoId: agendaEquipe.funcaoId,
       funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
       requerAprovacao: agendaEquipe.requerAprovacao,
-      restantes: sql<number>`${agendaEquipe.quantidade} - ${aceitos}`.as('restantes'),
+      restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
       valorCentavos: precos.valorCentavos,
       conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
     }) as unknown as ReturnType<Db['select']>,
     scope,
-    true,
   )
     .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
@@ -143,26 +137,62 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
     .offset(ph('offset')),
 );
 
-/** The FOT record is joined only when a filter needs it (the total of an unfiltered listing reads no event row). */
-const vagasCount = scopedSelect((db, scope, x: VagasShape) =>
-  fromVagas(db.select({ n: count() }) as unknown as ReturnType<Db['select']>, scope, x.cidade || x.uf).where(
-    vagasWhere(x),
-  ),
+/**
+ * The open places (agenda_equipe_vagas_idx) of the caller's functions in its region from `desde` on,
+ * with the filters. `invited`: only those of events where the caller has an invitation, found from
+ * its own invitations (few), each place by its primary key.
+ */
+function openPlaces(x: VagasShape, invited: boolean) {
+  const byEvent = x.tipo || x.cidade || x.uf;
+  const fot = x.cidade || x.uf ? sql`inner join ${cadastroFot} on ${cadastroFot.id} = ${agenda.fotId}` : sql``;
+  const where = and(
+    openPlace,
+    sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+    sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
+    x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
+    byEvent
+      ? sql`exists (select 1 from ${agenda} ${fot} where ${and(
+          eq(agenda.id, agendaEquipe.agendaId),
+          x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
+          x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
+          x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
+        )})`
+      : undefined,
+  );
+  // CROSS JOIN fixes the order: the caller's invitations, then its functions, then the places.
+  return invited
+    ? sql`select count(*) from ${convites} cross join ${profissionalFuncoes} cross join ${agendaEquipe}
+        where ${convites.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.profissionalId} = ${profissionais.id}
+          and ${agendaEquipe.agendaId} = ${convites.agendaId} and ${agendaEquipe.funcaoId} = ${profissionalFuncoes.funcaoId} and ${where}`
+    : sql`select count(*) from ${profissionalFuncoes} cross join ${agendaEquipe}
+        where ${profissionalFuncoes.profissionalId} = ${profissionais.id}
+          and ${agendaEquipe.funcaoId} = ${profissionalFuncoes.funcaoId} and ${where}`;
+}
+
+/**
+ * The caller's professional profile (approved account); paged, with the listing's total (`n`): the
+ * open places of its functions less those of events where it is invited already. Both counts read
+ * indexes only, one range per function it holds, so the total costs about the same at 100 or
+ * 100,000 events (test/perf/query-plans.test.ts; README "Performance, round two").
+ */
+const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =>
+  db
+    .select({
+      id: profissionais.id,
+      regiao: profissionais.regiao,
+      ...(x.paged ? { n: sql<number>`(${openPlaces(x, false)}) - (${openPlaces(x, true)})` } : {}),
+    })
+    .from(profissionais)
+    .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),
 );
 
 /**
- * The page of listings, its total (paged only: unpaged, the total is the list's length) and the
- * caller's profile (to tell "no profile" from "no listings"): one batch.
+ * The caller's profile (to tell "no profile" from "no listings"; paged, with the total) and the page
+ * of listings: one batch. Unpaged, the total is the list's length.
  *
  * The page walks agenda_regiao_data_idx in the listing's order and stops after `limit` rows, so its
- * per-row rules (quota, invitation, time window) run for the rows taken only. The total cannot stop
- * early: it counts every listing from today on, and "places left" (a count of accepted invitations
- * against the quota) and "not invited" are rules over convites that no index of agenda or
- * agenda_equipe can hold, so it probes convites once or twice per listing. It reads indexes only
- * (agenda_regiao_data_idx, agenda_equipe_publicadas_idx, convites_fila_idx,
- * convites_agenda_profissional_uq; test/perf/query-plans.test.ts), no event or team row: about 5x
- * cheaper than when it joined the FOT record, but still linear in the listings (README "Performance,
- * round two", after the `--scale` run, says what a flat total would need).
+ * per-row rules (invitation, time window) run for the rows taken only.
  */
 export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
   const today = saoPauloDate(now);
@@ -182,9 +212,8 @@ export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, 
     uf: f.uf?.toUpperCase(),
     ...pageBounds(page),
   };
-  const profile = profileOf(db, scope, {});
-  const rows = vagasPage(db, scope, values, x);
-  return isPaged(page) ? ([profile, rows, vagasCount(db, scope, values, x)] as const) : ([profile, rows] as const);
+  const paged = isPaged(page);
+  return [profileOf(db, scope, paged ? values : {}, { ...x, paged }), vagasPage(db, scope, values, x)] as const;
 }
 
 type VagaRow = {
@@ -205,10 +234,15 @@ type VagaRow = {
   conflito: number;
 };
 
-/** The listing as the API answers it; 404 without a profile. */
-export function toVagas(profile: unknown[], rows: unknown[]) {
+/** The listing as the API answers it, and its total; 404 without a profile. */
+export function toVagas(profile: { n?: number }[], rows: unknown[]) {
   if (!profile[0]) throw noProfile();
-  return (rows as VagaRow[]).map((r) => ({
+  const list = (rows as VagaRow[]).map(toVaga);
+  return { list, total: profile[0].n ?? list.length };
+}
+
+function toVaga(r: VagaRow) {
+  return {
     agenda_id: r.agendaId,
     data_evento: r.dataEvento,
     horario: r.horario,
@@ -223,7 +257,7 @@ export function toVagas(profile: unknown[], rows: unknown[]) {
     vagas_restantes: r.restantes,
     valor: r.valorCentavos === null ? null : fromCentavos(r.valorCentavos),
     conflito_horario: !!r.conflito,
-  }));
+  };
 }
 
 /**

@@ -20,6 +20,10 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api } from '../helpers/request';
+import { keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 let admin: TestUser;
 beforeAll(async () => {

@@ -14,6 +14,10 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
+import { keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 const makeFuncao = (regiao = 'SP', nome = uniq('Fotógrafo')) => makeCatalog(funcoes, regiao, nome);
 

@@ -15,6 +15,10 @@ import { entriesOf, lastSeq, logEntries } from '../helpers/activity-log';
 import { failingD1 } from '../helpers/failing-d1';
 import { db, makeAdmin, makeCatalog, makeFot, makeProfissional, makeUser, nextFot, uniq } from '../helpers/factories';
 import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
+import { keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 const upload = (token: string, tipo: string, body: BodyInit, regiao = 'SP', contentType = 'text/csv') =>
   api('POST', `/api/importacoes?tipo=${tipo}`, {

@@ -23,6 +23,10 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
+import { expectKeptColumns, keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 const FUTURE = '2030-06-10';
 const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao, uniq('Fotógrafo'));
@@ -275,6 +279,54 @@ describe('GET /api/vagas', () => {
     }[];
     const flag = Object.fromEntries(list.map((v) => [v.agenda_id, v.conflito_horario]));
     expect(flag).toEqual({ [baile.id]: false, [overlapping.id]: true });
+  });
+
+  it('places left follow every change of the event, its team and its invitations (kept by triggers)', async () => {
+    const { admin, foto, event } = await published(2);
+    const { user } = await makePro('SP', [foto.id]);
+    const seen = async (q = '') => {
+      const res = await api('GET', `/api/vagas?limit=10${q}`, { token: user.token });
+      expect(res.status).toBe(200);
+      const mine = res.body.filter((v: { agenda_id: string }) => v.agenda_id === event.id);
+      return { total: Number(res.headers.get('X-Total-Count')), left: mine[0]?.vagas_restantes ?? 0 };
+    };
+    const before = (await seen()).total;
+    expect(await seen()).toEqual({ total: before, left: 2 });
+    // an application accepted at once, an invitation accepted: the place is full
+    const a = await makePro('SP', [foto.id]);
+    const conv = (await apply(a.user, event.id, { funcao_id: foto.id })).body;
+    expect(await seen()).toEqual({ total: before, left: 1 });
+    const b = await makePro('SP', [foto.id]);
+    const inv = (
+      await api('POST', `/api/agenda/${event.id}/convites`, {
+        token: admin.token,
+        body: { profissional_id: b.prof.id, funcao_id: foto.id },
+      })
+    ).body;
+    expect(await seen()).toEqual({ total: before, left: 1 });
+    await api('PATCH', `/api/convites/${inv.id}`, { token: b.user.token, body: { status: 'aceito' } });
+    expect(await seen()).toEqual({ total: before - 1, left: 0 });
+    // the team replaced with a larger quota counts the accepted invitations already there
+    await equipe(admin, event.id, [{ funcao_id: foto.id, quantidade: 3, publicar: true }]);
+    expect(await seen()).toEqual({ total: before, left: 1 });
+    // a decline and a cancellation give places back
+    await api('PATCH', `/api/convites/${conv.id}`, { token: a.user.token, body: { status: 'recusado' } });
+    expect(await seen()).toEqual({ total: before, left: 2 });
+    expect((await api('DELETE', `/api/convites/${inv.id}`, { token: admin.token })).status).toBe(204);
+    expect(await seen()).toEqual({ total: before, left: 3 });
+    // the event moved: its listing follows its date
+    const moved = await api('PUT', `/api/agenda/${event.id}`, {
+      token: admin.token,
+      body: { data_evento: '2031-03-01' },
+    });
+    expect(moved.status).toBe(200);
+    expect((await seen('&ate=2030-12-31')).left).toBe(0);
+    expect((await seen('&de=2031-03-01')).left).toBe(3);
+    expect(await seen('&de=2031-03-01&ate=2031-03-01')).toEqual({ total: 1, left: 3 });
+    // the event deleted: its places are gone
+    expect((await api('DELETE', `/api/agenda/${event.id}`, { token: admin.token })).status).toBe(204);
+    expect(await seen('&de=2031-03-01&ate=2031-03-01')).toEqual({ total: 0, left: 0 });
+    await expectKeptColumns();
   });
 
   it('is for a professional with a profile', async () => {

@@ -26,6 +26,10 @@ import {
 } from '../helpers/factories';
 import { api } from '../helpers/request';
 import { insertAgenda, insertConvite, insertNotification } from './world';
+import { keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 const INTERNAL = '{"error":"internal error","code":"INTERNAL"}';
 

@@ -38,6 +38,10 @@ import {
 } from '../helpers/factories';
 import { capturingQueue } from '../helpers/queue';
 import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
+import { keptColumnsAfterAll } from '../helpers/kept-columns';
+
+// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
+keptColumnsAfterAll();
 
 const setUser = (id: string, set: Partial<typeof users.$inferInsert>) =>
   db.update(users).set(set).where(eq(users.id, id));

@@ -25,16 +25,23 @@ export const agendaEquipe = sqliteTable(
     // Job listings (D17): offered in GET /api/vagas; applications wait for an administrator.
     publicar: integer('publicar', { mode: 'boolean' }).notNull().default(false),
     requerAprovacao: integer('requer_aprovacao', { mode: 'boolean' }).notNull().default(false),
+    // Kept by triggers (drizzle/0018_vagas_triggers.sql), never written by the application: the event's
+    // region and date, and the count of its accepted invitations for this function. They let the job
+    // listings' total count one index range (docs/architecture.md, "Kept by triggers").
+    // SQL defaults, so that an insert binds no parameter for them (D1 allows 100 per statement).
+    regiao: text('regiao').notNull().default(sql`''`),
+    dataEvento: text('data_evento').notNull().default(sql`''`),
+    aceitos: integer('aceitos').notNull().default(sql`0`),
     ...timestamps,
   },
   (t) => [
     primaryKey({ columns: [t.agendaId, t.funcaoId] }),
     index('agenda_equipe_funcao_idx').on(t.funcaoId),
-    // The job listings (services/vagas.ts): the published places of an event, answered from the index
-    // alone (the listing's total probes it once per event from today on; the table rows stay unread).
-    index('agenda_equipe_publicadas_idx')
-      .on(t.agendaId, t.funcaoId, t.quantidade)
-      .where(sql`${t.publicar} = 1`),
+    // The job listings' total (services/vagas.ts): the open published places of a region per function
+    // and date, read from the index alone. The WHERE holds only while places are left.
+    index('agenda_equipe_vagas_idx')
+      .on(t.regiao, t.funcaoId, t.dataEvento, t.publicar, t.quantidade, t.aceitos)
+      .where(sql`${t.publicar} = 1 AND ${t.quantidade} > ${t.aceitos}`),
   ],
 );
 

@@ -1,16 +1,16 @@
-import { setTotal, totalOf } from '../../lib/pagination';
+import { setTotal } from '../../lib/pagination';
 import * as vagas from '../../services/vagas';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './vagas.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
   const { limit, offset, ...filters } = c.req.valid('query');
-  const [profile, rows, counted] = await read((scope) =>
+  const [profile, rows] = await read((scope) =>
     vagas.vagasSelects(c.get('db'), scope, filters, { limit, offset }, new Date()),
   );
-  const body = vagas.toVagas(profile, rows);
-  setTotal(c, totalOf(counted as { n: number }[] | undefined, body.length));
-  return c.json(body, 200);
+  const { list, total } = vagas.toVagas(profile, rows);
+  setTotal(c, total);
+  return c.json(list, 200);
 });
 
 export const apply = handler(r.apply, async (c) => {
