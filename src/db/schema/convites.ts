@@ -29,9 +29,15 @@ export const agendaEquipe = sqliteTable(
     // region and date, and the count of its accepted invitations for this function. They let the job
     // listings' total count one index range (docs/architecture.md, "Kept by triggers").
     // SQL defaults, so that an insert binds no parameter for them (D1 allows 100 per statement).
-    regiao: text('regiao').notNull().default(sql`''`),
-    dataEvento: text('data_evento').notNull().default(sql`''`),
-    aceitos: integer('aceitos').notNull().default(sql`0`),
+    regiao: text('regiao')
+      .notNull()
+      .default(sql`''`),
+    dataEvento: text('data_evento')
+      .notNull()
+      .default(sql`''`),
+    aceitos: integer('aceitos')
+      .notNull()
+      .default(sql`0`),
     ...timestamps,
   },
   (t) => [
