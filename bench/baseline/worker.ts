@@ -42,9 +42,10 @@ function claims(req: Request): { sub?: string; role?: string } {
 
 /**
  * One statement for a list: `select` and `from` (FROM ... WHERE with `?` placeholders for `binds`).
- * Paged, the total is an uncorrelated scalar subquery over `countFrom` (SQLite evaluates it once).
+ * Paged, the total is an uncorrelated scalar subquery over `countFrom` (SQLite evaluates it once), or
+ * `total`, a whole select of one value taking the same `binds`.
  */
-type ListQuery = { select: string; from: string; countFrom: string; order: string };
+type ListQuery = { select: string; from: string; order: string } & ({ countFrom: string } | { total: string });
 async function list(env: Env, url: URL, q: ListQuery, binds: unknown[], map?: (r: Row) => Row): Promise<Response> {
   const limit = url.searchParams.get('limit');
   if (limit === null) {
@@ -54,16 +55,17 @@ async function list(env: Env, url: URL, q: ListQuery, binds: unknown[], map?: (r
     return json(map ? results.map(map) : results);
   }
   const offset = Number(url.searchParams.get('offset') ?? 0);
-  const sql = `SELECT (SELECT count(*) FROM ${q.countFrom}) AS _total, ${q.select} FROM ${q.from} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
+  const total = 'total' in q ? q.total : `SELECT count(*) FROM ${q.countFrom}`;
+  const sql = `SELECT (${total}) AS _total, ${q.select} FROM ${q.from} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
   const { results } = await env.DB.prepare(sql)
     .bind(...binds, ...binds, Number(limit), offset)
     .all<Row>();
-  const total = String(results[0]?._total ?? 0);
+  const count = String(results[0]?._total ?? 0);
   const body = results.map((r) => {
     const { _total, ...rest } = r;
     return map ? map(rest) : rest;
   });
-  return json(body, 200, { 'x-total-count': total });
+  return json(body, 200, { 'x-total-count': count });
 }
 
 const FOT: ListQuery = {
@@ -193,29 +195,36 @@ function overlap(prof: string, ev: string) {
       and tw_a.data_evento between date(${ev}.data_evento, '-1 day') and date(${ev}.data_evento, '+1 day')
       and ${a.start} < ${e.end} and ${e.start} < ${a.end})`;
 }
-const ACEITOS = `(select count(*) from convites cv where cv.agenda_id = q.agenda_id and cv.funcao_id = q.funcao_id and cv.status = 'aceito')`;
 const LISTED = `(p.usuario_id is null or exists (select 1 from users lu where lu.id = p.usuario_id and lu.ativo = 1))`;
-// The total joins no FOT record (the project's count joins it for cidade/uf filters only, which the
-// bench does not send), so both count from the same indexes (agenda_regiao_data_idx, agenda_equipe_publicadas_idx).
-const VAGAS_COUNT_FROM = `agenda_equipe q
-    JOIN agenda a ON a.id = q.agenda_id
-    JOIN profissionais p ON p.usuario_id = ? AND ${LISTED}
-    JOIN profissional_funcoes pf ON pf.profissional_id = p.id AND pf.funcao_id = q.funcao_id`;
-const VAGAS_FROM = `${VAGAS_COUNT_FROM}
-    JOIN cadastro_fot f ON f.id = a.fot_id`;
-const VAGAS_WHERE = `WHERE q.publicar = 1 AND a.regiao = p.regiao AND a.data_evento >= ? AND q.quantidade > ${ACEITOS}
+// Places left are agenda_equipe's own columns (kept by the project's triggers, drizzle/0018), as in the project.
+const OPEN = 'q.publicar = 1 AND q.quantidade > q.aceitos';
+const VAGAS_WHERE = `WHERE ${OPEN} AND a.regiao = p.regiao AND a.data_evento >= ?
     AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.agenda_id = a.id AND c.profissional_id = p.id)`;
+// The total as the project counts it: the open places of the caller's functions (agenda_equipe_vagas_idx),
+// less those of events it is invited to, from its own invitations. Binds the caller and the date, like the list.
+const OPEN_OF_P = `${OPEN} AND q.regiao = p.regiao AND q.data_evento >= d.desde`;
+const VAGAS_TOTAL = `SELECT
+    (SELECT count(*) FROM profissional_funcoes pf CROSS JOIN agenda_equipe q
+      WHERE pf.profissional_id = p.id AND q.funcao_id = pf.funcao_id AND ${OPEN_OF_P})
+    - (SELECT count(*) FROM convites c CROSS JOIN profissional_funcoes pf CROSS JOIN agenda_equipe q
+      WHERE c.profissional_id = p.id AND pf.profissional_id = p.id AND q.agenda_id = c.agenda_id
+        AND q.funcao_id = pf.funcao_id AND ${OPEN_OF_P})
+  FROM (SELECT ? AS uid, ? AS desde) d JOIN profissionais p ON p.usuario_id = d.uid WHERE ${LISTED}`;
 const VAGAS: ListQuery = {
   select: `a.id AS agenda_id, a.data_evento, a.horario, a.horario_fim, a.local_evento, f.cidade, f.estado AS uf,
     json_object('id', t.id, 'nome', t.nome) AS tipo_evento, q.funcao_id, fn.nome AS funcao_nome,
-    q.requer_aprovacao, q.quantidade - ${ACEITOS} AS vagas_restantes, pr.valor_centavos / 100.0 AS valor,
+    q.requer_aprovacao, q.quantidade - q.aceitos AS vagas_restantes, pr.valor_centavos / 100.0 AS valor,
     ${overlap('p.id', 'a')} AS conflito_horario`,
-  from: `${VAGAS_FROM}
+  from: `agenda_equipe q
+    JOIN agenda a ON a.id = q.agenda_id
+    JOIN profissionais p ON p.usuario_id = ? AND ${LISTED}
+    JOIN profissional_funcoes pf ON pf.profissional_id = p.id AND pf.funcao_id = q.funcao_id
+    JOIN cadastro_fot f ON f.id = a.fot_id
     JOIN tipos_eventos t ON t.id = a.tipo_evento_id
     JOIN funcoes fn ON fn.id = q.funcao_id
     LEFT JOIN precos pr ON pr.tipo_evento_id = a.tipo_evento_id AND pr.funcao_profissional_id = q.funcao_id AND pr.regiao = a.regiao
     ${VAGAS_WHERE}`,
-  countFrom: `${VAGAS_COUNT_FROM} ${VAGAS_WHERE}`,
+  total: VAGAS_TOTAL,
   order: 'a.data_evento, a.horario, a.id, fn.nome_key',
 };
 const vagaRow = (r: Row) => {

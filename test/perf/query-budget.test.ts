@@ -832,6 +832,7 @@ async function calls(): Promise<Call[]> {
     { name: 'calendario delete', method: 'DELETE', path: '/api/me/calendario', token: rotating.token, expect: 204 },
     { name: 'ical feed', method: 'GET', path: new URL(feedUrl).pathname, expect: 200 },
     { name: 'vagas list', method: 'GET', path: '/api/vagas', token: pro.token, expect: 200 },
+    { name: 'vagas list (page)', method: 'GET', path: '/api/vagas?limit=50', token: pro.token, expect: 200 },
     {
       name: 'vagas list (filters, page)',
       method: 'GET',
@@ -1117,7 +1118,8 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'pedidos list (filters, page)': 1005,
   'logistica put (change)': 1022,
   'vagas list': 10066,
-  'vagas list (filters, page)': 8061,
+  'vagas list (page)': 1477,
+  'vagas list (filters, page)': 7045,
   'fin lancamentos': 7157,
   'fin lancamentos paged': 4151,
   'fin contratos': 175,
