@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/schema';
-import { agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
+import { agendaListSelects, agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
 import { selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
 import { pedidosList } from '../../src/services/pedidos';
@@ -134,6 +134,19 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
       /^SEARCH convites USING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
     ],
+  ],
+  [
+    // Its own events of the region, from its own index: not every event row of the region.
+    'events of an agenda_viewer',
+    () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
+    [/^SEARCH agenda USING COVERING INDEX agenda_user_regiao_data_idx \(user_id=\? AND regiao=\?\)$/],
+    [],
+  ],
+  [
+    'events of a region (administrator)',
+    () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', { de: '2027-01-01' }, { limit: 50 })[2]!),
+    [/^SEARCH agenda USING COVERING INDEX agenda_regiao_data_idx \(regiao=\? AND data_evento>\?\)$/],
+    [],
   ],
   [
     'professionals of a region (administrator)',

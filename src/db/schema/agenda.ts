@@ -50,6 +50,9 @@ export const agenda = sqliteTable(
   (t) => [
     index('agenda_regiao_data_idx').on(t.regiao, t.dataEvento, t.horario, t.id),
     index('agenda_user_data_idx').on(t.userId, t.dataEvento),
+    // An agenda_viewer's list (its own events of a region): the page walks it in the list's order and
+    // the total counts it alone, instead of reading every event row of the region.
+    index('agenda_user_regiao_data_idx').on(t.userId, t.regiao, t.dataEvento, t.horario, t.id),
     index('agenda_fot_idx').on(t.fotId),
     index('agenda_tipo_evento_idx').on(t.tipoEventoId),
     // The reminders job scans events by date across regions (services/lembretes.ts).

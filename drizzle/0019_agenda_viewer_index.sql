@@ -1,0 +1,1 @@
+CREATE INDEX `agenda_user_regiao_data_idx` ON `agenda` (`user_id`,`regiao`,`data_evento`,`horario`,`id`);
