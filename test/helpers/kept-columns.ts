@@ -3,8 +3,8 @@ import { afterAll, expect } from 'vitest';
 
 /**
  * agenda_equipe's regiao, data_evento and aceitos are kept by triggers (drizzle/0018_vagas_triggers.sql).
- * Checked against their sources over the whole database of a test file, after all its tests: every
- * route, import and cascade those tests ran must have kept them.
+ * Checked against their sources over the whole database of a test file: every route, import and
+ * cascade its tests ran must have kept them. Answers how many team rows it checked.
  */
 export async function expectKeptColumns() {
   const { results } = await env.DB.prepare(
@@ -18,5 +18,11 @@ export async function expectKeptColumns() {
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda_equipe').first<{ n: number }>())!.n;
 }
 
-/** Registers the check to run after the file's tests. */
-export const keptColumnsAfterAll = () => afterAll(expectKeptColumns);
+/**
+ * Registers the check to run after the file's tests (each test file has its own database). A file
+ * whose tests left no team row checks nothing, so that fails too: use it where teams are made.
+ */
+export const keptColumnsAfterAll = () =>
+  afterAll(async () => {
+    expect(await expectKeptColumns(), 'team rows checked').toBeGreaterThan(0);
+  });

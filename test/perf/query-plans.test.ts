@@ -228,3 +228,22 @@ describe('every foreign key has an index led by its column', () => {
     expect(missing).toEqual([]);
   });
 });
+
+// A migration that rebuilds a table (drizzle-kit's CREATE __new / copy / DROP / RENAME for many column
+// changes) drops every trigger on it, silently: the append-only log (0005) and the kept columns (0018)
+// would stop holding. Every trigger a migration creates, and no later one drops, must still exist.
+describe('every trigger the migrations create is still there', () => {
+  it('matches sqlite_schema', async () => {
+    const made = new Set<string>();
+    for (const m of env.TEST_MIGRATIONS)
+      for (const q of m.queries) {
+        for (const [, name] of q.matchAll(/CREATE TRIGGER\s+[`"]?(\w+)/gi)) made.add(name!);
+        for (const [, name] of q.matchAll(/DROP TRIGGER\s+(?:IF EXISTS\s+)?[`"]?(\w+)/gi)) made.delete(name!);
+      }
+    const { results } = await env.DB.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).all<{
+      name: string;
+    }>();
+    expect(made.size).toBeGreaterThanOrEqual(10);
+    expect(results.map((r) => r.name).sort()).toEqual([...made].sort());
+  });
+});

@@ -4,10 +4,6 @@ import { agenda, tiposEventos } from '../../src/db/schema';
 import { AgendaSchema } from '../../src/routes/agenda/agenda.schemas';
 import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser } from '../helpers/factories';
 import { api, authHeaders, expectError } from '../helpers/request';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 async function makeEvento(regiao: string, userId: string | null, over: Partial<typeof agenda.$inferInsert> = {}) {
   const fot = over.fotId ? undefined : await makeFot(regiao);

@@ -7,10 +7,6 @@ import { entriesOf } from '../helpers/activity-log';
 import { api, expectError, send } from '../helpers/request';
 import { calendarios, convites } from '../../src/db/schema';
 import { eq } from 'drizzle-orm';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const urlOf = async (who: TestUser) => {
   const res = await api('GET', '/api/me/calendario', { token: who.token });

@@ -4,10 +4,6 @@ import { makeAdmin, makeUser } from '../helpers/factories';
 import { makeConvite, makeEvento, makePro } from '../helpers/operacoes';
 import { entriesOf } from '../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const confirm = (token: string, id: string) => api('PATCH', `/api/convites/${id}/confirmacao`, { token });
 const ciente = (token: string, id: string) => api('PATCH', `/api/convites/${id}/ciente`, { token });

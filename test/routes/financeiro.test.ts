@@ -16,10 +16,6 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 let admin: TestUser;
 let owner: TestUser;

@@ -459,12 +459,21 @@ describe('matching: a re-import updates instead of duplicating', () => {
     const first = await upload(admin.token, 'agenda', [head, line('01/03/2027'), line('02/03/2027', false)].join('\n'));
     expect(first.body.por_acao).toEqual({ criar: 2, atualizar: 0, sem_alteracao: 0, erro: 0 });
     await aplicar(admin.token, first.body.id);
+    // The keyed event gets a published team: a re-import that moves the event moves its listing (a kept column).
+    const [keyed] = await db.select().from(schema.agenda).where(eq(schema.agenda.chaveExterna, chave));
+    const team = await api('PUT', `/api/agenda/${keyed!.id}/equipe`, {
+      token: admin.token,
+      body: [{ funcao_id: cat.foto!.id, quantidade: 2, publicar: true }],
+    });
+    expect(team.status).toBe(200);
     const again = await upload(admin.token, 'agenda', [head, line('05/03/2027'), line('02/03/2027', false)].join('\n'));
     expect(again.body.por_acao).toEqual({ criar: 1, atualizar: 1, sem_alteracao: 0, erro: 0 });
     await aplicar(admin.token, again.body.id);
     const events = await db.select().from(schema.agenda).where(eq(schema.agenda.fotId, fot.id));
     expect(events).toHaveLength(3);
     expect(events.filter((e) => e.chaveExterna === chave).map((e) => e.dataEvento)).toEqual(['2027-03-05']);
+    const places = await db.select().from(schema.agendaEquipe).where(eq(schema.agendaEquipe.agendaId, keyed!.id));
+    expect(places.map((q) => [q.regiao, q.dataEvento, q.aceitos])).toEqual([['SP', '2027-03-05', 0]]);
     expect(events.every((e) => e.userId === admin.id)).toBe(true);
 
     const fotLine = `${fot.fot};${fot.refs.empresa.label};${fot.refs.curso.label};${fot.refs.ano.label};Nova`;

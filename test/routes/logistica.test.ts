@@ -4,10 +4,6 @@ import { makeAdmin, makeUser, type TestUser } from '../helpers/factories';
 import { makeConvite, makeEvento, makePro, notificationsOf } from '../helpers/operacoes';
 import { entriesOf } from '../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const sheet = {
   horario_chegada: '17:30',

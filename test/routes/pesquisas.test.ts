@@ -28,10 +28,6 @@ import {
 } from '../helpers/factories';
 import { entriesOf } from '../helpers/activity-log';
 import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const PERGUNTAS = [
   { texto: 'Nota geral', tipo: 'nota_1_5', obrigatoria: true },

@@ -7,10 +7,6 @@ import { eventStart } from '../../src/lib/dates';
 import { makeAdmin } from '../helpers/factories';
 import { makeConvite, makeEvento, makePro, notificationsOf } from '../helpers/operacoes';
 import { countingD1 } from '../helpers/queries';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const HOUR = 3600_000;
 const at = (ini: Date, hoursBefore: number) => new Date(ini.getTime() - hoursBefore * HOUR);

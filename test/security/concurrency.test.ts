@@ -15,10 +15,6 @@ import { LOGIN_MAX_PER_CLIENT, LOGIN_MAX_PER_EMAIL, LOGIN_MAX_PER_IP } from '../
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, uniq } from '../helpers/factories';
 import { api, expectError, type ApiResult } from '../helpers/request';
 import { insertAgenda, insertConvite } from './world';
-import { keptColumnsAfterAll } from '../helpers/kept-columns';
-
-// Every team row these tests touched keeps its event's region, date and accepted count (triggers).
-keptColumnsAfterAll();
 
 const all = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 
