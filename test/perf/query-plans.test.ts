@@ -127,13 +127,10 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
-      /^SEARCH convites USING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
+      /^SEARCH convites USING COVERING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
     ],
-    [
-      /^SEARCH convites USING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
-      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
-    ],
+    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
   ],
   [
     // Its own events of the region, from its own index: not every event row of the region.

@@ -80,7 +80,9 @@ export const convites = sqliteTable(
   (t) => [
     uniqueIndex('convites_agenda_profissional_uq').on(t.agendaId, t.profissionalId),
     index('convites_agenda_funcao_status_idx').on(t.agendaId, t.funcaoId, t.status),
-    index('convites_profissional_status_idx').on(t.profissionalId, t.status),
+    // With agenda_id: a professional's own invitations and their events from the index alone (the job
+    // listings' total, the calendar feed, the agenda of a professional).
+    index('convites_profissional_status_idx').on(t.profissionalId, t.status, t.agendaId),
     index('convites_funcao_idx').on(t.funcaoId),
     index('convites_fila_idx').on(t.agendaId, t.funcaoId, t.status, t.createdAt),
     index('convites_promocao_idx').on(t.promocaoId),
