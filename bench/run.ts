@@ -6,7 +6,8 @@
  * migrations, loads the `bench` demo data (scripts/seed-lib.ts) and what issue 20's routes need
  * (publishSql, logsSql, lancamentosSql, invitationsSql below), snapshots the project and the
  * baseline (bench/baseline/, one raw D1 statement or batch per route) with `wrangler deploy
- * --dry-run`, and serves both with `wrangler dev` on two loopback ports over the SAME persisted D1.
+ * --dry-run`, and serves both with `wrangler dev` on two loopback ports over the SAME persisted D1
+ * (the project without its [assets] section: workerOnlyConfig).
  * It logs in (admin, agenda_viewer, profissional, and the bench's own professional of the
  * acceptances), checks that both sides answer each route alike, then drives every route with
  * autocannon at fixed connections and duration, alternating project and baseline runs (A B A B
