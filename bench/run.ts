@@ -282,11 +282,11 @@ const ROUTES: BenchRoute[] = [
  * in its batch (`x-bench-log: 1`, sent to the baseline only), as the project must (decisions D15).
  * Issue 20's targets stay measured against the row alone (the rows above).
  */
-const withLogEntry = (name: string): BenchRoute => {
+const withLogEntry = (name: string, what = 'log entry'): BenchRoute => {
   const route = ROUTES.find((r) => r.name === name)!;
   return {
     ...route,
-    name: `${route.name} (baseline + log entry)`,
+    name: `${route.name} (baseline + ${what})`,
     target: undefined,
     request: (side, n, conn) => {
       const r = route.request!(side, n, conn);
@@ -294,7 +294,11 @@ const withLogEntry = (name: string): BenchRoute => {
     },
   };
 };
-ROUTES.push(...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map(withLogEntry));
+ROUTES.push(
+  ...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map((n) => withLogEntry(n)),
+  // The acceptance's baseline then writes all its effects: the log entries, the fee and the notifications.
+  withLogEntry('PATCH /api/convites/{id} (accept)', 'its effects'),
+);
 
 const PAGE = 50;
 

@@ -498,24 +498,100 @@ async function createLancamento(env: Env, req: Request, regiao: string): Promise
  * The invited professional accepts: ONE guarded update (its own invitation, pendente or recusado,
  * quota open, not double-booked, as services/convites.ts acceptStatements) and the read-back.
  */
-const ACCEPT_SQL = `UPDATE convites SET status = 'aceito', respondido_em = ?1, updated_at = ?1
-  WHERE id = ?2 AND status IN ('pendente', 'recusado')
-    AND profissional_id IN (SELECT id FROM profissionais WHERE usuario_id = ?3)
+const ACCEPT_WHERE = `convites.id = ?2 AND convites.status IN ('pendente', 'recusado')
+    AND convites.profissional_id IN (SELECT id FROM profissionais WHERE usuario_id = ?3)
     AND (SELECT q.quantidade FROM agenda_equipe q WHERE q.agenda_id = convites.agenda_id AND q.funcao_id = convites.funcao_id)
       > (SELECT count(*) FROM convites cv WHERE cv.agenda_id = convites.agenda_id AND cv.funcao_id = convites.funcao_id AND cv.status = 'aceito')
     AND NOT (SELECT ${overlap('convites.profissional_id', 'ev')} FROM agenda ev WHERE ev.id = convites.agenda_id)`;
+const ACCEPT_SQL = `UPDATE convites SET status = 'aceito', respondido_em = ?1, updated_at = ?1 WHERE ${ACCEPT_WHERE}`;
 const CONVITE_VIEW = `SELECT c.*, p.nome AS profissional_nome, fn.nome AS funcao_nome FROM convites c
   JOIN profissionais p ON p.id = c.profissional_id JOIN funcoes fn ON fn.id = c.funcao_id WHERE c.id = ?`;
+
+/**
+ * With `x-bench-log: 1` (the bench's "baseline + its effects" row), the acceptance's other effects
+ * as the project writes them (services/convites.ts acceptStatements and answerPlan, financeiro.ts
+ * feeOnAccept), raw and in the same batch: the log entry under the update's own guard, the system
+ * finance categories of the region ensured, the fee (the function's price for the event type, when
+ * there is one) and its log entry, and the inviter's and the event creator's notification, each
+ * only if this request accepted (respondido_em = its own instant). Actor from the unverified token.
+ */
+function acceptEffects(env: Env, req: Request, id: string, now: string) {
+  if (req.headers.get('x-bench-log') !== '1') return { before: [], after: [] };
+  const who = claims(req);
+  const fee = crypto.randomUUID();
+  const mine = `FROM convites c JOIN agenda a ON a.id = c.agenda_id WHERE c.id = ?2 AND c.status = 'aceito' AND c.respondido_em = ?1`;
+  const categorias = JSON.stringify(
+    [
+      ['contrato', 'Contrato', 'receita'],
+      ['pacotes_fotos', 'Pacotes de fotos', 'receita'],
+      ['cache_profissional', 'Cachê profissional', 'despesa'],
+      ['logistica', 'Logística', 'despesa'],
+      ['equipamento', 'Equipamento', 'despesa'],
+      ['captacao', 'Captação', 'despesa'],
+    ].map(([sistema, nome, tipo]) => ({ id: crypto.randomUUID(), sistema, nome, key: nome!.toLowerCase(), tipo })),
+  );
+  const preco = `(SELECT pr.valor_centavos FROM precos pr WHERE pr.tipo_evento_id = a.tipo_evento_id
+    AND pr.funcao_profissional_id = c.funcao_id AND pr.regiao = a.regiao)`;
+  const entry = (select: string) =>
+    `INSERT INTO logs_atividade (seq, id, created_at, ator_id, ator_role, acao, entidade, entidade_id, regiao, request_id, dados) ${select}`;
+  return {
+    before: [
+      env.DB.prepare(
+        entry(`SELECT null, ?4, ?1, ?5, ?6, 'convites.accept', 'convites', convites.id,
+          (SELECT a.regiao FROM agenda a WHERE a.id = convites.agenda_id), null,
+          json_object('status', json_object('antes', convites.status, 'depois', 'aceito'))
+          FROM convites WHERE ${ACCEPT_WHERE}`),
+      ).bind(now, id, who.sub ?? '', crypto.randomUUID(), who.sub ?? null, who.role ?? null),
+    ],
+    after: [
+      env.DB.prepare(
+        `INSERT INTO categorias_financeiras (id, regiao, nome, nome_key, tipo, sistema, created_at, updated_at)
+         SELECT json_extract(j.value, '$.id'), a.regiao, json_extract(j.value, '$.nome'), json_extract(j.value, '$.key'),
+           json_extract(j.value, '$.tipo'), json_extract(j.value, '$.sistema'), ?1, ?1
+         ${mine.replace('WHERE', 'JOIN json_each(?3) j WHERE')} ON CONFLICT DO NOTHING`,
+      ).bind(now, id, categorias),
+      env.DB.prepare(
+        `INSERT INTO lancamentos (id, regiao, tipo, categoria_id, descricao, valor_centavos, vencimento, status, fot_id,
+           agenda_id, profissional_id, origem, convite_id, created_at, updated_at)
+         SELECT ?3, a.regiao, 'despesa', (SELECT k.id FROM categorias_financeiras k WHERE k.regiao = a.regiao AND k.sistema = 'cache_profissional'),
+           'Cachê ' || coalesce((SELECT f.nome FROM funcoes f WHERE f.id = c.funcao_id), '') || ' — evento de ' || a.data_evento,
+           ${preco}, a.data_evento, 'previsto', a.fot_id, a.id, c.profissional_id, 'cache', c.id, ?1, ?1
+         ${mine} AND ${preco} IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM lancamentos l WHERE l.convite_id = c.id AND l.status <> 'cancelado')`,
+      ).bind(now, id, fee),
+      env.DB.prepare(
+        entry(`SELECT null, ?2, ?1, ?3, ?4, 'lancamentos.create', 'lancamentos', l.id, l.regiao, null,
+          json_object('tipo', json_object('depois', 'despesa'), 'valor_centavos', json_object('depois', l.valor_centavos),
+            'convite_id', json_object('depois', l.convite_id))
+          FROM lancamentos l WHERE l.id = ?5`),
+      ).bind(now, crypto.randomUUID(), who.sub ?? null, who.role ?? null, fee),
+      env.DB.prepare(
+        `INSERT INTO notifications (id, user_id, tipo, titulo, mensagem, dados, lida, created_at, updated_at)
+         SELECT lower(hex(randomblob(16))), t.u, 'convite_respondido', 'Convite aceito',
+           'Um profissional aceitou o convite para o evento de ' || a.data_evento || '.',
+           json_object('convite_id', c.id, 'status', 'aceito'), 0, ?1, ?1
+         ${mine.replace('WHERE', 'JOIN (SELECT c2.convidado_por AS u FROM convites c2 WHERE c2.id = ?2 UNION SELECT a2.user_id FROM agenda a2 JOIN convites c3 ON c3.agenda_id = a2.id WHERE c3.id = ?2) t WHERE')}
+           AND t.u IS NOT NULL AND t.u <> ?3 RETURNING id, user_id`,
+      ).bind(now, id, who.sub ?? ''),
+    ],
+  };
+}
 
 async function accept(env: Env, req: Request, id: string): Promise<Response> {
   const { status } = (await req.json()) as { status?: string };
   if (status !== 'aceito') return json({ error: 'only aceito is benched' }, 400);
-  const [update, view] = await env.DB.batch<Row>([
-    env.DB.prepare(ACCEPT_SQL).bind(new Date().toISOString(), id, claims(req).sub ?? ''),
+  const now = new Date().toISOString();
+  const effects = acceptEffects(env, req, id, now);
+  const results = await env.DB.batch<Row>([
+    ...effects.before,
+    env.DB.prepare(ACCEPT_SQL).bind(now, id, claims(req).sub ?? ''),
+    ...effects.after,
     env.DB.prepare(CONVITE_VIEW).bind(id),
   ]);
-  if (!update!.meta.changes) return json({ error: 'not accepted' }, view!.results[0] ? 409 : 404);
-  return json(view!.results[0]);
+  const update = results[effects.before.length]!;
+  const view = results.at(-1)!;
+  if (!update.meta.changes) return json({ error: 'not accepted' }, view.results[0] ? 409 : 404);
+  return json(view.results[0]);
 }
 
 export default {
