@@ -15,7 +15,7 @@ import {
   users,
   type AuthUser,
 } from '../db/schema';
-import type { Scope, SqlScope } from '../db/scope';
+import type { Scope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
 import { insertWhere } from '../db/guarded';
 import { saoPauloDate } from '../lib/dates';
@@ -67,6 +67,13 @@ type VagasShape = {
  */
 const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
 
+/** The filters on the event itself and on its FOT record (the page joins both; the total looks them up). */
+const eventFilters = (x: VagasShape) => [
+  x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
+  x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
+  x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
+];
+
 /**
  * The listing's rows for the caller: published functions it holds, of events in its profile's
  * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
@@ -79,30 +86,14 @@ function vagasWhere(x: VagasShape) {
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
-    x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
-    x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
-    x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
+    ...eventFilters(x),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
   );
 }
 
-const fromVagas = <T extends ReturnType<Db['select']>>(q: T, scope: SqlScope) =>
-  q
-    .from(agendaEquipe)
-    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
-    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
-    .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
-    .innerJoin(
-      profissionalFuncoes,
-      and(
-        eq(profissionalFuncoes.profissionalId, profissionais.id),
-        eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
-      ),
-    );
-
 const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
-  fromVagas(
-    db.select({
+  db
+    .select({
       agendaId: agenda.id,
       dataEvento: agenda.dataEvento,
       horario: agenda.horario,
@@ -118,9 +109,18 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
       restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
       valorCentavos: precos.valorCentavos,
       conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
-    }) as unknown as ReturnType<Db['select']>,
-    scope,
-  )
+    })
+    .from(agendaEquipe)
+    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
+    .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
+    .innerJoin(
+      profissionalFuncoes,
+      and(
+        eq(profissionalFuncoes.profissionalId, profissionais.id),
+        eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
+      ),
+    )
     .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
     .leftJoin(
@@ -143,31 +143,27 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
  * its own invitations (few), each place by its primary key.
  */
 function openPlaces(x: VagasShape, invited: boolean) {
-  const byEvent = x.tipo || x.cidade || x.uf;
+  const byEvent = eventFilters(x).filter((c) => c !== undefined);
   const fot = x.cidade || x.uf ? sql`inner join ${cadastroFot} on ${cadastroFot.id} = ${agenda.fotId}` : sql``;
   const where = and(
+    invited ? eq(convites.profissionalId, profissionais.id) : undefined,
+    eq(profissionalFuncoes.profissionalId, profissionais.id),
+    invited ? eq(agendaEquipe.agendaId, convites.agendaId) : undefined,
+    eq(agendaEquipe.funcaoId, profissionalFuncoes.funcaoId),
     openPlace,
     sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
     sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
     x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
-    byEvent
-      ? sql`exists (select 1 from ${agenda} ${fot} where ${and(
-          eq(agenda.id, agendaEquipe.agendaId),
-          x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
-          x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
-          x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
-        )})`
+    byEvent.length
+      ? sql`exists (select 1 from ${agenda} ${fot} where ${and(eq(agenda.id, agendaEquipe.agendaId), ...byEvent)})`
       : undefined,
   );
-  // CROSS JOIN fixes the order: the caller's invitations, then its functions, then the places.
-  return invited
-    ? sql`select count(*) from ${convites} cross join ${profissionalFuncoes} cross join ${agendaEquipe}
-        where ${convites.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.profissionalId} = ${profissionais.id}
-          and ${agendaEquipe.agendaId} = ${convites.agendaId} and ${agendaEquipe.funcaoId} = ${profissionalFuncoes.funcaoId} and ${where}`
-    : sql`select count(*) from ${profissionalFuncoes} cross join ${agendaEquipe}
-        where ${profissionalFuncoes.profissionalId} = ${profissionais.id}
-          and ${agendaEquipe.funcaoId} = ${profissionalFuncoes.funcaoId} and ${where}`;
+  // CROSS JOIN fixes the order: the caller's invitations (when counted), its functions, the places.
+  const from = invited
+    ? sql`${convites} cross join ${profissionalFuncoes} cross join ${agendaEquipe}`
+    : sql`${profissionalFuncoes} cross join ${agendaEquipe}`;
+  return sql`select count(*) from ${from} where ${where}`;
 }
 
 /**
