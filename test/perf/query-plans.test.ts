@@ -112,12 +112,7 @@ hot.push([
 // caller's account; a linked profile's account, to tell whether it is pending), and those a case
 // names (rows of the caller's own, as many whatever the region's size).
 const pro = { id: ID, role: 'profissional', empresaId: null } as never;
-async function planOf(q: { sql: string; params: unknown[] }) {
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
-    .bind(...q.params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail);
-}
+const planOf = async (q: { sql: string; params: unknown[] }) => (await plan(bound(q))).details;
 const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // The open places of the caller's functions, one range each (agenda_equipe_vagas_idx), less those

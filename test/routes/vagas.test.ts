@@ -85,6 +85,13 @@ async function published(quota = 1, o: EventOpts & { aprovacao?: boolean } = {})
   return { admin, foto, event };
 }
 
+/** An administrator invites a professional to an event, for one function. */
+const invite = (admin: TestUser, eventId: string, profissionalId: string, funcaoId: string) =>
+  api('POST', `/api/agenda/${eventId}/convites`, {
+    token: admin.token,
+    body: { profissional_id: profissionalId, funcao_id: funcaoId },
+  });
+
 const apply = (user: TestUser, eventId: string, body: unknown) =>
   api('POST', `/api/vagas/${eventId}/candidaturas`, { token: user.token, body });
 
@@ -191,10 +198,7 @@ describe('GET /api/vagas', () => {
     };
     const visible = await mk({}, {});
     const invited = await mk({}, {});
-    await api('POST', `/api/agenda/${invited.id}/convites`, {
-      token: admin.token,
-      body: { profissional_id: prof.id, funcao_id: foto.id },
-    });
+    await invite(admin, invited.id, prof.id, foto.id);
     const past = await mk({ data: '2020-01-01' }, {});
     const full = await mk({}, { quantidade: 0 });
     const unpublished = await mk({}, { publicar: false });
@@ -298,12 +302,7 @@ describe('GET /api/vagas', () => {
     const conv = (await apply(a.user, event.id, { funcao_id: foto.id })).body;
     expect(await seen()).toEqual({ total: 1, left: 1 });
     const b = await makePro('SP', [foto.id]);
-    const inv = (
-      await api('POST', `/api/agenda/${event.id}/convites`, {
-        token: admin.token,
-        body: { profissional_id: b.prof.id, funcao_id: foto.id },
-      })
-    ).body;
+    const inv = (await invite(admin, event.id, b.prof.id, foto.id)).body;
     expect(await seen()).toEqual({ total: 1, left: 1 });
     await api('PATCH', `/api/convites/${inv.id}`, { token: b.user.token, body: { status: 'aceito' } });
     expect(await seen()).toEqual({ total: 0, left: null });
@@ -382,10 +381,7 @@ describe('POST /api/vagas/{agenda_id}/candidaturas', () => {
     expectError(await apply(user, event.id, { funcao_id: foto.id }), 409, 'ALREADY_APPLIED');
     const other = await published(3);
     const b = await makePro('SP', [other.foto.id]);
-    await api('POST', `/api/agenda/${other.event.id}/convites`, {
-      token: other.admin.token,
-      body: { profissional_id: b.prof.id, funcao_id: other.foto.id },
-    });
+    await invite(other.admin, other.event.id, b.prof.id, other.foto.id);
     expectError(await apply(b.user, other.event.id, { funcao_id: other.foto.id }), 409, 'ALREADY_APPLIED');
     void admin;
     void prof;
@@ -557,12 +553,7 @@ describe('waiting-list promotion', () => {
   it('an administrator cancellation promotes; declining a waiter or a pending one promotes nobody', async () => {
     const { admin, holders, queue, event, foto } = await fullWithWaiters(2);
     const invited = await makePro('SP', [foto.id]);
-    const inv = (
-      await api('POST', `/api/agenda/${event.id}/convites`, {
-        token: admin.token,
-        body: { profissional_id: invited.prof.id, funcao_id: foto.id },
-      })
-    ).body;
+    const inv = (await invite(admin, event.id, invited.prof.id, foto.id)).body;
     await api('PATCH', `/api/convites/${inv.id}`, { token: invited.user.token, body: { status: 'recusado' } });
     expect(await statusOf(queue[0]!.conv.id)).toBe('espera');
     await api('PATCH', `/api/convites/${queue[1]!.conv.id}`, {
@@ -670,15 +661,7 @@ describe('double booking by time window (D11 amended)', () => {
     const jantar = await makeEvento(admin, { horario: '16:00', horarioFim: '22:00' });
     const { user, prof } = await makePro('SP', [foto.id]);
     const ids = [];
-    for (const e of [colacao, baile, jantar])
-      ids.push(
-        (
-          await api('POST', `/api/agenda/${e.id}/convites`, {
-            token: admin.token,
-            body: { profissional_id: prof.id, funcao_id: foto.id },
-          })
-        ).body.id,
-      );
+    for (const e of [colacao, baile, jantar]) ids.push((await invite(admin, e.id, prof.id, foto.id)).body.id);
     const accept = (id: string) =>
       api('PATCH', `/api/convites/${id}`, { token: user.token, body: { status: 'aceito' } });
     expect((await accept(ids[0])).status).toBe(200);
