@@ -186,7 +186,7 @@ export function writeBinds(author: Author, values: Record<string, unknown>) {
 }
 
 /** The values of `logTemplate`'s placeholders for one entry. */
-const logBinds = (ctx: LogCtx) => ({
+export const logBinds = (ctx: LogCtx) => ({
   log_id: crypto.randomUUID(),
   log_at: new Date().toISOString(),
   log_ator_id: ctx.atorId,

@@ -2,12 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import { profissionais, refreshTokens, users, type AuthUser } from '../db/schema';
+import { preparedStatement } from '../db/prepared-statement';
 import { writeThenRead } from '../db/write-read';
 import type { Config } from '../env';
 import { ApiError } from '../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../lib/password';
 import { sha256Hex } from '../lib/tokens';
-import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, logBinds, logRowWrite, logStatement, logTemplate, type LogCtx } from './activity-log';
 import { profissionalColumns, withPixChecked } from './profissionais';
 import {
   attemptStatements,
@@ -25,7 +26,7 @@ import {
   settleAttempt,
   takeRegisterAttempt,
 } from './sessions';
-import { accountQuery, assertCompany, userValues, type RegisterInput } from './users';
+import { accountByEmail, accountQuery, assertCompany, userValues, type RegisterInput } from './users';
 
 /**
  * The authentication flows (docs/decisions.md#d3, SECURITY.md): registration, login, refresh,
@@ -69,7 +70,7 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
   const keys = failureKeys(email, client);
   // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
   // The account is read in the reservation's batch: one round trip for both.
-  const [attempt, [account]] = await reserveLoginAttemptAnd(db, keys, accountQuery(db, eq(users.email, email)));
+  const [attempt, [account]] = await reserveLoginAttemptAnd(db, keys, accountByEmail(db, email));
   // Unknown e-mail and wrong password cost the same hash and give the same answer.
   const ok = await verifyPassword(senha, account?.user.senhaHash ?? (await getDummyHash()));
   // A failed login is logged anonymously, with the e-mail tried (never the password) and why.
@@ -92,14 +93,18 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
   await db.batch([
     session.insert,
     releaseLoginAttempt(db, attempt, keys[0]),
-    logStatement(
-      db,
-      { ...log, atorId: account.user.id, atorRole: account.user.role },
-      { acao: 'auth.login', entidade: 'users', entidadeId: account.user.id },
-    ),
+    loginLog(db, undefined, {
+      user_id: account.user.id,
+      ...logBinds({ ...log, atorId: account.user.id, atorRole: account.user.role }),
+    }),
   ]);
   return { account, session };
 }
+
+/** A login's entry, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
+const loginLog = preparedStatement((db: Db) =>
+  logTemplate(db, { acao: 'auth.login', entidade: 'users', entidadeId: sql.placeholder('user_id') }),
+);
 
 /** Exchanges a refresh token (spent once, with a grace window) for a new session. */
 export async function refresh(db: Db, config: Config, log: LogCtx, token: string) {

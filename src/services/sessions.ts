@@ -4,6 +4,7 @@ import type { Config } from '../env';
 import type { Db } from '../db/client';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { insertWhere } from '../db/guarded';
+import { preparedStatement } from '../db/prepared-statement';
 import { ApiError } from '../lib/errors';
 import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
@@ -22,15 +23,31 @@ async function mintTokens(config: Config, user: TokenSubject, familyId: string, 
 export async function newSession(db: Db, config: Config, user: TokenSubject) {
   const familyId = crypto.randomUUID();
   const t = await mintTokens(config, user, familyId);
-  const insert = db.insert(refreshTokens).values({
+  const now = new Date().toISOString();
+  const insert = sessionInsert(db, undefined, {
     id: t.id,
-    userId: user.id,
-    familyId,
-    tokenHash: t.tokenHash,
-    expiresAt: t.expiresAt,
+    user_id: user.id,
+    family_id: familyId,
+    token_hash: t.tokenHash,
+    expires_at: t.expiresAt,
+    now,
   });
   return { ...t, insert };
 }
+
+/** A session's first refresh token, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
+const sessionInsert = preparedStatement((db: Db) => {
+  const p = sql.placeholder;
+  return db.insert(refreshTokens).values({
+    id: p('id'),
+    userId: p('user_id'),
+    familyId: p('family_id'),
+    tokenHash: p('token_hash'),
+    expiresAt: p('expires_at'),
+    createdAt: p('now'),
+    updatedAt: p('now'),
+  });
+});
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /**
@@ -107,17 +124,37 @@ const IN_FLIGHT_MS = 60 * 1000;
  */
 export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: boolean } = {}) {
   const prefix = opts.inFlight === false ? '' : IN_FLIGHT;
-  const now = new Date().toISOString();
-  const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
-  const flightSince = new Date(Date.now() - IN_FLIGHT_MS).toISOString();
-  const f = loginFailures;
-  const rows = keys.map(({ key, max }) => ({ id: crypto.randomUUID(), key, max }));
-  const selects = rows.map(
-    ({ id, key, max }) =>
-      sql`select ${id}, ${`${prefix}${key}`}, ${now} where (select count(*) from ${f} where (${f.key} = ${key} and ${f.createdAt} > ${since}) or (${f.key} = ${`${IN_FLIGHT}${key}`} and ${f.createdAt} > ${flightSince})) < ${max}`,
-  );
-  return { ids: rows.map((r) => r.id), insert: db.insert(f).select(sql.join(selects, sql` union all `)) };
+  const now = Date.now();
+  const values: Record<string, unknown> = {
+    now: new Date(now).toISOString(),
+    since: new Date(now - LOGIN_WINDOW_MS).toISOString(),
+    flight_since: new Date(now - IN_FLIGHT_MS).toISOString(),
+  };
+  const ids = keys.map(({ key, max }, i) => {
+    const id = crypto.randomUUID();
+    Object.assign(values, {
+      [`id${i}`]: id,
+      [`stored${i}`]: `${prefix}${key}`,
+      [`key${i}`]: key,
+      [`flight${i}`]: `${IN_FLIGHT}${key}`,
+      [`max${i}`]: max,
+    });
+    return id;
+  });
+  return { ids, insert: attemptInsert(db, keys.length, values) };
 }
+
+/** attemptStatements' insert for `n` keys, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
+const attemptInsert = preparedStatement((db: Db, n: number) => {
+  const f = loginFailures;
+  const p = sql.placeholder;
+  const selects = Array.from(
+    { length: n },
+    (_, i) =>
+      sql`select ${p(`id${i}`)}, ${p(`stored${i}`)}, ${p('now')} where (select count(*) from ${f} where (${f.key} = ${p(`key${i}`)} and ${f.createdAt} > ${p('since')}) or (${f.key} = ${p(`flight${i}`)} and ${f.createdAt} > ${p('flight_since')})) < ${p(`max${i}`)}`,
+  );
+  return db.insert(f).select(sql.join(selects, sql` union all `));
+});
 
 /**
  * After the batch of attemptStatements (`result`: its insert's): the ids taken, or (when a key
@@ -181,9 +218,20 @@ export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'s
  * distributed guesser's budget.
  */
 export const releaseLoginAttempt = (db: Db, ids: string[], pair?: LimitKey) =>
-  db
-    .delete(loginFailures)
-    .where(pair ? or(inArray(loginFailures.id, ids), eq(loginFailures.key, pair.key)) : inArray(loginFailures.id, ids));
+  attemptRelease(
+    db,
+    { n: ids.length, pair: pair !== undefined },
+    {
+      ...Object.fromEntries(ids.map((id, i) => [`id${i}`, id])),
+      pair: pair?.key,
+    },
+  );
+
+const attemptRelease = preparedStatement((db: Db, s: { n: number; pair: boolean }) => {
+  const ids = Array.from({ length: s.n }, (_, i) => sql.placeholder(`id${i}`));
+  const f = loginFailures;
+  return db.delete(f).where(s.pair ? or(inArray(f.id, ids), eq(f.key, sql.placeholder('pair'))) : inArray(f.id, ids));
+});
 
 export async function findRefreshToken(db: Db, token: string) {
   const [row] = await db

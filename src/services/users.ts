@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
 import type { AuthUser } from '../db/schema';
 import { preparedSelect } from '../db/fast-select';
+import { preparedStatement } from '../db/prepared-statement';
 import { liveSession } from '../db/authored';
 import { toProfissionalResponse } from './profissionais';
 
@@ -54,6 +55,12 @@ export function accountQuery(db: Db, where: SQL) {
     .where(where)
     .limit(1);
 }
+
+/** The account of an e-mail (login's first batch), its SQL built once per isolate (db/prepared-statement.ts). */
+const accountByEmailStatement = preparedStatement((db: Db) =>
+  accountQuery(db, eq(users.email, sql.placeholder('email'))),
+);
+export const accountByEmail = (db: Db, email: string) => accountByEmailStatement(db, undefined, { email });
 
 /**
  * The caller's account for GET /api/me, prepared (its SQL built once per shape). `live`: only while
