@@ -42,6 +42,7 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    '5xx': number;
     statusCodeStats: Record<string, { count: number }>;
   }
   function autocannon(opts: Options): Promise<Result> & { stop(): void };

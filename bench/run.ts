@@ -579,7 +579,17 @@ async function waitReady(s: Server, timeoutMs = 90_000) {
 // ---------------------------------------------------------------- measuring
 
 type Target = BenchRoute & { query: string; label: string };
-type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: number; total: number; statuses: string };
+type Run = {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  /** Answers 500-599 (a lost local D1 answers 500 from the project). */
+  failed: number;
+  statuses: string;
+};
 
 function headersFor(route: BenchRoute, tokens: Record<Who, string>): Record<string, string> {
   const h: Record<string, string> = { 'x-regiao': 'SP' };
@@ -630,6 +640,7 @@ async function drive(
     non2xx: result.non2xx,
     errors: result.errors,
     total: result['2xx'] + result.non2xx,
+    failed: result['5xx'],
     statuses: Object.entries(result.statusCodeStats)
       .map(([code, v]) => `${code}: ${v.count}`)
       .join(', '),
@@ -755,7 +766,13 @@ function parse() {
 /** One per bench run, kept when the servers are restarted (the calendar feed's token derives from them). */
 const SECRETS = { jwt: randomHex(32), ical: randomHex(32) };
 
-type Setup = { servers: Record<Side, Server>; tokens: Record<Who, string>; persistTo: string };
+type Setup = {
+  servers: Record<Side, Server>;
+  tokens: Record<Who, string>;
+  persistTo: string;
+  /** The built snapshots: a restart starts the same code again, whatever the working tree holds by then. */
+  scripts: Record<Side, string>;
+};
 
 /**
  * The project's wrangler.toml without its `[assets]` section, for `wrangler dev` (in `tmp`). In `wrangler
@@ -778,8 +795,11 @@ function workerOnlyConfig(config: string, tmp: string) {
   return file;
 }
 
-/** Snapshots both workers, starts both servers on `persistTo`, logs the three demo users in. */
-async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
+/**
+ * Snapshots both workers (unless `built`: a restart runs the run's own snapshots again), starts both
+ * servers on `persistTo`, logs the demo users in.
+ */
+async function startBoth(tmp: string, persistTo: string, built?: Record<Side, string>): Promise<Setup> {
   // Snapshots: what is measured is the code as it was at the start of the run.
   const snap = async (config: string, outdir: string) => {
     const r = await runWrangler(['deploy', '--dry-run', '-c', config, '--outdir', outdir]);
@@ -792,10 +812,12 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
   };
   const projectConfig = path.join(ROOT, 'wrangler.toml');
   const baselineConfig = path.join(ROOT, 'bench/baseline/wrangler.toml');
-  const [projectScript, baselineScript] = await Promise.all([
-    snap(projectConfig, path.join(tmp, 'project')),
-    snap(baselineConfig, path.join(tmp, 'baseline')),
-  ]);
+  const [projectScript, baselineScript] = built
+    ? [built.project, built.baseline]
+    : await Promise.all([
+        snap(projectConfig, path.join(tmp, 'project')),
+        snap(baselineConfig, path.join(tmp, 'baseline')),
+      ]);
 
   const vars = {
     JWT_SECRET: SECRETS.jwt,
@@ -843,7 +865,7 @@ async function startBoth(tmp: string, persistTo: string): Promise<Setup> {
   if (cal.status !== 200 || !feed.url)
     throw new CliError(`GET /api/me/calendario failed: ${cal.status} ${JSON.stringify(feed).slice(0, 200)}`);
   data.icalPath = new URL(feed.url).pathname;
-  return { servers, tokens, persistTo };
+  return { servers, tokens, persistTo, scripts: { project: projectScript, baseline: baselineScript } };
 }
 
 /** Whether the project pages this list: `?limit=50` answers at most 50 items with X-Total-Count. */
@@ -900,14 +922,15 @@ async function measure(s: Setup, t: Target, cfg: Cfg): Promise<Row> {
  * workers have lost their local D1 at once ("Network connection lost" on every query, not
  * reproduced in shorter runs): then both are restarted and the route is measured again, once.
  */
-const lostServer = (row: Row) => [...row.project, ...row.baseline].some((r) => r.total === 0 || r.errors > 0);
+const lostServer = (row: Row) =>
+  [...row.project, ...row.baseline].some((r) => r.total === 0 || r.errors > 0 || r.failed > 0);
 
 async function measureOrRestart(box: { setup: Setup }, t: Target, cfg: Cfg, tmp: string): Promise<Row> {
   const row = await measure(box.setup, t, cfg);
   if (!lostServer(row)) return row;
   console.log(`  ${t.label}: a server stopped answering (server logs: --keep); restarting both and measuring it again`);
   await stopAll();
-  box.setup = await startBoth(tmp, box.setup.persistTo);
+  box.setup = await startBoth(tmp, box.setup.persistTo, box.setup.scripts);
   return measure(box.setup, t, cfg);
 }
 
