@@ -115,7 +115,8 @@ const agendaQuery = (own: boolean): ListQuery => ({
     JOIN anos_formaturas af ON af.id = f.ano_formatura_id
     JOIN tipos_eventos t ON t.id = a.tipo_evento_id
     WHERE a.regiao = ?${own ? ' AND a.user_id = ?' : ''}`,
-  countFrom: `agenda a WHERE a.regiao = ?${own ? ' AND a.user_id = ?' : ''}`,
+  // The unfiltered total as the project reads it: one row kept by triggers (drizzle/0022).
+  total: `SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'agenda' AND regiao = ? AND dono = ${own ? '?' : "''"}`,
   order: 'a.data_evento, a.horario, a.id',
 });
 const AGENDA_ALL = agendaQuery(false);

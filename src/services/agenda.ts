@@ -5,6 +5,7 @@ import {
   agenda,
   anosFormaturas,
   cadastroFot,
+  contagens,
   convites,
   cursos,
   empresas,
@@ -178,9 +179,25 @@ const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
     .offset(ph('offset'));
   return equipeQuery(db, x.paged ? inArray(agenda.id, pageIds) : listWhere(scope, x));
 });
-const listCount = scopedSelect((db, scope, x: ListSwitches) =>
-  db.select({ n: count() }).from(agenda).where(listWhere(scope, x)),
-);
+const listCount = scopedSelect((db, scope, x: ListSwitches) => {
+  const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
+  if (dono === undefined) return db.select({ n: count() }).from(agenda).where(listWhere(scope, x));
+  // One row kept by triggers (drizzle/0022), however many events the region has.
+  return db
+    .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
+    .from(contagens)
+    .where(and(eq(contagens.tabela, 'agenda'), eq(contagens.regiao, ph('regiao')), eq(contagens.dono, dono)));
+});
+
+/**
+ * The `contagens` row that holds the unfiltered total of what agendaScope lets `user` see: the
+ * region's ('') for the roles that see all of it, its own for an agenda_viewer (agenda.user_id);
+ * undefined for the others, whose totals are counted.
+ */
+function keptTotalOwner(user: SqlScope): string | Placeholder | undefined {
+  if (user.role === 'agenda_viewer') return user.id;
+  return agendaScope(user) === undefined ? '' : undefined;
+}
 
 export interface AgendaFilters {
   de?: string;

@@ -18,11 +18,41 @@ export async function expectKeptColumns() {
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda_equipe').first<{ n: number }>())!.n;
 }
 
+/** The agenda's rows per region (dono '') and per creator, as counted: what contagens must hold. */
+const COUNTED = `SELECT regiao, '' AS dono, count(*) AS n FROM agenda GROUP BY regiao
+  UNION ALL SELECT regiao, user_id, count(*) FROM agenda WHERE user_id IS NOT NULL GROUP BY regiao, user_id`;
+
 /**
- * Registers the check to run after the file's tests (each test file has its own database). A file
- * whose tests left no team row checks nothing, so that fails too: use it where teams are made.
+ * contagens' agenda rows are kept by triggers (drizzle/0022_agenda_counts.sql): checked against a
+ * count of the events, both ways (a kept row that is wrong, a count with no kept row). Answers how
+ * many events it checked.
+ */
+export async function expectKeptCounts() {
+  const { results } = await env.DB.prepare(
+    `SELECT k.regiao, k.dono, k.n, coalesce(r.n, 0) AS contados FROM contagens k
+       LEFT JOIN (${COUNTED}) r ON r.regiao = k.regiao AND r.dono = k.dono
+       WHERE k.tabela = 'agenda' AND k.n <> coalesce(r.n, 0)
+     UNION ALL
+     SELECT r.regiao, r.dono, NULL, r.n FROM (${COUNTED}) r
+       WHERE NOT EXISTS (SELECT 1 FROM contagens k WHERE k.tabela = 'agenda' AND k.regiao = r.regiao AND k.dono = r.dono)`,
+  ).all();
+  expect(results).toEqual([]);
+  return (await env.DB.prepare('SELECT count(*) AS n FROM agenda').first<{ n: number }>())!.n;
+}
+
+/**
+ * Registers both checks to run after the file's tests (each test file has its own database). A
+ * file whose tests left no team row or no event checks nothing, so that fails too: use it where
+ * teams are made.
  */
 export const keptColumnsAfterAll = () =>
   afterAll(async () => {
     expect(await expectKeptColumns(), 'team rows checked').toBeGreaterThan(0);
+    expect(await expectKeptCounts(), 'events counted').toBeGreaterThan(0);
+  });
+
+/** The count check alone, for files that make events but no teams. */
+export const keptCountsAfterAll = () =>
+  afterAll(async () => {
+    expect(await expectKeptCounts(), 'events counted').toBeGreaterThan(0);
   });

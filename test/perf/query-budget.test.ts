@@ -1100,7 +1100,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'agenda list (admin)': 17427,
   'agenda list (agenda_viewer)': 17415,
   'agenda list (profissional)': 5360,
-  'agenda list (page)': 3924,
+  'agenda list (page)': 1913,
   'agenda get': 1322,
   'agenda update': 1328,
   'equipe put': 1332,

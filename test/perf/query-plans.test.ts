@@ -128,10 +128,25 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
   ],
   [
-    // Its own events of the region, from its own index: not every event row of the region.
+    // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
     'events of an agenda_viewer',
     () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
-    [/^SEARCH agenda USING COVERING INDEX agenda_user_regiao_data_idx \(user_id=\? AND regiao=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+  ],
+  [
+    'events of a region (administrator, unfiltered)',
+    () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', {}, { limit: 50 })[2]!),
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+  ],
+  [
+    // Filtered, its own events of the region, from its own index: not every event row of the region.
+    'events of an agenda_viewer between dates',
+    () => planOf(agendaListSelects(db, viewer, 'SP', { de: '2027-01-01' }, { limit: 50 })[2]!),
+    [
+      /^SEARCH agenda USING COVERING INDEX agenda_user_regiao_data_idx \(user_id=\? AND regiao=\? AND data_evento>\?\)$/,
+    ],
     [],
   ],
   [

@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agenda, tiposEventos } from '../../src/db/schema';
+import { agenda, tiposEventos, users } from '../../src/db/schema';
 import { AgendaSchema } from '../../src/routes/agenda/agenda.schemas';
 import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser } from '../helpers/factories';
+import { expectKeptCounts, keptCountsAfterAll } from '../helpers/kept-columns';
 import { api, authHeaders, expectError } from '../helpers/request';
+
+keptCountsAfterAll();
 
 async function makeEvento(regiao: string, userId: string | null, over: Partial<typeof agenda.$inferInsert> = {}) {
   const fot = over.fotId ? undefined : await makeFot(regiao);
@@ -254,6 +257,59 @@ describe('GET /api/agenda filters and order', () => {
     expect(many.body).toHaveLength(200);
     expect(many.roundTrips).toBe(one.roundTrips);
     expect(many.roundTrips).toBe(1); // the user row, events, teams and total in one batch
+  });
+});
+
+describe('X-Total-Count of the unfiltered agenda (kept counts, drizzle/0022)', () => {
+  /** The total a paged list answers, and the events a direct count finds for the same caller. */
+  async function totals(user: TestUser, regiao: string, query = '') {
+    const res = await api('GET', `/api/agenda?limit=1${query}`, { token: user.token, regiao });
+    expect(res.status).toBe(200);
+    return Number(res.headers.get('X-Total-Count'));
+  }
+  const counted = async (regiao: string, userId?: string) =>
+    (await db.select().from(agenda).where(eq(agenda.regiao, regiao))).filter((e) => !userId || e.userId === userId)
+      .length;
+
+  it('stays exact through creates, deletes, a region or creator changed by hand and a deleted creator', async () => {
+    const admin = await makeAdmin();
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    const other = await makeUser({ role: 'agenda_viewer' });
+    const mine = await Promise.all([1, 2, 3].map(() => makeEvento('MG', viewer.id)));
+    await makeEvento('MG', other.id);
+    const made = await api('POST', '/api/agenda', { token: admin.token, regiao: 'MG', body: await refsBody('MG') });
+    expect(made.status).toBe(201);
+    const expectTotals = async () => {
+      expect(await totals(admin, 'MG')).toBe(await counted('MG'));
+      expect(await totals(admin, 'SP')).toBe(await counted('SP'));
+      expect(await totals(viewer, 'MG')).toBe(await counted('MG', viewer.id));
+      expect(await totals(viewer, 'SP')).toBe(await counted('SP', viewer.id));
+    };
+    expect(await totals(viewer, 'MG')).toBe(3);
+    await expectTotals();
+
+    // Moved to another region, and given to another creator, by hand (a console, a script).
+    await db.update(agenda).set({ regiao: 'SP' }).where(eq(agenda.id, mine[0]!.id));
+    await db.update(agenda).set({ userId: other.id }).where(eq(agenda.id, mine[1]!.id));
+    expect(await totals(viewer, 'MG')).toBe(1);
+    expect(await totals(viewer, 'SP')).toBe(1);
+    expect(await totals(other, 'MG')).toBe(2);
+    await expectTotals();
+
+    expect((await api('DELETE', `/api/agenda/${made.body.id}`, { token: admin.token, regiao: 'MG' })).status).toBe(204);
+    await expectTotals();
+    // The creator's account deleted: its events stay (user_id set null) and leave its own count.
+    const left = await counted('MG');
+    await db.delete(users).where(eq(users.id, other.id));
+    expect(await counted('MG', other.id)).toBe(0);
+    expect(await totals(admin, 'MG')).toBe(left);
+    await expectTotals();
+    // A filtered list still counts its events.
+    expect(await totals(admin, 'MG', '&de=2026-12-10&ate=2026-12-10')).toBe(
+      (await db.select().from(agenda).where(eq(agenda.regiao, 'MG'))).filter((e) => e.dataEvento === '2026-12-10')
+        .length,
+    );
+    expect(await expectKeptCounts()).toBeGreaterThan(0);
   });
 });
 

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { sign } from 'hono/jwt';
 import { describe, expect, it, vi } from 'vitest';
-import { profissionais, refreshTokens, users } from '../../src/db/schema';
+import { loginFailures, logsAtividade, profissionais, refreshTokens, users } from '../../src/db/schema';
 import { signAccessToken, verifyAccessToken } from '../../src/lib/tokens';
 import {
   LOGIN_MAX_PER_CLIENT,
@@ -10,6 +10,7 @@ import {
   LOGIN_MAX_PER_IP,
   REFRESH_GRACE_MS,
   REGISTER_MAX_PER_CLIENT,
+  failureKeys,
 } from '../../src/services/sessions';
 import { LoginResponse, RegisterResponse } from '../../src/routes/auth/auth.schemas';
 import { db, makeEmpresa, makeUser, PASSWORD, sessionOf, uniq } from '../helpers/factories';
@@ -272,6 +273,38 @@ describe('POST /auth/login', () => {
     const u = await makeUser();
     expectError(await login(u.email, PASSWORD, headers), 429, 'RATE_LIMITED');
     expect((await login(u.email, PASSWORD, ip())).status).toBe(200);
+  });
+
+  it('makes each login its own session, log entry and released attempt (statements built once, values per login)', async () => {
+    const u = await makeUser();
+    const before = await db.select({ id: refreshTokens.id }).from(refreshTokens).where(eq(refreshTokens.userId, u.id));
+    const client = ip();
+    const first = await login(u.email, PASSWORD, client);
+    const second = await login(u.email, PASSWORD, client);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body.refresh_token).not.toBe(second.body.refresh_token);
+    const sessions = (await db.select().from(refreshTokens).where(eq(refreshTokens.userId, u.id))).filter(
+      (s) => !before.some((b) => b.id === s.id),
+    );
+    expect(sessions).toHaveLength(2);
+    expect(new Set(sessions.map((s) => s.familyId)).size).toBe(2);
+    for (const s of sessions) {
+      expect(s.revokedAt).toBeNull();
+      expect(Math.abs(Date.parse(s.expiresAt) - Date.parse(s.createdAt) - 2_592_000_000)).toBeLessThan(1000);
+    }
+    const entries = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.acao, 'auth.login'), eq(logsAtividade.entidadeId, u.id)));
+    expect(entries).toHaveLength(2);
+    expect(entries.map((e) => [e.atorId, e.atorRole, e.entidade])).toEqual([
+      [u.id, u.role, 'users'],
+      [u.id, u.role, 'users'],
+    ]);
+    expect(new Set(entries.map((e) => e.id)).size).toBe(2);
+    // The attempts in flight of both logins (e-mail, client and pair keys) were given back.
+    const keys = failureKeys(u.email, client['cf-connecting-ip']).flatMap(({ key }) => [key, `try:${key}`]);
+    expect(await db.select().from(loginFailures).where(inArray(loginFailures.key, keys))).toEqual([]);
   });
 
   it('forgets the failures of an e-mail after a successful login', async () => {

@@ -14,3 +14,4 @@ export * from './pedidos';
 export * from './operacoes';
 export * from './chamados';
 export * from './pesquisas';
+export * from './contagens';

@@ -1,0 +1,7 @@
+CREATE TABLE `contagens` (
+	`tabela` text NOT NULL,
+	`regiao` text NOT NULL,
+	`dono` text DEFAULT '' NOT NULL,
+	`n` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`tabela`, `regiao`, `dono`)
+);
