@@ -201,12 +201,14 @@ const LISTED = `(p.usuario_id is null or exists (select 1 from users lu where lu
 const OPEN = 'q.publicar = 1 AND q.quantidade > q.aceitos';
 const VAGAS_WHERE = `WHERE ${OPEN} AND a.regiao = p.regiao AND a.data_evento >= ?
     AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.agenda_id = a.id AND c.profissional_id = p.id)`;
-// The total as the project counts it: the open places of the caller's functions (agenda_equipe_vagas_idx),
-// less those of events it is invited to, from its own invitations. Binds the caller and the date, like the list.
+// The total as the project counts it: the open places of the caller's functions (from the counts the
+// project's triggers keep per function and day, drizzle/0022), less those of events it is invited to,
+// from its own invitations. Binds the caller and the date, like the list.
 const OPEN_OF_P = `${OPEN} AND q.regiao = p.regiao AND q.data_evento >= d.desde`;
 const VAGAS_TOTAL = `SELECT
-    (SELECT count(*) FROM profissional_funcoes pf CROSS JOIN agenda_equipe q
-      WHERE pf.profissional_id = p.id AND q.funcao_id = pf.funcao_id AND ${OPEN_OF_P})
+    (SELECT coalesce(sum(k.n), 0) FROM profissional_funcoes pf CROSS JOIN contagens k
+      WHERE pf.profissional_id = p.id AND k.tabela = 'vagas' AND k.regiao = p.regiao AND k.dono = pf.funcao_id
+        AND k.dia >= d.desde)
     - (SELECT count(*) FROM convites c CROSS JOIN profissional_funcoes pf CROSS JOIN agenda_equipe q
       WHERE c.profissional_id = p.id AND pf.profissional_id = p.id AND q.agenda_id = c.agenda_id
         AND q.funcao_id = pf.funcao_id AND ${OPEN_OF_P})

@@ -182,11 +182,18 @@ const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
 const listCount = scopedSelect((db, scope, x: ListSwitches) => {
   const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
   if (dono === undefined) return db.select({ n: count() }).from(agenda).where(listWhere(scope, x));
-  // One row kept by triggers (drizzle/0022), however many events the region has.
+  // One row kept by triggers (drizzle/0022_kept_counts.sql), however many events the region has.
   return db
     .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
     .from(contagens)
-    .where(and(eq(contagens.tabela, 'agenda'), eq(contagens.regiao, ph('regiao')), eq(contagens.dono, dono)));
+    .where(
+      and(
+        eq(contagens.tabela, 'agenda'),
+        eq(contagens.regiao, ph('regiao')),
+        eq(contagens.dono, dono),
+        eq(contagens.dia, ''),
+      ),
+    );
 });
 
 /**

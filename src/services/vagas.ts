@@ -6,6 +6,7 @@ import {
   agenda,
   agendaEquipe,
   cadastroFot,
+  contagens,
   convites,
   funcoes,
   precos,
@@ -167,9 +168,30 @@ function openPlaces(x: VagasShape, invited: boolean) {
 }
 
 /**
+ * openPlaces(x, false) from the counts kept per region, function and day (contagens 'vagas', kept by
+ * triggers: drizzle/0022_kept_counts.sql): one row per function the caller holds and day with places
+ * open, whatever the number of events. Only without filters on the event itself (type, city, state):
+ * those need the events.
+ */
+function openPlacesKept(x: VagasShape) {
+  const k = contagens;
+  const where = and(
+    eq(profissionalFuncoes.profissionalId, profissionais.id),
+    eq(k.tabela, 'vagas'),
+    sql`${k.regiao} = ${profissionais.regiao}`,
+    sql`${k.dono} = ${profissionalFuncoes.funcaoId}`,
+    sql`${k.dia} >= ${ph('desde')}`,
+    x.ate ? sql`${k.dia} <= ${ph('ate')}` : undefined,
+    x.funcao ? eq(profissionalFuncoes.funcaoId, ph('funcao')) : undefined,
+  );
+  return sql`select coalesce(sum(${k.n}), 0) from ${profissionalFuncoes} cross join ${k} where ${where}`;
+}
+
+/**
  * The caller's professional profile (approved account); paged, with the listing's total (`n`): the
- * open places of its functions less those of events where it is invited already. Both counts read
- * indexes only, one range per function it holds, so the total costs about the same at 100 or
+ * open places of its functions less those of events where it is invited already. The first reads the
+ * kept counts per day (or, filtered by the event's type, city or state, an index range per function),
+ * the second starts from the caller's own invitations, so the total costs about the same at 100 or
  * 100,000 events (test/perf/query-plans.test.ts; README "Performance, round two").
  */
 const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =>
@@ -177,7 +199,11 @@ const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =
     .select({
       id: profissionais.id,
       regiao: profissionais.regiao,
-      ...(x.paged ? { n: sql<number>`(${openPlaces(x, false)}) - (${openPlaces(x, true)})` } : {}),
+      ...(x.paged
+        ? {
+            n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
+          }
+        : {}),
     })
     .from(profissionais)
     .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),

@@ -18,23 +18,28 @@ export async function expectKeptColumns() {
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda_equipe').first<{ n: number }>())!.n;
 }
 
-/** The agenda's rows per region (dono '') and per creator, as counted: what contagens must hold. */
-const COUNTED = `SELECT regiao, '' AS dono, count(*) AS n FROM agenda GROUP BY regiao
-  UNION ALL SELECT regiao, user_id, count(*) FROM agenda WHERE user_id IS NOT NULL GROUP BY regiao, user_id`;
+/**
+ * What contagens must hold, counted from the rows: the agenda's events per region (dono '') and per
+ * creator, and the team rows with places open per region, function and day.
+ */
+const COUNTED = `SELECT 'agenda' AS tabela, regiao, '' AS dono, '' AS dia, count(*) AS n FROM agenda GROUP BY regiao
+  UNION ALL SELECT 'agenda', regiao, user_id, '', count(*) FROM agenda WHERE user_id IS NOT NULL GROUP BY regiao, user_id
+  UNION ALL SELECT 'vagas', regiao, funcao_id, data_evento, count(*) FROM agenda_equipe
+    WHERE publicar = 1 AND quantidade > aceitos AND regiao <> '' GROUP BY regiao, funcao_id, data_evento`;
 
 /**
- * contagens' agenda rows are kept by triggers (drizzle/0022_agenda_counts.sql): checked against a
- * count of the events, both ways (a kept row that is wrong, a count with no kept row). Answers how
- * many events it checked.
+ * contagens is kept by triggers (drizzle/0022_kept_counts.sql): checked against a count of the rows,
+ * both ways (a kept row that is wrong, a count with no kept row). Answers how many events it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(
-    `SELECT k.regiao, k.dono, k.n, coalesce(r.n, 0) AS contados FROM contagens k
-       LEFT JOIN (${COUNTED}) r ON r.regiao = k.regiao AND r.dono = k.dono
-       WHERE k.tabela = 'agenda' AND k.n <> coalesce(r.n, 0)
+    `SELECT k.tabela, k.regiao, k.dono, k.dia, k.n, coalesce(r.n, 0) AS contados FROM contagens k
+       LEFT JOIN (${COUNTED}) r ON r.tabela = k.tabela AND r.regiao = k.regiao AND r.dono = k.dono AND r.dia = k.dia
+       WHERE k.n <> coalesce(r.n, 0)
      UNION ALL
-     SELECT r.regiao, r.dono, NULL, r.n FROM (${COUNTED}) r
-       WHERE NOT EXISTS (SELECT 1 FROM contagens k WHERE k.tabela = 'agenda' AND k.regiao = r.regiao AND k.dono = r.dono)`,
+     SELECT r.tabela, r.regiao, r.dono, r.dia, NULL, r.n FROM (${COUNTED}) r
+       WHERE NOT EXISTS (SELECT 1 FROM contagens k
+         WHERE k.tabela = r.tabela AND k.regiao = r.regiao AND k.dono = r.dono AND k.dia = r.dia)`,
   ).all();
   expect(results).toEqual([]);
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda').first<{ n: number }>())!.n;

@@ -1118,7 +1118,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'pedidos list (filters, page)': 1005,
   'logistica put (change)': 1022,
   'vagas list': 10066,
-  'vagas list (page)': 1477,
+  'vagas list (page)': 475,
   'vagas list (filters, page)': 7045,
   'fin lancamentos': 7157,
   'fin lancamentos paged': 4151,

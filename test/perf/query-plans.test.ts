@@ -115,30 +115,50 @@ const pro = { id: ID, role: 'profissional', empresaId: null } as never;
 const planOf = async (q: { sql: string; params: unknown[] }) => (await plan(bound(q))).details;
 const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
-    // The open places of the caller's functions, one range each (agenda_equipe_vagas_idx), less those
-    // of the events it is invited to: from its own invitations, each place by its primary key.
+    // The open places of the caller's functions, from the counts kept per function and day (contagens),
+    // less those of the events it is invited to: from its own invitations, each place by its primary key.
     'job listings of a professional',
     () => planOf(vagasSelects(db, pro, {}, { limit: 50 }, new Date())[0]),
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
-      /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
+      /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia>\?\)$/,
       /^SEARCH convites USING COVERING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
     ],
-    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
+    [
+      /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia>\?\)$/,
+      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+    ],
+  ],
+  [
+    // Filtered by the event's type: one index range per function (agenda_equipe_vagas_idx), and each
+    // open place's event by its primary key to test the filter (what a filtered total costs).
+    'job listings of a professional of one event type',
+    () => planOf(vagasSelects(db, pro, { tipo_evento_id: ID }, { limit: 50 }, new Date())[0]),
+    [
+      /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
+      /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
+      /^SEARCH convites USING COVERING INDEX convites_profissional_status_idx \(profissional_id=\?\)$/,
+      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+    ],
+    [
+      /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
+      /^SEARCH agenda USING INDEX sqlite_autoindex_agenda_1 \(id=\?\)$/,
+      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+    ],
   ],
   [
     // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
     'events of an agenda_viewer',
     () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
   ],
   [
     'events of a region (administrator, unfiltered)',
     () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', {}, { limit: 50 })[2]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
   ],
   [
     // Filtered, its own events of the region, from its own index: not every event row of the region.

@@ -24,7 +24,7 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
-import { expectKeptColumns, keptColumnsAfterAll } from '../helpers/kept-columns';
+import { expectKeptColumns, expectKeptCounts, keptColumnsAfterAll } from '../helpers/kept-columns';
 
 // Every team row these tests touched keeps its event's region, date and accepted count (triggers).
 keptColumnsAfterAll();
@@ -335,12 +335,14 @@ describe('GET /api/vagas', () => {
     const other = await makeEvento(admin, { data: '2031-04-01' });
     await env.DB.prepare(`UPDATE agenda_equipe SET agenda_id = ? WHERE agenda_id = ?`).bind(other.id, event.id).run();
     expect(await expectKeptColumns()).toBeGreaterThan(0);
+    await expectKeptCounts();
     await env.DB.prepare(`UPDATE agenda_equipe SET agenda_id = ? WHERE agenda_id = ?`).bind(event.id, other.id).run();
     expect(await seen()).toEqual({ total: 1, left: 4 });
     // the event deleted: its places are gone
     expect((await api('DELETE', `/api/agenda/${event.id}`, { token: admin.token })).status).toBe(204);
     expect(await seen()).toEqual({ total: 0, left: null });
     await expectKeptColumns();
+    await expectKeptCounts();
   });
 
   it('is for a professional with a profile', async () => {

@@ -1,10 +1,12 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * Rows of a table per region (`dono` '') and per owner in a region, kept by SQLite triggers
- * (drizzle/0022; docs/architecture.md, "Kept by triggers"), whatever writes the rows. A list's
- * unfiltered total (X-Total-Count) reads one row here instead of counting one index entry per row.
- * Today: `agenda` per region and per creator (`user_id`, an agenda_viewer's own events).
+ * Rows of a table per region, owner and day, kept by SQLite triggers (drizzle/0022; docs/architecture.md,
+ * "Kept by triggers") whatever writes the rows: a list's unfiltered total (X-Total-Count) reads one row
+ * here, or one per day, instead of one index entry per counted row.
+ * - `agenda`: events per region (`dono` '') and per creator (`dono` = user_id), `dia` ''.
+ * - `vagas`: team rows with places open (agenda_equipe_vagas_idx's rows) per region, function (`dono`)
+ *   and event day (`dia`).
  */
 export const contagens = sqliteTable(
   'contagens',
@@ -12,7 +14,8 @@ export const contagens = sqliteTable(
     tabela: text('tabela').notNull(),
     regiao: text('regiao').notNull(),
     dono: text('dono').notNull().default(''),
+    dia: text('dia').notNull().default(''),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tabela, t.regiao, t.dono] })],
+  (t) => [primaryKey({ columns: [t.tabela, t.regiao, t.dono, t.dia] })],
 );
