@@ -1,7 +1,9 @@
 -- contagens (0021) is kept by these triggers whatever writes the rows (a route, an import, a script,
 -- a console), so that a list's unfiltered X-Total-Count reads one row, or one per day, instead of one
 -- index entry per counted row (docs/architecture.md, "Kept by triggers"). Written by hand
--- (drizzle-kit generate --custom). The upserts name the whole primary key, as ON CONFLICT must.
+-- (drizzle-kit generate --custom). Every change, +1 or -1, is an upsert on the whole primary key: a -1
+-- that runs before the +1 of the same key (the order in which one statement's triggers fire is not
+-- documented) leaves -1 for that +1 to cancel, never a lost decrement.
 --
 -- agenda: the events per region (dono '') and per creator (dono = user_id); services/agenda.ts listCount.
 INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
@@ -23,8 +25,11 @@ END;
 CREATE TRIGGER `agenda_contagem_update` AFTER UPDATE OF `regiao`, `user_id` ON `agenda`
 WHEN OLD.`regiao` <> NEW.`regiao` OR OLD.`user_id` IS NOT NEW.`user_id`
 BEGIN
-  UPDATE `contagens` SET `n` = `n` - 1
-  WHERE `tabela` = 'agenda' AND `regiao` = OLD.`regiao` AND `dono` IN ('', OLD.`user_id`) AND `dia` = '';
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`) VALUES ('agenda', OLD.`regiao`, '', '', -1)
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
+    SELECT 'agenda', OLD.`regiao`, OLD.`user_id`, '', -1 WHERE OLD.`user_id` IS NOT NULL
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
   INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`) VALUES ('agenda', NEW.`regiao`, '', '', 1)
     ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` + 1;
   INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
@@ -34,8 +39,11 @@ END;
 --> statement-breakpoint
 CREATE TRIGGER `agenda_contagem_delete` AFTER DELETE ON `agenda`
 BEGIN
-  UPDATE `contagens` SET `n` = `n` - 1
-  WHERE `tabela` = 'agenda' AND `regiao` = OLD.`regiao` AND `dono` IN ('', OLD.`user_id`) AND `dia` = '';
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`) VALUES ('agenda', OLD.`regiao`, '', '', -1)
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
+    SELECT 'agenda', OLD.`regiao`, OLD.`user_id`, '', -1 WHERE OLD.`user_id` IS NOT NULL
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
 END;
 --> statement-breakpoint
 -- vagas: the team rows with places open (publicar = 1 AND quantidade > aceitos: agenda_equipe_vagas_idx's
@@ -58,9 +66,10 @@ AFTER UPDATE OF `publicar`, `quantidade`, `aceitos`, `regiao`, `funcao_id`, `dat
 WHEN (OLD.`publicar` = 1 AND OLD.`quantidade` > OLD.`aceitos` AND OLD.`regiao` <> '')
   OR (NEW.`publicar` = 1 AND NEW.`quantidade` > NEW.`aceitos` AND NEW.`regiao` <> '')
 BEGIN
-  UPDATE `contagens` SET `n` = `n` - 1
-  WHERE OLD.`publicar` = 1 AND OLD.`quantidade` > OLD.`aceitos` AND OLD.`regiao` <> ''
-    AND `tabela` = 'vagas' AND `regiao` = OLD.`regiao` AND `dono` = OLD.`funcao_id` AND `dia` = OLD.`data_evento`;
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
+    SELECT 'vagas', OLD.`regiao`, OLD.`funcao_id`, OLD.`data_evento`, -1
+    WHERE OLD.`publicar` = 1 AND OLD.`quantidade` > OLD.`aceitos` AND OLD.`regiao` <> ''
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
   INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`)
     SELECT 'vagas', NEW.`regiao`, NEW.`funcao_id`, NEW.`data_evento`, 1
     WHERE NEW.`publicar` = 1 AND NEW.`quantidade` > NEW.`aceitos` AND NEW.`regiao` <> ''
@@ -71,6 +80,6 @@ END;
 CREATE TRIGGER `agenda_equipe_contagem_delete` AFTER DELETE ON `agenda_equipe`
 WHEN OLD.`publicar` = 1 AND OLD.`quantidade` > OLD.`aceitos` AND OLD.`regiao` <> ''
 BEGIN
-  UPDATE `contagens` SET `n` = `n` - 1
-  WHERE `tabela` = 'vagas' AND `regiao` = OLD.`regiao` AND `dono` = OLD.`funcao_id` AND `dia` = OLD.`data_evento`;
+  INSERT INTO `contagens` (`tabela`, `regiao`, `dono`, `dia`, `n`) VALUES ('vagas', OLD.`regiao`, OLD.`funcao_id`, OLD.`data_evento`, -1)
+    ON CONFLICT (`tabela`, `regiao`, `dono`, `dia`) DO UPDATE SET `n` = `n` - 1;
 END;

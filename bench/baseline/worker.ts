@@ -6,7 +6,9 @@
  * Requests are the very ones sent to the project. The caller's identity (for /api/me and the
  * agenda_viewer's agenda) is read from the access token's payload WITHOUT verifying it: this is a
  * measuring device, never deploy it. `x-regiao` picks the region (default SP). `?limit=&offset=`
- * page the lists (the total comes from `count(*) over ()` in the same statement, as X-Total-Count).
+ * page the lists (X-Total-Count from a scalar subquery in the same statement: a count, or the rows
+ * the project's triggers keep in contagens where the project reads them; the bench checks those
+ * against a count after its runs, so a drift cannot pass as an equal answer on both sides).
  * Login compares one PBKDF2-SHA256 hash with the stored iterations (100,000), like the project.
  *
  * Issue 20's routes keep the rule "the route's essential SQL, raw, no authentication read": job

@@ -335,8 +335,19 @@ describe('GET /api/vagas', () => {
     const other = await makeEvento(admin, { data: '2031-04-01' });
     await env.DB.prepare(`UPDATE agenda_equipe SET agenda_id = ? WHERE agenda_id = ?`).bind(other.id, event.id).run();
     expect(await expectKeptColumns()).toBeGreaterThan(0);
-    await expectKeptCounts();
+    expect((await expectKeptCounts()).vagas).toBeGreaterThan(0);
     await env.DB.prepare(`UPDATE agenda_equipe SET agenda_id = ? WHERE agenda_id = ?`).bind(event.id, other.id).run();
+    expect(await seen()).toEqual({ total: 1, left: 4 });
+    // re-keyed to a function no open place has had yet (its count row does not exist), and back
+    const fresh = await makeFuncao();
+    await env.DB.prepare(`UPDATE agenda_equipe SET funcao_id = ? WHERE agenda_id = ? AND funcao_id = ?`)
+      .bind(fresh.id, event.id, foto.id)
+      .run();
+    expect(await seen()).toEqual({ total: 0, left: null });
+    await expectKeptCounts();
+    await env.DB.prepare(`UPDATE agenda_equipe SET funcao_id = ? WHERE agenda_id = ? AND funcao_id = ?`)
+      .bind(foto.id, event.id, fresh.id)
+      .run();
     expect(await seen()).toEqual({ total: 1, left: 4 });
     // the event deleted: its places are gone
     expect((await api('DELETE', `/api/agenda/${event.id}`, { token: admin.token })).status).toBe(204);
