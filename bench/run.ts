@@ -37,6 +37,7 @@ import {
   wranglerErrorLine,
   type Target as D1Target,
 } from '../scripts/lib.ts';
+import { KEPT_COUNTS_DRIFT } from '../scripts/kept-counts.ts';
 import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
@@ -934,14 +935,19 @@ async function measureOrRestart(box: { setup: Setup }, t: Target, cfg: Cfg, tmp:
   return measure(box.setup, t, cfg);
 }
 
+/** The code as the run's snapshots were built (at its start): edits made during a run change neither. */
+function codeNow(): string {
+  try {
+    return execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown'; // not a git checkout
+  }
+}
+const CODE_AT_START = codeNow();
+
 function describeRun(opts: { connections: number; duration: number; pairs: number }, data: string): string {
   const cpu = os.cpus();
-  let code = 'unknown';
-  try {
-    code = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    /* not a git checkout */
-  }
+  const code = CODE_AT_START;
   const wranglerVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/wrangler/package.json'), 'utf8'))
     .version as string;
   return (
@@ -959,6 +965,21 @@ function volumeOf(counts: Awaited<ReturnType<typeof countRows>>): string {
 }
 
 type Opts = ReturnType<typeof parse>;
+
+/**
+ * Both sides read the same kept counts (contagens), so an equal total proves nothing about them:
+ * they are checked against a count of their rows once the runs' writes are done (servers stopped,
+ * so that one process uses the D1 file).
+ */
+async function keptCountsChecked(target: D1Target) {
+  await stopAll();
+  const drift = (await d1Execute(KEPT_COUNTS_DRIFT, target))[0]?.results ?? [];
+  const line = drift.length
+    ? `WARNING kept counts (contagens) differ from a count of their rows after the runs: ${JSON.stringify(drift.slice(0, 5))}`
+    : 'Kept counts (contagens) equal a count of their rows after the runs.';
+  console.log(line);
+  return line;
+}
 
 /** The main table: every route (and its `?limit=50` variant once the project pages it) against the baseline. */
 async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: () => string) {
@@ -1010,8 +1031,9 @@ async function runRoutes(opts: Opts, tmp: string, persistTo: string, elapsed: ()
     );
   }
 
+  const kept = await keptCountsChecked(target);
   const about = describeRun(opts, `region SP of: ${volume}`);
-  const md = `${table(rows)}\n\n${about}`;
+  const md = `${table(rows)}\n\n${about}\n\n${kept}`;
   console.log(`\n${md}\n`);
   console.log(
     `ratio = project req/s / baseline req/s, median of the pairs (each pair's ratio in parentheses). p50/p99: medians over the runs. Total ${elapsed()}.`,
@@ -1108,7 +1130,8 @@ async function runScale(opts: Opts, tmp: string, persistTo: string, elapsed: () 
     );
   }
   const about = describeRun(opts, 'first page of each list in region SP, before and after adding rows');
-  const md = `${lines.join('\n')}\n\n${about}${notPaged.length ? `\nNot paged yet (not measured): ${notPaged.join('; ')}.` : ''}`;
+  const kept = await keptCountsChecked(target);
+  const md = `${lines.join('\n')}\n\n${about}${notPaged.length ? `\nNot paged yet (not measured): ${notPaged.join('; ')}.` : ''}\n\n${kept}`;
   console.log(`\n${md}\n\nTotal ${elapsed()}.`);
   return { md, json: { about, steps } };
 }
