@@ -79,7 +79,9 @@ const FOT: ListQuery = {
     JOIN cursos c ON c.id = f.curso_id
     JOIN anos_formaturas a ON a.id = f.ano_formatura_id
     WHERE f.regiao = ?`,
-  countFrom: 'cadastro_fot f WHERE f.regiao = ?',
+  // The total as the project reads it: one row kept by triggers (drizzle/0023).
+  total:
+    "SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'cadastro_fot' AND regiao = ? AND dono = '' AND dia = ''",
   order: 'f.updated_at DESC, f.id',
 };
 
@@ -118,7 +120,7 @@ const agendaQuery = (own: boolean): ListQuery => ({
     JOIN tipos_eventos t ON t.id = a.tipo_evento_id
     WHERE a.regiao = ?${own ? ' AND a.user_id = ?' : ''}`,
   // The unfiltered total as the project reads it: one row kept by triggers (drizzle/0022).
-  total: `SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'agenda' AND regiao = ? AND dono = ${own ? '?' : "''"}`,
+  total: `SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'agenda' AND regiao = ? AND dono = ${own ? '?' : "''"} AND dia = ''`,
   order: 'a.data_evento, a.horario, a.id',
 });
 const AGENDA_ALL = agendaQuery(false);

@@ -5,7 +5,6 @@ import {
   agenda,
   anosFormaturas,
   cadastroFot,
-  contagens,
   convites,
   cursos,
   empresas,
@@ -14,6 +13,7 @@ import {
   type AuthUser,
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
+import { keptCount } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { wireColumns, wireToRow } from '../db/wire';
 import { writeThenRead } from '../db/write-read';
@@ -181,19 +181,9 @@ const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
 });
 const listCount = scopedSelect((db, scope, x: ListSwitches) => {
   const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
-  if (dono === undefined) return db.select({ n: count() }).from(agenda).where(listWhere(scope, x));
-  // One row kept by triggers (drizzle/0022_kept_counts.sql), however many events the region has.
-  return db
-    .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
-    .from(contagens)
-    .where(
-      and(
-        eq(contagens.tabela, 'agenda'),
-        eq(contagens.regiao, ph('regiao')),
-        eq(contagens.dono, dono),
-        eq(contagens.dia, ''),
-      ),
-    );
+  return dono === undefined
+    ? db.select({ n: count() }).from(agenda).where(listWhere(scope, x))
+    : keptCount(db, 'agenda', ph('regiao'), dono);
 });
 
 /**

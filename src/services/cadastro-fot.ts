@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'driz
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
 import { insertWhereTemplate } from '../db/guarded';
+import { keptCount } from '../db/kept-count';
 import { preparedStatement } from '../db/prepared-statement';
 import { nowIso } from '../db/schema/columns';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
@@ -114,9 +115,22 @@ const fotPage = scopedSelect((db, scope, x: { filtro: boolean }) =>
     .limit(ph('limit'))
     .offset(ph('offset')),
 );
-const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) =>
-  db.select({ n: count() }).from(cadastroFot).where(listWhere(scope, x.filtro)),
-);
+const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) => {
+  const dono = keptTotalOwner(scope, x.filtro);
+  return dono === undefined
+    ? db.select({ n: count() }).from(cadastroFot).where(listWhere(scope, x.filtro))
+    : keptCount(db, 'cadastro_fot', ph('regiao'), dono);
+});
+
+/**
+ * The contagens row (kept by triggers, drizzle/0023) that holds the list's total: the region's ('')
+ * or a company's, when `visible` and the company filter select exactly that; undefined to count
+ * (an EVENT_OWNER filtering by a company, or without one).
+ */
+function keptTotalOwner(scope: SqlScope, filtro: boolean): string | Placeholder | undefined {
+  if (scope.role === 'EVENT_OWNER') return scope.empresaId && !filtro ? scope.empresaId : undefined;
+  return filtro ? ph('filtro') : '';
+}
 const fotById = scopedSelect((db, scope) =>
   selectFots(db).where(and(eq(cadastroFot.id, ph('id')), ...visible(scope, ph('regiao')))),
 );

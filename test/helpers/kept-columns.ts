@@ -22,15 +22,16 @@ export async function expectKeptColumns() {
 /**
  * contagens is kept by triggers (drizzle/0022_kept_counts.sql): checked against a count of the rows,
  * both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts). Answers
- * how many events and how many open-places keys (region, function, day) it checked.
+ * how many events, open-places keys (region, function, day) and FOT records it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
   expect(results).toEqual([]);
   const counted = await env.DB.prepare(
     `SELECT (SELECT count(*) FROM agenda) AS eventos,
-       (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas`,
-  ).first<{ eventos: number; vagas: number }>();
+       (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas,
+       (SELECT count(*) FROM cadastro_fot) AS fots`,
+  ).first<{ eventos: number; vagas: number; fots: number }>();
   return counted!;
 }
 
@@ -45,8 +46,8 @@ export const keptColumnsAfterAll = () =>
     expect((await expectKeptCounts()).eventos, 'events counted').toBeGreaterThan(0);
   });
 
-/** The count check alone, for files that make events but no teams. */
-export const keptCountsAfterAll = () =>
+/** The count check alone, for files that make `what` (events, FOT records) but no teams. */
+export const keptCountsAfterAll = (what: 'eventos' | 'fots' = 'eventos') =>
   afterAll(async () => {
-    expect((await expectKeptCounts()).eventos, 'events counted').toBeGreaterThan(0);
+    expect((await expectKeptCounts())[what], `${what} counted`).toBeGreaterThan(0);
   });

@@ -1093,7 +1093,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'tipos-eventos list': 204,
   'tipos-eventos list (page)': 305,
   'fot list': 317,
-  'fot list (page)': 257,
+  'fot list (page)': 153,
   'profissionais list': 8164,
   'profissionais list (page)': 1418,
   'profissionais contagem': 6277,

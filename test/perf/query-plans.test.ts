@@ -5,7 +5,7 @@ import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/schema';
 import { agendaListSelects, agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
-import { selectFots } from '../../src/services/cadastro-fot';
+import { fotListSelects, selectFots } from '../../src/services/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs';
 import { pedidosList } from '../../src/services/pedidos';
 import { profissionaisListSelects } from '../../src/services/profissionais';
@@ -174,6 +174,19 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', { de: '2027-01-01' }, { limit: 50 })[2]!),
     [/^SEARCH agenda USING COVERING INDEX agenda_regiao_data_idx \(regiao=\? AND data_evento>\?\)$/],
     [],
+  ],
+  [
+    // Unfiltered, or filtered by a company, one row kept by triggers (drizzle/0023).
+    'FOT records of a region (administrator)',
+    () => planOf(fotListSelects(db, { id: ID, ...admin }, 'SP', undefined, { limit: 50 })[1]!),
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+  ],
+  [
+    'FOT records of an EVENT_OWNER',
+    () => planOf(fotListSelects(db, { id: ID, ...owner }, 'SP', undefined, { limit: 50 })[1]!),
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
   ],
   [
     'professionals of a region (administrator)',

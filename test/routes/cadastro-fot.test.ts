@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { cadastroFot } from '../../src/db/schema';
 import { FotSchema } from '../../src/routes/cadastro-fot/cadastro-fot.schemas';
 import { db, makeAdmin, makeFot, makeFotRefs, makeUser, nextFot } from '../helpers/factories';
+import { expectKeptCounts, keptCountsAfterAll } from '../helpers/kept-columns';
 import { api, expectError } from '../helpers/request';
+
+keptCountsAfterAll('fots');
 
 async function fotBody(regiao = 'SP', over: Record<string, unknown> = {}) {
   const r = await makeFotRefs(regiao);
@@ -147,6 +150,39 @@ describe('GET /api/cadastro-fot', () => {
       'FORBIDDEN',
     );
     expectError(await api('DELETE', `/api/cadastro-fot/${mine.id}`, { token: owner.token }), 403, 'FORBIDDEN');
+  });
+
+  it("a page's X-Total-Count is the list's length for each caller and filter, through moves and a delete (kept counts)", async () => {
+    const admin = await makeAdmin();
+    const a = await makeFot('MG');
+    const b = await makeFot('MG', { empresaId: a.empresaId });
+    const c = await makeFot('MG');
+    const owner = await makeUser({ role: 'EVENT_OWNER', empresaId: a.empresaId });
+    const cases: [string, string, string][] = [
+      [admin.token, 'MG', ''],
+      [admin.token, 'SP', ''],
+      [admin.token, 'MG', `empresa_id=${a.empresaId}`],
+      [admin.token, 'MG', `empresa_id=${c.empresaId}`],
+      [owner.token, 'MG', ''],
+      [owner.token, 'MG', `empresa_id=${a.empresaId}`],
+    ];
+    const check = async () => {
+      for (const [token, regiao, q] of cases) {
+        const all = await api('GET', `/api/cadastro-fot?${q}`, { token, regiao });
+        const page = await api('GET', `/api/cadastro-fot?limit=1&${q}`, { token, regiao });
+        expect(page.status).toBe(200);
+        expect(Number(page.headers.get('X-Total-Count')), `${regiao} ${q}`).toBe(all.body.length);
+      }
+      await expectKeptCounts();
+    };
+    await check();
+    // Another company and another region by hand (a console, a script), then a delete through the API.
+    await db.update(cadastroFot).set({ empresaId: c.empresaId }).where(eq(cadastroFot.id, b.id));
+    await check();
+    await db.update(cadastroFot).set({ regiao: 'SP' }).where(eq(cadastroFot.id, c.id));
+    await check();
+    expect((await api('DELETE', `/api/cadastro-fot/${a.id}`, { token: admin.token, regiao: 'MG' })).status).toBe(204);
+    await check();
   });
 
   it('costs the same number of D1 round trips for 1 and for 100 records', async () => {

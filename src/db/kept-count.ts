@@ -1,0 +1,17 @@
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import type { Db } from './client';
+import { contagens } from './schema';
+
+/**
+ * A list's total from the row SQLite triggers keep in contagens (drizzle/0022, 0023; docs/architecture.md,
+ * "Kept by triggers") instead of a count: one primary-key read, however many rows it counts. `dono`
+ * '' is the whole region. A key no row has had yet answers 0. The service decides when its caller's
+ * visibility and filters are exactly what the key counts; otherwise it counts.
+ */
+export const keptCount = (db: Db, tabela: string, regiao: string | Placeholder, dono: string | Placeholder) =>
+  db
+    .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
+    .from(contagens)
+    .where(
+      and(eq(contagens.tabela, tabela), eq(contagens.regiao, regiao), eq(contagens.dono, dono), eq(contagens.dia, '')),
+    );
