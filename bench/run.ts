@@ -217,7 +217,8 @@ const ROUTES: BenchRoute[] = [
   },
   {
     name: 'POST /api/cursos',
-    target: 0.8,
+    // Informational: the row alone (no activity-log entry). Judged on its row "(baseline + log entry)".
+    target: undefined,
     method: 'POST',
     path: '/api/cursos',
     as: 'admin',
@@ -227,7 +228,8 @@ const ROUTES: BenchRoute[] = [
   {
     // A FOT number is unique: each request takes the next of the shared counter (both sides write the same table).
     name: 'POST /api/cadastro-fot',
-    target: 0.8,
+    // Informational: the row alone (no activity-log entry). Judged on its row "(baseline + log entry)".
+    target: undefined,
     method: 'POST',
     path: '/api/cadastro-fot',
     as: 'admin',
@@ -247,8 +249,8 @@ const ROUTES: BenchRoute[] = [
   },
   {
     name: 'PATCH /api/convites/{id} (accept)',
-    // Informational: this row's baseline makes the guarded UPDATE alone, not the same write. The
-    // issue's target is judged on the row with its effects (below; README "Performance, round two").
+    // Informational: the guarded UPDATE alone, not the same write. Judged on its row "(baseline +
+    // its effects)" (below; README "Performance, round two", item 11).
     target: undefined,
     method: 'PATCH',
     path: '/api/convites/',
@@ -262,7 +264,8 @@ const ROUTES: BenchRoute[] = [
   },
   {
     name: 'POST /api/financeiro/lancamentos',
-    target: 0.8,
+    // Informational: the row alone (no activity-log entry). Judged on its row "(baseline + log entry)".
+    target: undefined,
     method: 'POST',
     path: '/api/financeiro/lancamentos',
     as: 'admin',
@@ -281,18 +284,18 @@ const ROUTES: BenchRoute[] = [
 ];
 
 /**
- * The same write against a baseline that also writes what the decisions require with it, in its
- * batch (`x-bench-log: 1`, sent to the baseline only): the activity-log entry (D15), and for the
- * acceptance the fee, its entry and the notifications (D17, D18). The creates stay judged against
- * the row alone too (the stricter rows above, which they meet); the acceptance's target is judged
- * here, against a baseline doing the same write, as issue 20 words it (`target`).
+ * Issue 20's write targets: each write against "a raw baseline doing the same write", which here
+ * means a baseline that also writes, in its batch, what the decisions require of that write
+ * (`x-bench-log: 1`, sent to the baseline only): the activity-log entry (D15), and for the
+ * acceptance the fee, its entry and the notifications (D17, D18). The rows above against the row
+ * alone stay printed, as information: they measure those required writes as much as the code.
  */
-const withLogEntry = (name: string, what = 'log entry', target?: number): BenchRoute => {
+const withLogEntry = (name: string, what = 'log entry'): BenchRoute => {
   const route = ROUTES.find((r) => r.name === name)!;
   return {
     ...route,
     name: `${route.name} (baseline + ${what})`,
-    target,
+    target: 0.8,
     request: (side, n, conn) => {
       const r = route.request!(side, n, conn);
       return side === 'baseline' ? { ...r, headers: { ...r.headers, 'x-bench-log': '1' } } : r;
@@ -302,7 +305,7 @@ const withLogEntry = (name: string, what = 'log entry', target?: number): BenchR
 ROUTES.push(
   ...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map((n) => withLogEntry(n)),
   // The acceptance's baseline then writes all its effects: the log entries, the fee and the notifications.
-  withLogEntry('PATCH /api/convites/{id} (accept)', 'its effects', 0.8),
+  withLogEntry('PATCH /api/convites/{id} (accept)', 'its effects'),
 );
 
 const PAGE = 50;
