@@ -136,7 +136,9 @@ const PROFISSIONAIS: ListQuery = {
   from: `profissionais p
     LEFT JOIN funcoes fm ON fm.id = p.funcao_profissional_id
     WHERE p.regiao = ?`,
-  countFrom: 'profissionais p WHERE p.regiao = ?',
+  // The total as the project reads it: one row kept by triggers (drizzle/0025).
+  total:
+    "SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'profissionais' AND regiao = ? AND dono = '' AND dia = ''",
   order: 'p.nome, p.id',
 };
 

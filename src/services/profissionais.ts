@@ -12,6 +12,7 @@ import {
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { jsonRows } from '../db/json-rows';
+import { keptCount } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
 import { pixKey } from '../lib/brazil';
@@ -311,7 +312,12 @@ const paging = { limit: ph('limit'), offset: ph('offset') };
 const listProfiles = scopedSelect((db, scope, x: { paged: boolean }) =>
   profissionaisComAvaliacaoQuery(db, listWhere(scope), x.paged ? paging : undefined),
 );
-const listCount = scopedSelect((db, scope) => db.select({ n: count() }).from(profissionais).where(listWhere(scope)));
+// An administrator's total is the region's listed profiles, kept by triggers (drizzle/0025): one row.
+const listCount = scopedSelect((db, scope) =>
+  isAdmin(scope.role)
+    ? keptCount(db, 'profissionais', ph('regiao'), '')
+    : db.select({ n: count() }).from(profissionais).where(listWhere(scope)),
+);
 const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
 const oneProfile = scopedSelect((db, scope) => profissionaisComAvaliacaoQuery(db, oneWhere(scope)));
 

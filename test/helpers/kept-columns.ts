@@ -22,7 +22,7 @@ export async function expectKeptColumns() {
 /**
  * contagens is kept by triggers (drizzle/0022_kept_counts.sql): checked against a count of the rows,
  * both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts). Answers
- * how many events, open-places keys (region, function, day) and FOT records it checked.
+ * how many events, open-places keys (region, function, day), FOT records and profiles it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
@@ -30,8 +30,9 @@ export async function expectKeptCounts() {
   const counted = await env.DB.prepare(
     `SELECT (SELECT count(*) FROM agenda) AS eventos,
        (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas,
-       (SELECT count(*) FROM cadastro_fot) AS fots`,
-  ).first<{ eventos: number; vagas: number; fots: number }>();
+       (SELECT count(*) FROM cadastro_fot) AS fots,
+       (SELECT count(*) FROM profissionais) AS profissionais`,
+  ).first<{ eventos: number; vagas: number; fots: number; profissionais: number }>();
   return counted!;
 }
 
@@ -47,7 +48,7 @@ export const keptColumnsAfterAll = () =>
   });
 
 /** The count check alone, for files that make `what` (events, FOT records) but no teams. */
-export const keptCountsAfterAll = (what: 'eventos' | 'fots' = 'eventos') =>
+export const keptCountsAfterAll = (what: 'eventos' | 'fots' | 'profissionais' = 'eventos') =>
   afterAll(async () => {
     expect((await expectKeptCounts())[what], `${what} counted`).toBeGreaterThan(0);
   });

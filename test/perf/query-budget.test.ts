@@ -1095,7 +1095,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fot list': 317,
   'fot list (page)': 153,
   'profissionais list': 8164,
-  'profissionais list (page)': 1418,
+  'profissionais list (page)': 374,
   'profissionais contagem': 6277,
   'agenda list (admin)': 17427,
   'agenda list (agenda_viewer)': 17415,

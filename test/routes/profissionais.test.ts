@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { funcoes, profissionais, profissionalFuncoes, refreshTokens, users } from '../../src/db/schema';
 import { ProfissionalSchema } from '../../src/routes/profissionais/profissionais.schemas';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeSurveyResponse, makeUser, uniq } from '../helpers/factories';
+import { expectKeptCounts, keptCountsAfterAll } from '../helpers/kept-columns';
 import { api, authHeaders, expectError } from '../helpers/request';
+
+keptCountsAfterAll('profissionais');
 
 const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao);
 const BANK = ['banco', 'agencia', 'conta_pix', 'cpf_cnpj_titular', 'tipo_cartao'];
@@ -316,6 +319,25 @@ describe('profiles of pending accounts', () => {
     expect(await listed()).toEqual({ inList: false, inPage: false, totalsAgree: true, counted: 0 });
     expect((await api('PATCH', `/api/admin/users/${reg.body.id}/approve`, { token: admin.token })).status).toBe(200);
     expect(await listed()).toEqual({ inList: true, inPage: true, totalsAgree: true, counted: 1 });
+    // The page's total is kept by triggers (drizzle/0025): it follows the account and the profile
+    // however they change. An account switched off by hand (a console) takes the profile out again;
+    await db.update(users).set({ ativo: false }).where(eq(users.id, reg.body.id));
+    expect(await listed()).toEqual({ inList: false, inPage: false, totalsAgree: true, counted: 0 });
+    await expectKeptCounts();
+    // the account deleted leaves the profile unlinked, so listed (ON DELETE SET NULL);
+    await db.delete(refreshTokens).where(eq(refreshTokens.userId, reg.body.id));
+    await db.delete(users).where(eq(users.id, reg.body.id));
+    expect(await listed()).toEqual({ inList: true, inPage: true, totalsAgree: true, counted: 1 });
+    await expectKeptCounts();
+    // moved to another region by hand, then deleted through the API.
+    await db.update(profissionais).set({ regiao: 'SP' }).where(eq(profissionais.id, own.body.id));
+    expect(await listed()).toMatchObject({ inList: false, totalsAgree: true });
+    await expectKeptCounts();
+    await db.update(profissionais).set({ regiao: 'MG' }).where(eq(profissionais.id, own.body.id));
+    const gone = await api('DELETE', `/api/profissionais/${own.body.id}`, { token: admin.token, regiao: 'MG' });
+    expect(gone.status).toBe(200);
+    expect(await listed()).toMatchObject({ inList: false, totalsAgree: true });
+    expect((await expectKeptCounts()).profissionais).toBeGreaterThan(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { funcoes } from './catalogs';
 import { timestamps, uuidPk } from './columns';
@@ -50,6 +51,15 @@ export const profissionais = sqliteTable(
     regimeFiscal: text('regime_fiscal', { enum: REGIME_FISCAL }).notNull().default('mei'),
     /** What `conta_pix` is; validated against it (lib/brazil.ts pixKey). */
     tipoChavePix: text('tipo_chave_pix', { enum: TIPO_CHAVE_PIX }),
+    /**
+     * 1 while listed (services/profissionais.ts listedProfile: no linked account, or an active one),
+     * kept by triggers on profissionais and users (drizzle/0025; docs/architecture.md, "Kept by
+     * triggers") for the list's kept total. The application never writes it; an SQL default, so an
+     * insert binds nothing for it.
+     */
+    listado: integer('listado')
+      .notNull()
+      .default(sql`0`),
     ...timestamps,
   },
   (t) => [

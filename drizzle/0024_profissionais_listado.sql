@@ -1,0 +1,1 @@
+ALTER TABLE `profissionais` ADD `listado` integer DEFAULT 0 NOT NULL;
