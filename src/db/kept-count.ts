@@ -3,7 +3,7 @@ import type { Db } from './client';
 import { contagens } from './schema';
 
 /**
- * A list's total from the row SQLite triggers keep in contagens (drizzle/0022, 0023; docs/architecture.md,
+ * A list's total from the row SQLite triggers keep in contagens (drizzle/0022, 0023, 0025; docs/architecture.md,
  * "Kept by triggers") instead of a count: one primary-key read, however many rows it counts. `dono`
  * '' is the whole region. A key no row has had yet answers 0. The service decides when its caller's
  * visibility and filters are exactly what the key counts; otherwise it counts.
