@@ -290,7 +290,7 @@ const ROUTES: BenchRoute[] = [
  * acceptance the fee, its entry and the notifications (D17, D18). The rows above against the row
  * alone stay printed, as information: they measure those required writes as much as the code.
  */
-const withLogEntry = (name: string, what = 'log entry'): BenchRoute => {
+const againstSameWrite = (name: string, what = 'log entry'): BenchRoute => {
   const route = ROUTES.find((r) => r.name === name)!;
   return {
     ...route,
@@ -303,9 +303,9 @@ const withLogEntry = (name: string, what = 'log entry'): BenchRoute => {
   };
 };
 ROUTES.push(
-  ...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map((n) => withLogEntry(n)),
+  ...['POST /api/cursos', 'POST /api/cadastro-fot', 'POST /api/financeiro/lancamentos'].map((n) => againstSameWrite(n)),
   // The acceptance's baseline then writes all its effects: the log entries, the fee and the notifications.
-  withLogEntry('PATCH /api/convites/{id} (accept)', 'its effects'),
+  againstSameWrite('PATCH /api/convites/{id} (accept)', 'its effects'),
 );
 
 const PAGE = 50;

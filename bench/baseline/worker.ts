@@ -48,6 +48,10 @@ function claims(req: Request): { sub?: string; role?: string } {
  * `total`, a whole select of one value taking the same `binds`.
  */
 type ListQuery = { select: string; from: string; order: string } & ({ countFrom: string } | { total: string });
+
+/** A total as the project reads it: one row its triggers keep in contagens (drizzle/0022, 0023, 0025). */
+const keptTotal = (tabela: string, dono: '?' | "''" = "''") =>
+  `SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = '${tabela}' AND regiao = ? AND dono = ${dono} AND dia = ''`;
 async function list(env: Env, url: URL, q: ListQuery, binds: unknown[], map?: (r: Row) => Row): Promise<Response> {
   const limit = url.searchParams.get('limit');
   if (limit === null) {
@@ -79,9 +83,7 @@ const FOT: ListQuery = {
     JOIN cursos c ON c.id = f.curso_id
     JOIN anos_formaturas a ON a.id = f.ano_formatura_id
     WHERE f.regiao = ?`,
-  // The total as the project reads it: one row kept by triggers (drizzle/0023).
-  total:
-    "SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'cadastro_fot' AND regiao = ? AND dono = '' AND dia = ''",
+  total: keptTotal('cadastro_fot'),
   order: 'f.updated_at DESC, f.id',
 };
 
@@ -119,8 +121,7 @@ const agendaQuery = (own: boolean): ListQuery => ({
     JOIN anos_formaturas af ON af.id = f.ano_formatura_id
     JOIN tipos_eventos t ON t.id = a.tipo_evento_id
     WHERE a.regiao = ?${own ? ' AND a.user_id = ?' : ''}`,
-  // The unfiltered total as the project reads it: one row kept by triggers (drizzle/0022).
-  total: `SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'agenda' AND regiao = ? AND dono = ${own ? '?' : "''"} AND dia = ''`,
+  total: keptTotal('agenda', own ? '?' : "''"),
   order: 'a.data_evento, a.horario, a.id',
 });
 const AGENDA_ALL = agendaQuery(false);
@@ -136,9 +137,7 @@ const PROFISSIONAIS: ListQuery = {
   from: `profissionais p
     LEFT JOIN funcoes fm ON fm.id = p.funcao_profissional_id
     WHERE p.regiao = ?`,
-  // The total as the project reads it: one row kept by triggers (drizzle/0025).
-  total:
-    "SELECT coalesce(sum(n), 0) FROM contagens WHERE tabela = 'profissionais' AND regiao = ? AND dono = '' AND dia = ''",
+  total: keptTotal('profissionais'),
   order: 'p.nome, p.id',
 };
 

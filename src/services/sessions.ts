@@ -125,24 +125,34 @@ const IN_FLIGHT_MS = 60 * 1000;
 export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: boolean } = {}) {
   const prefix = opts.inFlight === false ? '' : IN_FLIGHT;
   const now = Date.now();
-  const values: Record<string, unknown> = {
+  const ids = keys.map(() => crypto.randomUUID());
+  const insert = attemptInsert(db, keys.length, {
     now: new Date(now).toISOString(),
     since: new Date(now - LOGIN_WINDOW_MS).toISOString(),
     flight_since: new Date(now - IN_FLIGHT_MS).toISOString(),
-  };
-  const ids = keys.map(({ key, max }, i) => {
-    const id = crypto.randomUUID();
-    Object.assign(values, {
-      [`id${i}`]: id,
-      [`stored${i}`]: `${prefix}${key}`,
-      [`key${i}`]: key,
-      [`flight${i}`]: `${IN_FLIGHT}${key}`,
-      [`max${i}`]: max,
-    });
-    return id;
+    ...numbered('id', ids),
+    ...numbered(
+      'stored',
+      keys.map(({ key }) => `${prefix}${key}`),
+    ),
+    ...numbered(
+      'key',
+      keys.map(({ key }) => key),
+    ),
+    ...numbered(
+      'flight',
+      keys.map(({ key }) => `${IN_FLIGHT}${key}`),
+    ),
+    ...numbered(
+      'max',
+      keys.map(({ max }) => max),
+    ),
   });
-  return { ids, insert: attemptInsert(db, keys.length, values) };
+  return { ids, insert };
 }
+
+/** The values of one placeholder per key of a prepared statement for n keys: `${name}0`, `${name}1`, ... */
+const numbered = (name: string, values: unknown[]) => Object.fromEntries(values.map((v, i) => [`${name}${i}`, v]));
 
 /** attemptStatements' insert for `n` keys, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
 const attemptInsert = preparedStatement((db: Db, n: number) => {
@@ -218,14 +228,7 @@ export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'s
  * distributed guesser's budget.
  */
 export const releaseLoginAttempt = (db: Db, ids: string[], pair?: LimitKey) =>
-  attemptRelease(
-    db,
-    { n: ids.length, pair: pair !== undefined },
-    {
-      ...Object.fromEntries(ids.map((id, i) => [`id${i}`, id])),
-      pair: pair?.key,
-    },
-  );
+  attemptRelease(db, { n: ids.length, pair: pair !== undefined }, { ...numbered('id', ids), pair: pair?.key });
 
 const attemptRelease = preparedStatement((db: Db, s: { n: number; pair: boolean }) => {
   const ids = Array.from({ length: s.n }, (_, i) => sql.placeholder(`id${i}`));

@@ -201,7 +201,7 @@ const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =
       regiao: profissionais.regiao,
       ...(x.paged
         ? {
-            n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
+            n: sql<number>`(${eventFilters(x).some(Boolean) ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
           }
         : {}),
     })

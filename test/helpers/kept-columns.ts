@@ -20,7 +20,7 @@ export async function expectKeptColumns() {
 }
 
 /**
- * contagens is kept by triggers (drizzle/0022_kept_counts.sql): checked against a count of the rows,
+ * contagens is kept by triggers (drizzle/0022, 0023, 0025): checked against a count of the rows,
  * both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts). Answers
  * how many events, open-places keys (region, function, day), FOT records and profiles it checked.
  */
@@ -47,7 +47,7 @@ export const keptColumnsAfterAll = () =>
     expect((await expectKeptCounts()).eventos, 'events counted').toBeGreaterThan(0);
   });
 
-/** The count check alone, for files that make `what` (events, FOT records) but no teams. */
+/** The count check alone, for files that make `what` (events, FOT records, profiles) but no teams. */
 export const keptCountsAfterAll = (what: 'eventos' | 'fots' | 'profissionais' = 'eventos') =>
   afterAll(async () => {
     expect((await expectKeptCounts())[what], `${what} counted`).toBeGreaterThan(0);

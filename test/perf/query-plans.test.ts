@@ -112,6 +112,9 @@ hot.push([
 // caller's account; a linked profile's account, to tell whether it is pending), and those a case
 // names (rows of the caller's own, as many whatever the region's size).
 const pro = { id: ID, role: 'profissional', empresaId: null } as never;
+/** A total read from the one row kept in contagens (drizzle/0022, 0023, 0025), by its primary key. */
+const KEPT_ROW =
+  /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/;
 const planOf = async (q: { sql: string; params: unknown[] }) => (await plan(bound(q))).details;
 const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
@@ -151,14 +154,14 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
     'events of an agenda_viewer',
     () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [KEPT_ROW],
+    [KEPT_ROW],
   ],
   [
     'events of a region (administrator, unfiltered)',
     () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', {}, { limit: 50 })[2]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [KEPT_ROW],
+    [KEPT_ROW],
   ],
   [
     // Filtered, its own events of the region, from its own index: not every event row of the region.
@@ -179,21 +182,21 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     // Unfiltered, or filtered by a company, one row kept by triggers (drizzle/0023).
     'FOT records of a region (administrator)',
     () => planOf(fotListSelects(db, { id: ID, ...admin }, 'SP', undefined, { limit: 50 })[1]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [KEPT_ROW],
+    [KEPT_ROW],
   ],
   [
     'FOT records of an EVENT_OWNER',
     () => planOf(fotListSelects(db, { id: ID, ...owner }, 'SP', undefined, { limit: 50 })[1]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [KEPT_ROW],
+    [KEPT_ROW],
   ],
   [
     // Its listed profiles, one row kept by triggers (drizzle/0025).
     'professionals of a region (administrator)',
     () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[1]!),
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
-    [/^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/],
+    [KEPT_ROW],
+    [KEPT_ROW],
   ],
 ];
 

@@ -1,12 +1,14 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * Rows of a table per region, owner and day, kept by SQLite triggers (drizzle/0022; docs/architecture.md,
- * "Kept by triggers") whatever writes the rows: a list's unfiltered total (X-Total-Count) reads one row
- * here, or one per day, instead of one index entry per counted row.
+ * Rows of a table per region, owner and day, kept by SQLite triggers (drizzle/0022, 0023, 0025;
+ * docs/architecture.md, "Kept by triggers") whatever writes the rows: a list's unfiltered total
+ * (X-Total-Count) reads one row here, or one per day, instead of one index entry per counted row.
  * - `agenda`: events per region (`dono` '') and per creator (`dono` = user_id), `dia` ''.
  * - `vagas`: team rows with places open (agenda_equipe_vagas_idx's rows) per region, function (`dono`)
  *   and event day (`dia`).
+ * - `cadastro_fot`: FOT records per region (`dono` '') and per company (`dono` = empresa_id), `dia` ''.
+ * - `profissionais`: listed profiles (`profissionais.listado`) per region, `dono` and `dia` ''.
  */
 export const contagens = sqliteTable(
   'contagens',
