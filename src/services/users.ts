@@ -154,7 +154,9 @@ export function adminProfileStatements(
     .where(
       eq(
         profissionais.id,
-        sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and ${profissionais.usuarioId} is null and ${profissionais.aprovado} = 1 order by ${profissionais.createdAt} limit 1)`,
+        // `+usuario_id`: SQLite would take `is null` to the unique index on usuario_id, where every
+        // unlinked profile is; the e-mail's index finds the few profiles of this address.
+        sql`(select ${profissionais.id} from ${profissionais} where ${profissionais.email} = ${user.email} and +${profissionais.usuarioId} is null and ${profissionais.aprovado} = 1 order by ${profissionais.createdAt} limit 1)`,
       ),
     );
   const create = db
