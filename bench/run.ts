@@ -37,7 +37,7 @@ import {
   wranglerErrorLine,
   type Target as D1Target,
 } from '../scripts/lib.ts';
-import { KEPT_COUNTS_DRIFT } from '../scripts/kept-counts.ts';
+import { KEPT_DRIFT_CHECKS } from '../scripts/kept-counts.ts';
 import { countRows, DEMO_USERS, SEED_SIZES, seedDatabase, type SeedCounts } from '../scripts/seed-lib.ts';
 
 // ---------------------------------------------------------------- what is measured
@@ -976,10 +976,11 @@ type Opts = ReturnType<typeof parse>;
  */
 async function keptCountsChecked(target: D1Target) {
   await stopAll();
-  const drift = (await d1Execute(KEPT_COUNTS_DRIFT, target))[0]?.results ?? [];
+  const drift: unknown[] = [];
+  for (const [, check] of KEPT_DRIFT_CHECKS) drift.push(...((await d1Execute(check, target))[0]?.results ?? []));
   const line = drift.length
-    ? `WARNING kept counts (contagens) differ from a count of their rows after the runs: ${JSON.stringify(drift.slice(0, 5))}`
-    : 'Kept counts (contagens) equal a count of their rows after the runs.';
+    ? `WARNING kept counts differ from a count of their rows after the runs: ${JSON.stringify(drift.slice(0, 5))}`
+    : 'Kept counts (contagens, agenda_equipe) equal a count of their rows after the runs.';
   console.log(line);
   return line;
 }

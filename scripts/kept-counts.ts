@@ -1,8 +1,9 @@
 /**
- * The rows contagens must hold (drizzle/0022, 0023, 0025), counted from the rows it counts by their
- * own rules (not by kept columns): the agenda's events per region (dono '') and per creator,
+ * The rows contagens must hold (drizzle/0022, 0023, 0025, 0028), counted from the rows it counts by
+ * their own rules (not by kept columns): the agenda's events per region (dono '') and per creator,
  * agenda_equipe's rows with places open per region, function and day, the FOT records per region
- * and per company, and the listed professionals per region (no account, or an active one). KEPT_COUNTS_DRIFT answers every key whose kept count differs from
+ * and per company, the listed professionals per region (no account, or an active one) and each
+ * user's unread notifications. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
  * the count (a missing kept row or a missing source counts as 0): no row means no drift. Used by the
  * tests (test/helpers/kept-columns.ts), by the bench after its runs and by `npm run db:check-counts`
  * (scripts/check-kept-counts.ts); it reads whole tables, so it is a check, never a route's query.
@@ -18,6 +19,7 @@ const TRUTH_PARTS = [
   `SELECT 'profissionais', p.regiao, '', '', count(*) FROM profissionais p
     WHERE p.usuario_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.usuario_id AND u.ativo = 1)
     GROUP BY p.regiao`,
+  `SELECT 'notificacoes', '', user_id, '', count(*) FROM notifications WHERE lida = 0 GROUP BY user_id`,
 ];
 // D1 allows at most 5 terms in one compound SELECT: the parts are unioned two at a time, each pair in its own subquery.
 export const KEPT_COUNTS_TRUTH = Array.from(
@@ -32,3 +34,29 @@ FROM chaves k
   LEFT JOIN contagens c ON c.tabela = k.tabela AND c.regiao = k.regiao AND c.dono = k.dono AND c.dia = k.dia
   LEFT JOIN truth t ON t.tabela = k.tabela AND t.regiao = k.regiao AND t.dono = k.dono AND t.dia = k.dia
 WHERE coalesce(c.n, 0) <> coalesce(t.n, 0)`;
+
+/**
+ * agenda_equipe's kept columns (drizzle/0018, 0027) against their sources: every team row whose
+ * event's region or date, or whose count of accepted, waiting (`pendente`, `solicitado`) or
+ * waiting-list invitations, differs. No row means no drift. Used like KEPT_COUNTS_DRIFT.
+ */
+export const KEPT_COLUMNS_DRIFT = `SELECT e.agenda_id, e.funcao_id, e.regiao, a.regiao AS agenda_regiao,
+    e.data_evento, a.data_evento AS agenda_data, e.aceitos, e.pendentes, e.espera, c.aceitos AS contados_aceitos,
+    c.pendentes AS contados_pendentes, c.espera AS contados_espera
+  FROM agenda_equipe e JOIN agenda a ON a.id = e.agenda_id
+    JOIN (SELECT q.agenda_id, q.funcao_id,
+        (SELECT count(*) FROM convites c WHERE c.agenda_id = q.agenda_id AND c.funcao_id = q.funcao_id
+          AND c.status = 'aceito') AS aceitos,
+        (SELECT count(*) FROM convites c WHERE c.agenda_id = q.agenda_id AND c.funcao_id = q.funcao_id
+          AND c.status IN ('pendente', 'solicitado')) AS pendentes,
+        (SELECT count(*) FROM convites c WHERE c.agenda_id = q.agenda_id AND c.funcao_id = q.funcao_id
+          AND c.status = 'espera') AS espera
+      FROM agenda_equipe q) c ON c.agenda_id = e.agenda_id AND c.funcao_id = e.funcao_id
+  WHERE e.regiao <> a.regiao OR e.data_evento <> a.data_evento
+    OR e.aceitos <> c.aceitos OR e.pendentes <> c.pendentes OR e.espera <> c.espera`;
+
+/** Every drift check, by what it checks (npm run db:check-counts, the bench). */
+export const KEPT_DRIFT_CHECKS = [
+  ['kept counts (contagens)', KEPT_COUNTS_DRIFT],
+  ["team rows' kept columns (agenda_equipe)", KEPT_COLUMNS_DRIFT],
+] as const;

@@ -3,9 +3,10 @@ import type { Db } from './client';
 import { contagens } from './schema';
 
 /**
- * A list's total from the row SQLite triggers keep in contagens (drizzle/0022, 0023, 0025; docs/architecture.md,
- * "Kept by triggers") instead of a count: one primary-key read, however many rows it counts. `dono`
- * '' is the whole region. A key no row has had yet answers 0. The service decides when its caller's
+ * A list's total from the row SQLite triggers keep in contagens (drizzle/0022, 0023, 0025, 0028;
+ * docs/architecture.md, "Kept by triggers") instead of a count: one primary-key read, however many
+ * rows it counts. `dono` '' is the whole region; a user's own counts (unread notifications) have
+ * regiao ''. A key no row has had yet answers 0. The service decides when its caller's
  * visibility and filters are exactly what the key counts; otherwise it counts.
  */
 export const keptCount = (db: Db, tabela: string, regiao: string | Placeholder, dono: string | Placeholder) =>

@@ -31,10 +31,10 @@ import { created, deleted, logRowWrite, logStatement, type LogCtx } from './acti
  * Quota per function of the events matching `where`, with its counts: one query. `pendentes` counts
  * the invitations and applications waiting for an answer (`pendente`, `solicitado`); `lista_espera`
  * the waiting list (`espera`). Neither takes a place: only `aceito` does (docs/decisions.md#d17).
+ * The counts are the team row's own, kept by triggers (drizzle/0018, 0027): a team costs its rows
+ * to read, however many invitations its event has.
  */
 export function equipeQuery(db: Db, where: SQL | undefined) {
-  const count = (...status: ConviteStatus[]) =>
-    sql<number>`(select count(*) from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.funcaoId} = ${agendaEquipe.funcaoId} and ${convites.status} in ${status})`;
   return db
     .select({
       agendaId: agendaEquipe.agendaId,
@@ -43,9 +43,9 @@ export function equipeQuery(db: Db, where: SQL | undefined) {
       quantidade: agendaEquipe.quantidade,
       publicar: agendaEquipe.publicar,
       requerAprovacao: agendaEquipe.requerAprovacao,
-      aceitos: count('aceito').as('aceitos'),
-      pendentes: count('pendente', 'solicitado').as('pendentes'),
-      espera: count('espera').as('espera'),
+      aceitos: agendaEquipe.aceitos,
+      pendentes: agendaEquipe.pendentes,
+      espera: agendaEquipe.espera,
     })
     .from(agendaEquipe)
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))

@@ -3,10 +3,11 @@ import type { PushMessage } from '../lib/messages';
 import type { Scope } from '../db/scope';
 import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { and, count, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { notifications, pushTokens, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
+import { keptCount } from '../db/kept-count';
 import { changed, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /** What happens that users are told about (docs/decisions.md#d10, #d11). */
@@ -215,11 +216,8 @@ export function inboxPageSelect(
     .limit(q.limit + 1);
 }
 
-export const unreadCountSelect = (db: Db, scope: Scope) =>
-  db
-    .select({ count: count() })
-    .from(notifications)
-    .where(mine(scope.id, eq(notifications.lida, false)));
+/** The unread badge, polled by every client: the count triggers keep (drizzle/0028), one row however many. */
+export const unreadCountSelect = (db: Db, scope: Scope) => keptCount(db, 'notificacoes', '', scope.id);
 
 export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const now = new Date().toISOString();
@@ -228,14 +226,17 @@ export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const entry = logStatement(db, log, {
     acao: 'notifications.read_all',
     entidade: 'notifications',
-    dados: { quantidade: { depois: sql`(select count(*) from ${notifications} where ${unread})` } },
+    dados: { quantidade: { depois: sql`(${keptCount(db, 'notificacoes', '', userId)})` } },
     when: sql`exists (select 1 from ${notifications} where ${unread})`,
   });
-  const [, res] = await db.batch([
+  // How many: the kept count before the update, in its transaction (meta.changes would count the
+  // triggers' writes too).
+  const [, [before]] = await db.batch([
     entry,
+    keptCount(db, 'notificacoes', '', userId),
     db.update(notifications).set({ lida: true, readAt: now, updatedAt: now }).where(unread),
   ]);
-  return res.meta.changes;
+  return before?.n ?? 0;
 }
 
 export async function markRead(db: Db, log: LogCtx, userId: string, id: string) {

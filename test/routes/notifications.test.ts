@@ -27,6 +27,10 @@ import {
 } from '../helpers/factories';
 import { capturingQueue, recordRetryDelays } from '../helpers/queue';
 import { api, authHeaders, expectError, UNKNOWN_ID } from '../helpers/request';
+import { expectKeptCounts, keptCountsAfterAll } from '../helpers/kept-columns';
+
+// Every user's unread count these tests left is kept (drizzle/0028).
+keptCountsAfterAll('notificacoes');
 
 const N = '/api/v1/notifications';
 
@@ -159,6 +163,36 @@ describe('unread count and marking read', () => {
     expect((await inbox(me)).every((n) => n.lida)).toBe(true);
     expect((await api('PUT', `${N}/read-all`, { token: me.token })).body.count).toBe(0);
     expect((await api('GET', `${N}/unread-count`, { token: other.token })).body.count).toBe(2);
+  });
+
+  it('the unread count follows every write, by route or by hand (kept by triggers, drizzle/0028)', async () => {
+    const me = await makeUser();
+    const unread = async () => {
+      const res = await api('GET', `${N}/unread-count`, { token: me.token });
+      expect(res.status).toBe(200);
+      return res.body.count;
+    };
+    const [a, b, c] = await makeNotifications(me.id, 3);
+    await makeNotification(me.id, { lida: true });
+    expect(await unread()).toBe(3);
+    expect((await api('PUT', `${N}/${a!.id}/read`, { token: me.token })).status).toBe(200);
+    expect((await api('PUT', `${N}/${a!.id}/read`, { token: me.token })).status).toBe(200);
+    expect(await unread()).toBe(2);
+    expect((await api('DELETE', `${N}/${b!.id}`, { token: me.token })).status).toBe(204);
+    expect(await unread()).toBe(1);
+    // by hand (a console, a script): marked unread again, moved to another user, deleted
+    await env.DB.prepare('UPDATE notifications SET lida = 0 WHERE id = ?').bind(a!.id).run();
+    expect(await unread()).toBe(2);
+    const other = await makeUser();
+    await env.DB.prepare('UPDATE notifications SET user_id = ? WHERE id = ?').bind(other.id, c!.id).run();
+    expect(await unread()).toBe(1);
+    expect((await api('GET', `${N}/unread-count`, { token: other.token })).body.count).toBe(1);
+    await expectKeptCounts();
+    expect((await api('PUT', `${N}/read-all`, { token: me.token })).body.count).toBe(1);
+    expect(await unread()).toBe(0);
+    // the account deleted takes its notifications (cascade)
+    await env.DB.prepare('DELETE FROM users WHERE id = ?').bind(other.id).run();
+    expect((await expectKeptCounts()).notificacoes).toBeGreaterThan(0);
   });
 
   it('PUT {id}/read answers the notification read, setting read_at the first time only', async () => {

@@ -286,6 +286,57 @@ describe('GET /api/vagas', () => {
     expect(flag).toEqual({ [baile.id]: false, [overlapping.id]: true });
   });
 
+  it("a team's counts follow every change of its invitations, by route or by hand (kept by triggers, drizzle/0027)", async () => {
+    const { admin, foto, event } = await published(1, { aprovacao: true });
+    const team = async () => {
+      const res = await api('GET', `/api/agenda/${event.id}`, { token: admin.token });
+      expect(res.status).toBe(200);
+      const { aceitos, pendentes, lista_espera } = res.body.equipe.find(
+        (e: { funcao_id: string }) => e.funcao_id === foto.id,
+      );
+      return [aceitos, pendentes, lista_espera];
+    };
+    expect(await team()).toEqual([0, 0, 0]);
+    // an invitation and an application wait (pendente, solicitado)
+    const a = await makePro('SP', [foto.id]);
+    const inv = (await invite(admin, event.id, a.prof.id, foto.id)).body;
+    const b = await makePro('SP', [foto.id]);
+    const asked = (await apply(b.user, event.id, { funcao_id: foto.id })).body;
+    expect(asked.status).toBe('solicitado');
+    expect(await team()).toEqual([0, 2, 0]);
+    // the invitation accepted fills the place; the team replaced (no approval now) recounts; the next
+    // application joins the waiting list
+    await api('PATCH', `/api/convites/${inv.id}`, { token: a.user.token, body: { status: 'aceito' } });
+    expect(await team()).toEqual([1, 1, 0]);
+    await equipe(admin, event.id, [{ funcao_id: foto.id, quantidade: 1, publicar: true }]);
+    expect(await team()).toEqual([1, 1, 0]);
+    const c = await makePro('SP', [foto.id]);
+    expect((await apply(c.user, event.id, { funcao_id: foto.id, lista_espera: true })).body.status).toBe('espera');
+    expect(await team()).toEqual([1, 1, 1]);
+    // the application withdrawn by an administrator, a profile deleted (its invitation cascades)
+    expect((await api('DELETE', `/api/convites/${asked.id}`, { token: admin.token })).status).toBe(204);
+    expect(await team()).toEqual([1, 0, 1]);
+    expect((await api('DELETE', `/api/profissionais/${c.prof.id}`, { token: admin.token })).status).toBe(200);
+    expect(await team()).toEqual([1, 0, 0]);
+    // by hand: a status and a function changed
+    await env.DB.prepare(`UPDATE convites SET status = 'espera' WHERE id = ?`).bind(inv.id).run();
+    expect(await team()).toEqual([0, 0, 1]);
+    const other = await makeFuncao();
+    await equipe(admin, event.id, [
+      { funcao_id: foto.id, quantidade: 2, publicar: true },
+      { funcao_id: other.id, quantidade: 1 },
+    ]);
+    expect(await team()).toEqual([0, 0, 1]);
+    await env.DB.prepare(`UPDATE convites SET funcao_id = ?, status = 'pendente' WHERE id = ?`)
+      .bind(other.id, inv.id)
+      .run();
+    expect(await team()).toEqual([0, 0, 0]);
+    expect(await expectKeptColumns()).toBeGreaterThan(1);
+    // the event deleted takes its team and invitations
+    expect((await api('DELETE', `/api/agenda/${event.id}`, { token: admin.token })).status).toBe(204);
+    await expectKeptColumns();
+  });
+
   it('places left follow every change of the event, its team and its invitations (kept by triggers)', async () => {
     const { admin, foto, event } = await published(2);
     const { user } = await makePro('SP', [foto.id]);

@@ -25,9 +25,10 @@ export const agendaEquipe = sqliteTable(
     // Job listings (D17): offered in GET /api/vagas; applications wait for an administrator.
     publicar: integer('publicar', { mode: 'boolean' }).notNull().default(false),
     requerAprovacao: integer('requer_aprovacao', { mode: 'boolean' }).notNull().default(false),
-    // Kept by triggers (drizzle/0018_vagas_triggers.sql), never written by the application: the event's
-    // region and date, and the count of its accepted invitations for this function. They let the job
-    // listings' total count one index range (docs/architecture.md, "Kept by triggers").
+    // Kept by triggers (drizzle/0018_vagas_triggers.sql, 0027), never written by the application: the
+    // event's region and date, and the counts of its invitations for this function by status. They let
+    // the job listings' total count one index range, and a team be read without counting invitations
+    // (docs/architecture.md, "Kept by triggers").
     // SQL defaults, so that an insert binds no parameter for them (D1 allows 100 per statement).
     regiao: text('regiao')
       .notNull()
@@ -36,6 +37,13 @@ export const agendaEquipe = sqliteTable(
       .notNull()
       .default(sql`''`),
     aceitos: integer('aceitos')
+      .notNull()
+      .default(sql`0`),
+    // Waiting for an answer (`pendente`, `solicitado`) and on the waiting list (`espera`).
+    pendentes: integer('pendentes')
+      .notNull()
+      .default(sql`0`),
+    espera: integer('espera')
       .notNull()
       .default(sql`0`),
     ...timestamps,
@@ -79,7 +87,9 @@ export const convites = sqliteTable(
   },
   (t) => [
     uniqueIndex('convites_agenda_profissional_uq').on(t.agendaId, t.profissionalId),
-    index('convites_agenda_funcao_status_idx').on(t.agendaId, t.funcaoId, t.status),
+    // An event's invitations in one status (its accepted team: the survey, the logistics notice).
+    // convites_fila_idx serves (agenda_id, funcao_id, status).
+    index('convites_agenda_status_idx').on(t.agendaId, t.status),
     // With agenda_id: a professional's own invitations and their events from the index alone (the job
     // listings' total, the calendar feed, the agenda of a professional).
     index('convites_profissional_status_idx').on(t.profissionalId, t.status, t.agendaId),

@@ -13,7 +13,7 @@ export const list = foldedHandler(r.list, async (c, read) => {
 
 export const unreadCount = foldedHandler(r.unreadCount, async (c, read) => {
   const [[row]] = await read((scope) => [inbox.unreadCountSelect(c.get('db'), scope)]);
-  return c.json({ count: row?.count ?? 0 }, 200);
+  return c.json({ count: row?.n ?? 0 }, 200);
 });
 
 export const readAll = handler(r.readAll, async (c) => {
