@@ -105,14 +105,14 @@ const TIPOS: ListQuery = {
   order: 't.nome_key, t.id',
 };
 
+// The team's counts are agenda_equipe's own columns (kept by the project's triggers, drizzle/0018 and 0027), as in the project.
 const agendaQuery = (own: boolean): ListQuery => ({
   select: `a.*,
     json_object('id', f.id, 'fot', f.fot, 'instituicao', f.instituicao, 'cidade', f.cidade, 'estado', f.estado,
       'empresa_nome', e.nome, 'curso_nome', c.nome, 'ano_formatura_label', af.ano_semestre) AS fot,
     json_object('id', t.id, 'nome', t.nome) AS tipo_evento,
     (SELECT json_group_array(json_object('funcao_id', q.funcao_id, 'funcao_nome', fn.nome, 'quantidade', q.quantidade,
-        'aceitos', (SELECT count(*) FROM convites cv WHERE cv.agenda_id = q.agenda_id AND cv.funcao_id = q.funcao_id AND cv.status = 'aceito'),
-        'pendentes', (SELECT count(*) FROM convites cv WHERE cv.agenda_id = q.agenda_id AND cv.funcao_id = q.funcao_id AND cv.status = 'pendente')))
+        'aceitos', q.aceitos, 'pendentes', q.pendentes, 'lista_espera', q.espera))
      FROM agenda_equipe q JOIN funcoes fn ON fn.id = q.funcao_id WHERE q.agenda_id = a.id) AS equipe`,
   from: `agenda a
     JOIN cadastro_fot f ON f.id = a.fot_id

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { withTotal } from '../db/list-total';
 import { empresas, users, type AuthUser, type Role } from '../db/schema';
 import { ApiError } from '../lib/errors';
 import { hashPassword } from '../lib/password';
@@ -45,18 +46,19 @@ async function findTarget(db: Db, id: string) {
   return target;
 }
 
-/** A page of users matching `where` and their total, in one round trip. */
+/** A page of users matching `where` and their total, in one round trip (db/list-total.ts). */
 async function pageOfUsers(db: Db, where: SQL | undefined, order: SQL[], page: Page) {
   const { limit, offset } = pageBounds(page);
-  const [rows, [total]] = await db.batch([
+  return withTotal(
+    db,
+    page,
     selectUsers(db)
       .where(where)
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
     db.select({ n: count() }).from(users).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  );
 }
 
 /** Every account, by name, and the total. */

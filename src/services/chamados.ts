@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
+import { withTotal } from '../db/list-total';
 import { generatedId } from '../db/generated-id';
 import { createDb } from '../db/client';
 import { insertWhere } from '../db/guarded';
@@ -134,11 +135,13 @@ export async function listChamados(db: Db, caller: Caller, regiao: string, f: Ch
     f.responsavel_id ? eq(chamados.responsavelId, f.responsavel_id) : undefined,
   );
   const { limit, offset } = pageBounds(f);
-  const [rows, [n]] = await db.batch([
+  const { rows, total } = await withTotal(
+    db,
+    f,
     selectChamados(db).where(where).orderBy(desc(chamados.updatedAt), asc(chamados.id)).limit(limit).offset(offset),
     db.select({ n: count() }).from(chamados).where(where),
-  ]);
-  return { items: rows.map(toChamadoResponse), total: n?.n ?? 0 };
+  );
+  return { items: rows.map(toChamadoResponse), total };
 }
 
 /** Notifications to the region's administrators (all but the actor). */

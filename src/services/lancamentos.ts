@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
+import { withTotal } from '../db/list-total';
 import { insertWhereTemplate } from '../db/guarded';
 import { preparedSelect } from '../db/fast-select';
 import { preparedStatement } from '../db/prepared-statement';
@@ -208,19 +209,21 @@ const filterWhere = (regiao: string, f: LancamentoFilters) =>
     f.ate ? lte(l.vencimento, f.ate) : undefined,
   );
 
-/** A page by due date, and the total of the filters: two statements, one round trip, whatever the length. */
+/** A page by due date, and the total of the filters: one round trip, whatever the length (db/list-total.ts). */
 export async function listLancamentos(db: Db, regiao: string, f: LancamentoFilters, page: Page) {
   if (f.de && f.ate && f.de > f.ate) throw new ApiError('VALIDATION_FAILED', 'de: deve ser anterior ou igual a ate');
   const where = filterWhere(regiao, f);
-  const [rows, [n]] = await db.batch([
+  const { rows, total } = await withTotal(
+    db,
+    page,
     selectLancamentos(db)
       .where(where)
       .orderBy(asc(l.vencimento), asc(l.createdAt), asc(l.id))
       .limit(pageBounds(page).limit)
       .offset(pageBounds(page).offset),
     db.select({ n: count() }).from(l).where(where),
-  ]);
-  return { rows: rows.map(toLancamentoResponse), total: n?.n ?? 0 };
+  );
+  return { rows: rows.map(toLancamentoResponse), total };
 }
 
 const lancamentoNotFound = () => new ApiError('NOT_FOUND', 'lançamento não encontrado');

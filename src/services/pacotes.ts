@@ -1,10 +1,11 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { withTotal } from '../db/list-total';
 import { pacotes, type PacoteRow, type Role } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, type Page } from '../lib/pagination';
 import { isAdmin } from '../lib/permissions';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
@@ -64,12 +65,8 @@ export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boo
     .orderBy(asc(pacotes.nome), asc(pacotes.id))
     .limit(limit)
     .offset(offset);
-  if (!isPaged(page)) {
-    const rows = await list;
-    return { rows: rows.map(toPacoteResponse), total: rows.length };
-  }
-  const [rows, [n]] = await db.batch([list, db.select({ n: count() }).from(pacotes).where(where)]);
-  return { rows: rows.map(toPacoteResponse), total: n?.n ?? 0 };
+  const { rows, total } = await withTotal(db, page, list, db.select({ n: count() }).from(pacotes).where(where));
+  return { rows: rows.map(toPacoteResponse), total };
 }
 
 export async function getPacote(db: Db, role: Role, regiao: string, id: string) {

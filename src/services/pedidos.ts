@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { withTotal } from '../db/list-total';
 import { insertWhere } from '../db/guarded';
 import { cadastroFot, pacotes, pedidos, type PedidoRow, type PedidoStatus } from '../db/schema';
 import type { AuthUser } from '../db/schema';
@@ -8,7 +9,7 @@ import { enqueueInBackground } from '../lib/background';
 import { ApiError } from '../lib/errors';
 import type { PaymentMessage } from '../lib/messages';
 import { fromCentavos } from '../lib/money';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, type Page } from '../lib/pagination';
 import { isAdmin } from '../lib/permissions';
 import { sha256Hex } from '../lib/tokens';
 import { logRowWrite, logStatement, maskValue, type LogCtx } from './activity-log';
@@ -193,12 +194,8 @@ export async function listPedidos(db: Db, user: AuthUser, regiao: string, f: Ped
   const where = listWhere(user, regiao, f);
   const { limit, offset } = pageBounds(page);
   const list = pedidosList(db, user, regiao, f).limit(limit).offset(offset);
-  if (!isPaged(page)) {
-    const rows = await list;
-    return { rows: rows.map(toPedidoResponse), total: rows.length };
-  }
-  const [rows, [n]] = await db.batch([list, db.select({ n: count() }).from(pedidos).where(where)]);
-  return { rows: rows.map(toPedidoResponse), total: n?.n ?? 0 };
+  const { rows, total } = await withTotal(db, page, list, db.select({ n: count() }).from(pedidos).where(where));
+  return { rows: rows.map(toPedidoResponse), total };
 }
 
 export async function getPedido(db: Db, user: AuthUser, regiao: string, id: string) {
