@@ -20,7 +20,7 @@ import { feeOnAccept, feeOnCancel } from './financeiro';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { isAdmin } from '../lib/permissions';
-import { pageBounds, type Page } from '../lib/pagination';
+import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
 import { acceptedOverlap } from './time-window';
@@ -434,7 +434,10 @@ export async function invite(
   return oneConvite(view);
 }
 
-/** A page of invitations matching `where` and their total (the queries, to batch). */
+/**
+ * A page of invitations matching `where` and, when paged, their total (the queries, to batch). A
+ * whole list is its own total (totalOf; docs/api-conventions.md, "Offset lists").
+ */
 function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
   const { limit, offset } = pageBounds(page);
   return [
@@ -443,11 +446,13 @@ function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
       .orderBy(...conviteOrder)
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where),
+    ...(isPaged(page)
+      ? [db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where)]
+      : []),
   ] as const;
 }
 
-/** An event's invitations (for those who manage it): the event, the page, its total. */
+/** An event's invitations (for those who manage it): the event, the page, its total when paged. */
 export const eventConvitesSelects = (db: Db, scope: Scope, regiao: string, id: string, page: Page) =>
   [managedEvent(db, scope, regiao, id), ...pageOfConvites(db, eq(convites.agendaId, id), page)] as const;
 
@@ -456,7 +461,7 @@ export function eventConvites(event: unknown[], rows: ConviteView[]) {
   return rows.map(toConviteResponse);
 }
 
-/** The caller's own invitations, optionally of one status: the page and its total. */
+/** The caller's own invitations, optionally of one status: the page and its total when paged. */
 export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | undefined, page: Page) =>
   pageOfConvites(db, and(ownConvites(scope), status ? eq(convites.status, status) : undefined), page);
 

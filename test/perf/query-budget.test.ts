@@ -1105,7 +1105,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'agenda get': 211,
   'agenda update': 2253,
   'equipe put': 1332,
-  'convites of an event': 4040,
+  'convites of an event': 3029,
   'notifications read-all': 4019,
   'logs verificacao': 483,
   'chamados list (requester)': 1007,

@@ -1,4 +1,4 @@
-import { setTotal } from '../../lib/pagination';
+import { setTotal, totalOf } from '../../lib/pagination';
 import * as convites from '../../services/convites';
 import { foldedHandler, handler, logCtx, pushOf } from '../route';
 import * as r from './convites.routes';
@@ -23,18 +23,18 @@ export const invite = handler(r.invite, async (c) => {
 
 export const listForEvent = foldedHandler(r.listForEvent, async (c, read) => {
   const { id } = c.req.valid('param');
-  const [event, rows, [n]] = await read((scope) =>
+  const [event, rows, counted] = await read((scope) =>
     convites.eventConvitesSelects(c.get('db'), scope, c.get('regiao'), id, c.req.valid('query')),
   );
   const body = convites.eventConvites(event, rows);
-  setTotal(c, n?.n ?? 0);
+  setTotal(c, totalOf(counted, rows.length));
   return c.json(body, 200);
 });
 
 export const listMine = foldedHandler(r.listMine, async (c, read) => {
   const { status, ...page } = c.req.valid('query');
-  const [rows, [n]] = await read((scope) => convites.myConvitesSelects(c.get('db'), scope, status, page));
-  setTotal(c, n?.n ?? 0);
+  const [rows, counted] = await read((scope) => convites.myConvitesSelects(c.get('db'), scope, status, page));
+  setTotal(c, totalOf(counted, rows.length));
   return c.json(rows.map(convites.toConviteResponse), 200);
 });
 
