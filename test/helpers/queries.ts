@@ -10,9 +10,12 @@ export interface QueryCount {
 
 type Meta = { meta?: { rows_read?: number; rows_written?: number } };
 
-/** A statement that only reads (a WITH may lead a write: those are left out). */
-const READ_ONLY = /^\s*(select|with)\b/i;
-const WRITES = /\b(insert|update|delete|replace)\b/i;
+/**
+ * A statement that only reads: a SELECT, or a WITH whose CTEs lead into a SELECT (in SQLite a WITH
+ * may lead an INSERT, UPDATE, DELETE or REPLACE: `) insert` and the like, after its last CTE).
+ */
+const isRead = (sql: string) =>
+  /^\s*select\b/i.test(sql) || (/^\s*with\b/i.test(sql) && !/\)\s*(insert|update|delete|replace)\s/i.test(sql));
 
 /** Wraps the D1 binding so a test can count what one request costs (api(..., { countQueries: true })). */
 export function countingD1(d1: D1Database) {
@@ -34,7 +37,7 @@ export function countingD1(d1: D1Database) {
             count.statements++;
             // all() and run() answer meta. first() and raw() (drizzle's select outside a batch) do
             // not: a read is run once more through all(), uncounted as a round trip, for its rows read.
-            if ((p === 'first' || p === 'raw') && READ_ONLY.test(sql) && !WRITES.test(sql))
+            if ((p === 'first' || p === 'raw') && isRead(sql))
               return t.all().then((r) => {
                 tally(r as Meta);
                 return (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
