@@ -1,9 +1,9 @@
 /**
- * The rows contagens must hold (drizzle/0022, 0023, 0025, 0028), counted from the rows it counts by
- * their own rules (not by kept columns): the agenda's events per region (dono '') and per creator,
- * agenda_equipe's rows with places open per region, function and day, the FOT records per region
- * and per company, the listed professionals per region (no account, or an active one) and each
- * user's unread notifications. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
+ * The rows contagens must hold (drizzle/0022, 0023, 0025, 0028, 0030), counted from the rows it
+ * counts by their own rules (not by kept columns): the agenda's events per region (dono '') and per
+ * creator, agenda_equipe's rows with places open per region, function and day, the FOT records per
+ * region and per company, the listed professionals per region (no account, or an active one), each
+ * user's unread notifications and the listed holders of each function. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
  * the count (a missing kept row or a missing source counts as 0): no row means no drift. Used by the
  * tests (test/helpers/kept-columns.ts), by the bench after its runs and by `npm run db:check-counts`
  * (scripts/check-kept-counts.ts); it reads whole tables, so it is a check, never a route's query.
@@ -20,6 +20,9 @@ const TRUTH_PARTS = [
     WHERE p.usuario_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.usuario_id AND u.ativo = 1)
     GROUP BY p.regiao`,
   `SELECT 'notificacoes', '', user_id, '', count(*) FROM notifications WHERE lida = 0 GROUP BY user_id`,
+  `SELECT 'funcoes', '', pf.funcao_id, '', count(*) FROM profissional_funcoes pf JOIN profissionais p ON p.id = pf.profissional_id
+    WHERE p.usuario_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.usuario_id AND u.ativo = 1)
+    GROUP BY pf.funcao_id`,
 ];
 // D1 allows at most 5 terms in one compound SELECT: the parts are unioned two at a time, each pair in its own subquery.
 export const KEPT_COUNTS_TRUTH = Array.from(

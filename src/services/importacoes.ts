@@ -1101,12 +1101,13 @@ export async function applyImport(
     insertSelect(db, table, exprs as never, sql`${fromLines} where ${lines('criar')}`),
   );
   if (tipo === 'profissionais')
-    // Every profile holds its main function (as the single-record routes keep it).
+    // Every profile holds its main function (as the single-record routes keep it). listado is its
+    // SQL default, 0: the table's triggers set it from the profile (drizzle/0030).
     writes.push(
       db
         .insert(profissionalFuncoes)
         .select(
-          sql`select l.alvo_id, ${fromJson('funcao_profissional_id')} ${fromLines} where l.importacao_id = ${id} and ${has('funcao_profissional_id')} and ${fromJson('funcao_profissional_id')} is not null and ${claimed}`,
+          sql`select l.alvo_id, ${fromJson('funcao_profissional_id')}, 0 ${fromLines} where l.importacao_id = ${id} and ${has('funcao_profissional_id')} and ${fromJson('funcao_profissional_id')} is not null and ${claimed}`,
         )
         .onConflictDoNothing(),
     );

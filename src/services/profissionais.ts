@@ -12,7 +12,7 @@ import {
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { jsonRows } from '../db/json-rows';
-import { keptCount } from '../db/kept-count';
+import { keptCount, keptCountOf } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
 import { pixKey } from '../lib/brazil';
@@ -339,22 +339,16 @@ export const profissionalByIdSelects = (db: Db, scope: Scope, regiao: string, id
 
 export const profissionalOne = (profiles: RatedProfileRow[]) => oneOf(profiles, presentRated);
 
-/** Head count per function of the region (a professional counts once under each function it holds). */
+/**
+ * Head count per function of the region (a listed professional counts once under each function it
+ * holds): the count triggers keep per function (drizzle/0030), one row per function however many
+ * hold it.
+ */
 export const contagemSelect = (db: Db, regiao: string) =>
   db
-    .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: count(profissionalFuncoes.profissionalId) })
+    .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: keptCountOf('funcoes', '', funcoes.id) })
     .from(funcoes)
-    .leftJoin(
-      profissionalFuncoes,
-      and(
-        eq(profissionalFuncoes.funcaoId, funcoes.id),
-        // Correlated on the primary key (a row or two per holder): an IN list here was evaluated once per
-        // function, reading every profile each time (109,117 rows at 1,000 professionals).
-        sql`exists (select 1 from ${profissionais} where ${profissionais.id} = ${profissionalFuncoes.profissionalId} and ${listedProfile})`,
-      ),
-    )
     .where(eq(funcoes.regiao, regiao))
-    .groupBy(funcoes.id)
     .orderBy(asc(funcoes.labelKey));
 
 /**

@@ -1097,7 +1097,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fot list (page)': 153,
   'profissionais list': 8164,
   'profissionais list (page)': 374,
-  'profissionais contagem': 6277,
+  'profissionais contagem': 103,
   'agenda list (admin)': 15294,
   'agenda list (agenda_viewer)': 15276,
   'agenda list (profissional)': 4249,

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { funcoes, profissionais, profissionalFuncoes, refreshTokens, users } from '../../src/db/schema';
@@ -360,6 +361,51 @@ describe('GET /api/profissionais/contagem', () => {
     expect(res.roundTrips).toBe(1); // the user row and the count in one batch
     const viewer = await makeUser({ role: 'profissional' });
     expectError(await api('GET', '/api/profissionais/contagem', { token: viewer.token }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('GET /api/profissionais/contagem (kept by triggers, drizzle/0030)', () => {
+  it('follows functions replaced, re-keyed by hand and a profile deleted', async () => {
+    const admin = await makeAdmin();
+    const [a, b] = [await makeFuncao('MG'), await makeFuncao('MG')];
+    const counted = async () => {
+      const res = await api('GET', '/api/profissionais/contagem', { token: admin.token, regiao: 'MG' });
+      expect(res.status).toBe(200);
+      const byId = Object.fromEntries(
+        res.body.map((r: { funcao_id: string; total: number }) => [r.funcao_id, r.total]),
+      );
+      return [byId[a.id], byId[b.id]];
+    };
+    const p = await makeProfissional('MG', {}, [a.id]);
+    expect(await counted()).toEqual([1, 0]);
+    const put = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: admin.token,
+      regiao: 'MG',
+      body: { funcoes_ids: [a.id, b.id] },
+    });
+    expect(put.status).toBe(200);
+    expect(await counted()).toEqual([1, 1]);
+    // by hand (a console, a script): a function taken away, then one moved to another function
+    await env.DB.prepare('DELETE FROM profissional_funcoes WHERE profissional_id = ? AND funcao_id = ?')
+      .bind(p.id, b.id)
+      .run();
+    expect(await counted()).toEqual([1, 0]);
+    await env.DB.prepare('UPDATE profissional_funcoes SET funcao_id = ? WHERE profissional_id = ? AND funcao_id = ?')
+      .bind(b.id, p.id, a.id)
+      .run();
+    expect(await counted()).toEqual([0, 1]);
+    await expectKeptCounts();
+    // a pending account's profile does not count; its profile deleted (cascade) leaves nothing behind
+    const pending = await makeUser({ role: 'profissional', ativo: false });
+    const q = await makeProfissional('MG', { usuarioId: pending.id }, [a.id, b.id]);
+    expect(await counted()).toEqual([0, 1]);
+    await db.update(users).set({ ativo: true }).where(eq(users.id, pending.id));
+    expect(await counted()).toEqual([1, 2]);
+    expect((await api('DELETE', `/api/profissionais/${p.id}`, { token: admin.token, regiao: 'MG' })).status).toBe(200);
+    expect(await counted()).toEqual([1, 1]);
+    await env.DB.prepare('DELETE FROM profissionais WHERE id = ?').bind(q.id).run();
+    expect(await counted()).toEqual([0, 0]);
+    expect((await expectKeptCounts()).profissionais).toBeGreaterThan(0);
   });
 });
 

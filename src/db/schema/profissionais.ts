@@ -85,6 +85,15 @@ export const profissionalFuncoes = sqliteTable(
     funcaoId: text('funcao_id')
       .notNull()
       .references(() => funcoes.id, { onDelete: 'restrict' }),
+    /**
+     * Kept by triggers (drizzle/0030), never written by the application: its profile's `listado`,
+     * copied so that the head count per function (contagens, GET /api/profissionais/contagem) moves
+     * with this row's own values, the profile's cascade delete included (docs/architecture.md,
+     * "Kept by triggers"). An SQL default, so an insert binds nothing for it.
+     */
+    listado: integer('listado')
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [
     primaryKey({ columns: [t.profissionalId, t.funcaoId] }),

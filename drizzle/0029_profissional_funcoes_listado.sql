@@ -1,0 +1,1 @@
+ALTER TABLE `profissional_funcoes` ADD `listado` integer DEFAULT 0 NOT NULL;
