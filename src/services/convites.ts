@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -357,21 +357,39 @@ export async function setEquipe(db: Db, log: LogCtx, user: AuthUser, regiao: str
       regiao,
       dados: { equipe: { antes, depois: items } },
     }),
-    db.delete(agendaEquipe).where(eq(agendaEquipe.agendaId, id)),
+    // The functions the new team leaves out go; the others are updated in place (below), so their
+    // kept counts (drizzle/0018, 0027) stand and only a new function's row counts its invitations.
+    db
+      .delete(agendaEquipe)
+      .where(and(eq(agendaEquipe.agendaId, id), ids.length ? notInArray(agendaEquipe.funcaoId, ids) : undefined)),
   ];
+  const now = new Date().toISOString();
   // D1 binds at most 100 parameters per statement and a team row binds 7: at most 14 rows per insert.
   for (let i = 0; i < items.length; i += EQUIPE_ROWS_PER_STATEMENT) {
     const chunk = items.slice(i, i + EQUIPE_ROWS_PER_STATEMENT);
     writes.push(
-      db.insert(agendaEquipe).values(
-        chunk.map((item) => ({
-          agendaId: id,
-          funcaoId: item.funcao_id,
-          quantidade: item.quantidade,
-          publicar: item.publicar ?? false,
-          requerAprovacao: item.requer_aprovacao ?? false,
-        })),
-      ),
+      db
+        .insert(agendaEquipe)
+        .values(
+          chunk.map((item) => ({
+            agendaId: id,
+            funcaoId: item.funcao_id,
+            quantidade: item.quantidade,
+            publicar: item.publicar ?? false,
+            requerAprovacao: item.requer_aprovacao ?? false,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [agendaEquipe.agendaId, agendaEquipe.funcaoId],
+          set: {
+            quantidade: sql`excluded.${sql.identifier('quantidade')}`,
+            publicar: sql`excluded.${sql.identifier('publicar')}`,
+            requerAprovacao: sql`excluded.${sql.identifier('requer_aprovacao')}`,
+            updatedAt: sql`excluded.${sql.identifier('updated_at')}`,
+          },
+        }),
     );
   }
   return oneAgenda(await readAgenda(db, eq(agenda.id, id), writes));

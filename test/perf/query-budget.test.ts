@@ -1104,7 +1104,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'agenda list (page)': 753,
   'agenda get': 211,
   'agenda update': 2253,
-  'equipe put': 1332,
+  'equipe put': 321,
   'convites of an event': 3029,
   'notifications read-all': 4019,
   'logs verificacao': 483,
