@@ -116,7 +116,12 @@ describe('PUT /api/agenda/{id}/equipe', () => {
       body: [{ funcao_id: cine.id, quantidade: 0 }],
     });
     expect(replaced.body.equipe).toHaveLength(1);
+    expect(replaced.body.equipe[0]).toMatchObject({ funcao_id: cine.id, quantidade: 0 });
     expect(replaced.body.status_profissionais).toBe('completo');
+    // an empty team takes every function away
+    const emptied = await api('PUT', `/api/agenda/${event.id}/equipe`, { token: admin.token, body: [] });
+    expect(emptied.status).toBe(200);
+    expect(emptied.body.equipe).toEqual([]);
   });
 
   it('validates the body and the functions of the region', async () => {
