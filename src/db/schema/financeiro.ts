@@ -120,8 +120,10 @@ export const lancamentos = sqliteTable(
     index('lancamentos_regiao_vencimento_idx').on(t.regiao, t.vencimento, t.id),
     index('lancamentos_regiao_status_vencimento_idx').on(t.regiao, t.status, t.vencimento),
     index('lancamentos_categoria_idx').on(t.categoriaId),
-    index('lancamentos_fot_idx').on(t.fotId),
-    index('lancamentos_agenda_idx').on(t.agendaId),
+    // A class's or an event's entries in the list's order (vencimento, created_at, id): a page reads
+    // its own rows instead of sorting them all.
+    index('lancamentos_fot_vencimento_idx').on(t.fotId, t.vencimento, t.createdAt, t.id),
+    index('lancamentos_agenda_vencimento_idx').on(t.agendaId, t.vencimento, t.createdAt, t.id),
     index('lancamentos_profissional_idx').on(t.profissionalId, t.vencimento),
     index('lancamentos_contrato_idx').on(t.contratoId, t.parcela),
     // Deleting an invitation sets its fees' convite_id to null: the foreign key needs a full index (the partial unique one does not serve it).
