@@ -13,12 +13,14 @@ export const keptCount = (db: Db, tabela: string, regiao: string | Placeholder, 
   db
     .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
     .from(contagens)
-    .where(
-      and(eq(contagens.tabela, tabela), eq(contagens.regiao, regiao), eq(contagens.dono, dono), eq(contagens.dia, '')),
-    );
+    .where(keptKey(tabela, regiao, dono));
 
 /** The same kept count as a column of a select, keyed by a column of its row (`dono`): one primary-key read per row. */
 export const keptCountOf = (tabela: string, regiao: string, dono: SQLWrapper) =>
-  sql<number>`coalesce((select ${contagens.n} from ${contagens} where ${contagens.tabela} = ${tabela} and ${contagens.regiao} = ${regiao} and ${contagens.dono} = ${dono} and ${contagens.dia} = ''), 0)`.mapWith(
+  sql<number>`coalesce((select ${contagens.n} from ${contagens} where ${keptKey(tabela, regiao, dono)}), 0)`.mapWith(
     Number,
   );
+
+/** A count's primary key; `dia` '' (the per-day counts are summed by the job listings' own query). */
+const keptKey = (tabela: string, regiao: string | Placeholder, dono: string | Placeholder | SQLWrapper) =>
+  and(eq(contagens.tabela, tabela), eq(contagens.regiao, regiao), eq(contagens.dono, dono), eq(contagens.dia, ''));

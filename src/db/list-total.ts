@@ -1,6 +1,6 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from './client';
-import { isPaged, type Page } from '../lib/pagination';
+import { totalOf, whenPaged, type Page } from '../lib/pagination';
 
 type Query<T> = BatchItem<'sqlite'> & PromiseLike<T>;
 
@@ -15,11 +15,7 @@ export async function withTotal<T>(
   list: Query<T[]>,
   count: Query<{ n: number }[]>,
 ): Promise<{ rows: T[]; total: number }> {
-  if (!isPaged(page)) {
-    // A batch of one: D1 answers its meta (rows read) as for a page, where a bare select would not.
-    const [rows] = (await db.batch([list])) as [T[]];
-    return { rows, total: rows.length };
-  }
-  const [rows, [n]] = (await db.batch([list, count])) as [T[], { n: number }[]];
-  return { rows, total: n?.n ?? 0 };
+  // Unpaged, a batch of one: D1 answers its meta (rows read) as for a page, where a bare select would not.
+  const [rows, counted] = (await db.batch([list, ...whenPaged(page, count)])) as [T[], { n: number }[]?];
+  return { rows, total: totalOf(counted, rows.length) };
 }

@@ -56,6 +56,9 @@ export function setTotal(c: Context, total: number) {
   c.header('X-Total-Count', String(total));
 }
 
+/** A list's count query, batched only when paged: a whole list is its own total (totalOf). */
+export const whenPaged = <T>(page: Page, count: T): T[] => (isPaged(page) ? [count] : []);
+
 /** A list's total: its count query's answer when paged, else (no count run) the whole list's length. */
 export const totalOf = (counted: { n: number }[] | undefined, length: number) =>
   counted ? (counted[0]?.n ?? 0) : length;

@@ -11,7 +11,7 @@ import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, whenPaged, type Page } from '../lib/pagination';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
 import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type LogCtx } from './activity-log';
 
@@ -139,7 +139,7 @@ const fotById = scopedSelect((db, scope) =>
 export function fotListSelects(db: Db, scope: Scope, regiao: string, empresaId: string | undefined, page: Page) {
   const x = { filtro: empresaId !== undefined };
   const values = { regiao, filtro: empresaId ?? null, ...pageBounds(page) };
-  return [fotPage(db, scope, values, x), ...(isPaged(page) ? [fotCount(db, scope, values, x)] : [])] as const;
+  return [fotPage(db, scope, values, x), ...whenPaged(page, fotCount(db, scope, values, x))] as const;
 }
 
 export const fotByIdSelect = (db: Db, scope: Scope, regiao: string, id: string) => fotById(db, scope, { regiao, id });

@@ -20,7 +20,7 @@ import { feeOnAccept, feeOnCancel } from './financeiro';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { isAdmin } from '../lib/permissions';
-import { isPaged, pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, whenPaged, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
 import { notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
 import { acceptedOverlap } from './time-window';
@@ -464,9 +464,10 @@ function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
       .orderBy(...conviteOrder)
       .limit(limit)
       .offset(offset),
-    ...(isPaged(page)
-      ? [db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where)]
-      : []),
+    ...whenPaged(
+      page,
+      db.select({ n: count() }).from(convites).innerJoin(agenda, eq(agenda.id, convites.agendaId)).where(where),
+    ),
   ] as const;
 }
 

@@ -38,7 +38,7 @@ import { writeThenRead } from '../db/write-read';
 import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
-import { pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
 import { created, createdLogTemplate, logStatement, writeBinds, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
@@ -504,7 +504,7 @@ const contratoVisible = (scope: Scope, regiao: string) =>
       : undefined,
   );
 
-/** Contracts (newest first) and all their installments: three statements, one round trip. */
+/** Contracts (newest first) and all their installments (and their count when paged): one round trip. */
 export async function listContratos(db: Db, scope: Scope, regiao: string, fotId: string | undefined, page: Page) {
   const where = and(contratoVisible(scope, regiao), fotId ? eq(contratos.fotId, fotId) : undefined);
   const pageIds = db
@@ -514,7 +514,7 @@ export async function listContratos(db: Db, scope: Scope, regiao: string, fotId:
     .orderBy(sql`${contratos.createdAt} desc`, asc(contratos.id))
     .limit(pageBounds(page).limit)
     .offset(pageBounds(page).offset);
-  const [rows, parcelas, [n]] = await db.batch([
+  const [rows, parcelas, counted] = await db.batch([
     db
       .select()
       .from(contratos)
@@ -523,7 +523,7 @@ export async function listContratos(db: Db, scope: Scope, regiao: string, fotId:
       .limit(pageBounds(page).limit)
       .offset(pageBounds(page).offset),
     selectLancamentos(db).where(inArray(l.contratoId, pageIds)).orderBy(asc(l.contratoId), asc(l.parcela)),
-    db.select({ n: count() }).from(contratos).where(where),
+    ...whenPaged(page, db.select({ n: count() }).from(contratos).where(where)),
   ]);
   const byContrato = new Map<string, LancamentoView[]>();
   for (const p of parcelas) {
@@ -531,7 +531,10 @@ export async function listContratos(db: Db, scope: Scope, regiao: string, fotId:
     list.push(p);
     byContrato.set(p.l.contratoId!, list);
   }
-  return { rows: rows.map((c) => toContratoResponse(c, byContrato.get(c.id) ?? [])), total: n?.n ?? 0 };
+  return {
+    rows: rows.map((c) => toContratoResponse(c, byContrato.get(c.id) ?? [])),
+    total: totalOf(counted, rows.length),
+  };
 }
 
 // Result.

@@ -216,8 +216,11 @@ export function inboxPageSelect(
     .limit(q.limit + 1);
 }
 
-/** The unread badge, polled by every client: the count triggers keep (drizzle/0028), one row however many. */
-export const unreadCountSelect = (db: Db, scope: Scope) => keptCount(db, 'notificacoes', '', scope.id);
+/** A user's unread notifications: the count triggers keep (drizzle/0028), one row however many. */
+const unreadKept = (db: Db, userId: Scope['id']) => keptCount(db, 'notificacoes', '', userId);
+
+/** The unread badge, polled by every client. */
+export const unreadCountSelect = (db: Db, scope: Scope) => unreadKept(db, scope.id);
 
 export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const now = new Date().toISOString();
@@ -226,14 +229,14 @@ export async function markAllRead(db: Db, log: LogCtx, userId: string) {
   const entry = logStatement(db, log, {
     acao: 'notifications.read_all',
     entidade: 'notifications',
-    dados: { quantidade: { depois: sql`(${keptCount(db, 'notificacoes', '', userId)})` } },
+    dados: { quantidade: { depois: sql`(${unreadKept(db, userId)})` } },
     when: sql`exists (select 1 from ${notifications} where ${unread})`,
   });
   // How many: the kept count before the update, in its transaction (meta.changes would count the
   // triggers' writes too).
   const [, [before]] = await db.batch([
     entry,
-    keptCount(db, 'notificacoes', '', userId),
+    unreadKept(db, userId),
     db.update(notifications).set({ lida: true, readAt: now, updatedAt: now }).where(unread),
   ]);
   return before?.n ?? 0;

@@ -28,7 +28,7 @@ import { getConfig, type Bindings, type Config } from '../env';
 import { ApiError } from '../lib/errors';
 import { toCsv } from '../lib/csv';
 import { saoPauloDate } from '../lib/dates';
-import { pageBounds, type Page } from '../lib/pagination';
+import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { prepareEmail, type SendMail } from './mail';
@@ -127,7 +127,7 @@ export async function getPesquisa(db: Db, regiao: string, id: string) {
   return onePesquisa(rows, perguntas);
 }
 
-/** A page of the region's surveys (newest first) with their questions, and the total: one round trip. */
+/** A page of the region's surveys (newest first) with their questions, and the total (counted when paged): one round trip. */
 export async function listPesquisas(db: Db, regiao: string, f: Page & { status?: PesquisaInput['status'] }) {
   const where = visible(regiao, f.status ? eq(pesquisas.status, f.status) : undefined);
   const { limit, offset } = pageBounds(f);
@@ -139,16 +139,16 @@ export async function listPesquisas(db: Db, regiao: string, f: Page & { status?:
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
-  const [rows, perguntas, [n]] = await db.batch([
+  const [rows, perguntas, counted] = await db.batch([
     selectPesquisas(db)
       .where(where)
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
     selectPerguntas(db, inArray(pesquisaPerguntas.pesquisaId, page)),
-    db.select({ n: count() }).from(pesquisas).where(where),
+    ...whenPaged(f, db.select({ n: count() }).from(pesquisas).where(where)),
   ]);
-  return { items: rows.map((r) => toPesquisa(r, perguntas)), total: n?.n ?? 0 };
+  return { items: rows.map((r) => toPesquisa(r, perguntas)), total: totalOf(counted, rows.length) };
 }
 
 /** D1 binds at most 100 parameters per statement; a question row binds 7. */

@@ -20,7 +20,7 @@ import { saoPauloDate } from '../lib/dates';
 import { toCsv, formatMoney } from '../lib/csv';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, withholding } from '../lib/money';
-import { pageBounds, totalOf, type Page } from '../lib/pagination';
+import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
 import { changed, created, logEachRow, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { inLiveBatch } from './financeiro';
 import { missingTable, tabelaEmVigor, toTaxTable } from './tabelas-tributarias';
@@ -142,7 +142,7 @@ export async function listRepasses(db: Db, regiao: string, status: RepasseStatus
       .limit(limit)
       .offset(offset),
     ...detailSelects(db, sql`${pageIds}`),
-    db.select({ n: count() }).from(r).where(where),
+    ...whenPaged(page, db.select({ n: count() }).from(r).where(where)),
   ]);
   return { rows: assemble(rows, itens, links), total: totalOf(counted, rows.length) };
 }

@@ -130,29 +130,25 @@ export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: b
     now: new Date(now).toISOString(),
     since: new Date(now - LOGIN_WINDOW_MS).toISOString(),
     flight_since: new Date(now - IN_FLIGHT_MS).toISOString(),
-    ...numbered('id', ids),
     ...numbered(
-      'stored',
-      keys.map(({ key }) => `${prefix}${key}`),
-    ),
-    ...numbered(
-      'key',
-      keys.map(({ key }) => key),
-    ),
-    ...numbered(
-      'flight',
-      keys.map(({ key }) => `${IN_FLIGHT}${key}`),
-    ),
-    ...numbered(
-      'max',
-      keys.map(({ max }) => max),
+      keys.map(({ key, max }, i) => ({
+        id: ids[i],
+        stored: `${prefix}${key}`,
+        key,
+        flight: `${IN_FLIGHT}${key}`,
+        max,
+      })),
     ),
   });
   return { ids, insert };
 }
 
-/** The values of one placeholder per key of a prepared statement for n keys: `${name}0`, `${name}1`, ... */
-const numbered = (name: string, values: unknown[]) => Object.fromEntries(values.map((v, i) => [`${name}${i}`, v]));
+/**
+ * The placeholder values of a prepared statement for n keys, one record per key: the i-th record's
+ * `name` binds `${name}${i}` (`id0`, `key0`, ..., `id1`, ...).
+ */
+const numbered = (rows: Record<string, unknown>[]) =>
+  Object.fromEntries(rows.flatMap((row, i) => Object.entries(row).map(([name, v]) => [`${name}${i}`, v])));
 
 /** attemptStatements' insert for `n` keys, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
 const attemptInsert = preparedStatement((db: Db, n: number) => {
@@ -228,7 +224,11 @@ export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'s
  * distributed guesser's budget.
  */
 export const releaseLoginAttempt = (db: Db, ids: string[], pair?: LimitKey) =>
-  attemptRelease(db, { n: ids.length, pair: pair !== undefined }, { ...numbered('id', ids), pair: pair?.key });
+  attemptRelease(
+    db,
+    { n: ids.length, pair: pair !== undefined },
+    { ...numbered(ids.map((id) => ({ id }))), pair: pair?.key },
+  );
 
 const attemptRelease = preparedStatement((db: Db, s: { n: number; pair: boolean }) => {
   const ids = Array.from({ length: s.n }, (_, i) => sql.placeholder(`id${i}`));

@@ -1120,7 +1120,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'vagas list (filters, page)': 7045,
   'fin lancamentos': 1004,
   'fin lancamentos paged': 1154,
-  'fin contratos': 175,
+  'fin contratos': 170,
   'fin resultado fot': 7462,
   'fin resultado evento': 3009,
   'fin resultado periodo': 3221,
