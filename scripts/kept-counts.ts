@@ -1,9 +1,10 @@
 /**
- * The rows contagens must hold (drizzle/0022, 0023, 0025, 0028, 0030), counted from the rows it
+ * The rows contagens must hold (drizzle/0022, 0023, 0025, 0028, 0030, 0032), counted from the rows it
  * counts by their own rules (not by kept columns): the agenda's events per region (dono '') and per
  * creator, agenda_equipe's rows with places open per region, function and day, the FOT records per
  * region and per company, the listed professionals per region (no account, or an active one), each
- * user's unread notifications and the listed holders of each function. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
+ * user's unread notifications, the listed holders of each function, and the tickets, packages,
+ * orders and finance entries by the keys of 0032. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
  * the count (a missing kept row or a missing source counts as 0): no row means no drift. Used by the
  * tests (test/helpers/kept-columns.ts), by the bench after its runs and by `npm run db:check-counts`
  * (scripts/check-kept-counts.ts); it reads whole tables, so it is a check, never a route's query.
@@ -23,12 +24,33 @@ const TRUTH_PARTS = [
   `SELECT 'funcoes', '', pf.funcao_id, '', count(*) FROM profissional_funcoes pf JOIN profissionais p ON p.id = pf.profissional_id
     WHERE p.usuario_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.usuario_id AND u.ativo = 1)
     GROUP BY pf.funcao_id`,
+  `SELECT 'chamados', regiao, '', '', count(*) FROM chamados GROUP BY regiao`,
+  `SELECT 'chamados', regiao, status, '', count(*) FROM chamados GROUP BY regiao, status`,
+  `SELECT 'pacotes', regiao, '', '', count(*) FROM pacotes GROUP BY regiao`,
+  `SELECT 'pacotes', regiao, 'ativos', '', count(*) FROM pacotes WHERE ativo = 1 GROUP BY regiao`,
+  `SELECT 'pedidos', regiao, '', '', count(*) FROM pedidos GROUP BY regiao`,
+  `SELECT 'pedidos', regiao, status, '', count(*) FROM pedidos GROUP BY regiao, status`,
+  `SELECT 'pedidos', regiao, fot_id, '', count(*) FROM pedidos GROUP BY regiao, fot_id`,
+  `SELECT 'pedidos', regiao, fot_id || '/' || status, '', count(*) FROM pedidos GROUP BY regiao, fot_id, status`,
+  `SELECT 'lancamentos', regiao, '', '', count(*) FROM lancamentos GROUP BY regiao`,
+  `SELECT 'lancamentos', regiao, fot_id, '', count(*) FROM lancamentos WHERE fot_id IS NOT NULL GROUP BY regiao, fot_id`,
+  `SELECT 'lancamentos', regiao, agenda_id, '', count(*) FROM lancamentos WHERE agenda_id IS NOT NULL
+    GROUP BY regiao, agenda_id`,
 ];
-// D1 allows at most 5 terms in one compound SELECT: the parts are unioned two at a time, each pair in its own subquery.
-export const KEPT_COUNTS_TRUTH = Array.from(
-  { length: Math.ceil(TRUTH_PARTS.length / 2) },
-  (_, i) => `SELECT * FROM (${TRUTH_PARTS.slice(2 * i, 2 * i + 2).join(' UNION ALL ')})`,
-).join(' UNION ALL ');
+/**
+ * D1 allows at most 5 terms in one compound SELECT: the parts are unioned two at a time, each pair in
+ * its own subquery, and the pairs likewise, up to one pair.
+ */
+const unionInPairs = (parts: string[]): string =>
+  parts.length <= 2
+    ? parts.join(' UNION ALL ')
+    : unionInPairs(
+        Array.from(
+          { length: Math.ceil(parts.length / 2) },
+          (_, i) => `SELECT * FROM (${parts.slice(2 * i, 2 * i + 2).join(' UNION ALL ')})`,
+        ),
+      );
+export const KEPT_COUNTS_TRUTH = unionInPairs(TRUTH_PARTS);
 
 export const KEPT_COUNTS_DRIFT = `WITH truth AS (${KEPT_COUNTS_TRUTH}),
   chaves AS (SELECT tabela, regiao, dono, dia FROM truth UNION SELECT tabela, regiao, dono, dia FROM contagens)

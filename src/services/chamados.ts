@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
+import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { generatedId } from '../db/generated-id';
 import { createDb } from '../db/client';
@@ -125,6 +126,15 @@ export interface ChamadoFilters extends Page {
   responsavel_id?: string;
 }
 
+/**
+ * A page's total: an administrator's, unfiltered or by status only, from the count kept per region
+ * and status (drizzle/0032_list_counts.sql); a requester's own tickets and the other filters count.
+ */
+const chamadosTotal = (db: Db, caller: Caller, regiao: string, f: ChamadoFilters, where: SQL | undefined) =>
+  isAdmin(caller.role) && !f.categoria && !f.responsavel_id
+    ? keptCount(db, 'chamados', regiao, f.status ?? '')
+    : db.select({ n: count() }).from(chamados).where(where);
+
 /** A page of the tickets the caller sees, newest activity first, and the total: one round trip. */
 export async function listChamados(db: Db, caller: Caller, regiao: string, f: ChamadoFilters) {
   const where = visible(
@@ -139,7 +149,7 @@ export async function listChamados(db: Db, caller: Caller, regiao: string, f: Ch
     db,
     f,
     selectChamados(db).where(where).orderBy(desc(chamados.updatedAt), asc(chamados.id)).limit(limit).offset(offset),
-    db.select({ n: count() }).from(chamados).where(where),
+    chamadosTotal(db, caller, regiao, f, where),
   );
   return { items: rows.map(toChamadoResponse), total };
 }

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
+import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { insertWhereTemplate } from '../db/guarded';
 import { preparedSelect } from '../db/fast-select';
@@ -209,6 +210,18 @@ const filterWhere = (regiao: string, f: LancamentoFilters) =>
     f.ate ? lte(l.vencimento, f.ate) : undefined,
   );
 
+/**
+ * A page's total: unfiltered, or by one FOT record or one event and nothing else, from the counts
+ * kept per region, record and event (drizzle/0032_list_counts.sql); other filters count.
+ */
+function lancamentosTotal(db: Db, regiao: string, f: LancamentoFilters, where: SQL | undefined) {
+  const { fot_id, agenda_id, ...others } = f;
+  const kept = Object.values(others).every((v) => v === undefined) && !(fot_id && agenda_id);
+  return kept
+    ? keptCount(db, 'lancamentos', regiao, fot_id ?? agenda_id ?? '')
+    : db.select({ n: count() }).from(l).where(where);
+}
+
 /** A page by due date, and the total of the filters: one round trip, whatever the length (db/list-total.ts). */
 export async function listLancamentos(db: Db, regiao: string, f: LancamentoFilters, page: Page) {
   if (f.de && f.ate && f.de > f.ate) throw new ApiError('VALIDATION_FAILED', 'de: deve ser anterior ou igual a ate');
@@ -221,7 +234,7 @@ export async function listLancamentos(db: Db, regiao: string, f: LancamentoFilte
       .orderBy(asc(l.vencimento), asc(l.createdAt), asc(l.id))
       .limit(pageBounds(page).limit)
       .offset(pageBounds(page).offset),
-    db.select({ n: count() }).from(l).where(where),
+    lancamentosTotal(db, regiao, f, where),
   );
   return { rows: rows.map(toLancamentoResponse), total };
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { pacotes, type PacoteRow, type Role } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
@@ -54,6 +55,16 @@ function visible(role: Role, regiao: string, ativo: boolean | undefined): SQL {
   return and(eq(pacotes.regiao, regiao), only === undefined ? undefined : eq(pacotes.ativo, only))!;
 }
 
+/**
+ * A page's total from the counts kept per region, all and active (drizzle/0032_list_counts.sql);
+ * an administrator's list of inactive packages counts them.
+ */
+function pacotesTotal(db: Db, role: Role, regiao: string, ativo: boolean | undefined, where: SQL) {
+  const only = isAdmin(role) ? ativo : true;
+  if (only === false) return db.select({ n: count() }).from(pacotes).where(where);
+  return keptCount(db, 'pacotes', regiao, only ? 'ativos' : '');
+}
+
 /** The list (by name) and, when paged, its count: one batch. */
 export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boolean | undefined, page: Page) {
   const where = visible(role, regiao, ativo);
@@ -65,7 +76,7 @@ export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boo
     .orderBy(asc(pacotes.nome), asc(pacotes.id))
     .limit(limit)
     .offset(offset);
-  const { rows, total } = await withTotal(db, page, list, db.select({ n: count() }).from(pacotes).where(where));
+  const { rows, total } = await withTotal(db, page, list, pacotesTotal(db, role, regiao, ativo, where));
   return { rows: rows.map(toPacoteResponse), total };
 }
 

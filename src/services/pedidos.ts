@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { insertWhere } from '../db/guarded';
 import { cadastroFot, pacotes, pedidos, type PedidoRow, type PedidoStatus } from '../db/schema';
@@ -189,12 +190,22 @@ export const pedidosList = (db: Db, user: Pick<AuthUser, 'role' | 'empresaId'>, 
     .where(listWhere(user, regiao, f))
     .orderBy(desc(pedidos.createdAt), desc(pedidos.id));
 
+/**
+ * A page's total: an administrator's from the counts kept per region, status, FOT record and both
+ * (drizzle/0032_list_counts.sql); an EVENT_OWNER's (its companies' records) counts.
+ */
+function pedidosTotal(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, where: SQL | undefined) {
+  if (!isAdmin(user.role)) return db.select({ n: count() }).from(pedidos).where(where);
+  const dono = f.fot_id && f.status ? `${f.fot_id}/${f.status}` : (f.fot_id ?? f.status ?? '');
+  return keptCount(db, 'pedidos', regiao, dono);
+}
+
 /** The list and its count when paged: one batch. */
 export async function listPedidos(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, page: Page) {
   const where = listWhere(user, regiao, f);
   const { limit, offset } = pageBounds(page);
   const list = pedidosList(db, user, regiao, f).limit(limit).offset(offset);
-  const { rows, total } = await withTotal(db, page, list, db.select({ n: count() }).from(pedidos).where(where));
+  const { rows, total } = await withTotal(db, page, list, pedidosTotal(db, user, regiao, f, where));
   return { rows: rows.map(toPedidoResponse), total };
 }
 

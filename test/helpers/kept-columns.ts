@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { afterAll, expect } from 'vitest';
+import { api, type ApiOptions } from './request';
 import { KEPT_COLUMNS_DRIFT, KEPT_COUNTS_DRIFT, KEPT_COUNTS_TRUTH } from '../../scripts/kept-counts';
 
 /**
@@ -15,10 +16,10 @@ export async function expectKeptColumns() {
 }
 
 /**
- * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028): checked against a count of the
+ * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028, 0030, 0032): checked against a count of the
  * rows, both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts).
- * Answers how many events, open-places keys (region, function, day), FOT records, profiles and
- * notifications it checked.
+ * Answers how many events, open-places keys (region, function, day), FOT records, profiles,
+ * notifications, tickets, packages, orders and finance entries it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
@@ -28,8 +29,12 @@ export async function expectKeptCounts() {
        (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas,
        (SELECT count(*) FROM cadastro_fot) AS fots,
        (SELECT count(*) FROM profissionais) AS profissionais,
-       (SELECT count(*) FROM notifications) AS notificacoes`,
-  ).first<{ eventos: number; vagas: number; fots: number; profissionais: number; notificacoes: number }>();
+       (SELECT count(*) FROM notifications) AS notificacoes,
+       (SELECT count(*) FROM chamados) AS chamados,
+       (SELECT count(*) FROM pacotes) AS pacotes,
+       (SELECT count(*) FROM pedidos) AS pedidos,
+       (SELECT count(*) FROM lancamentos) AS lancamentos`,
+  ).first<Record<Counted, number>>();
   return counted!;
 }
 
@@ -44,8 +49,25 @@ export const keptColumnsAfterAll = () =>
     expect((await expectKeptCounts()).eventos, 'events counted').toBeGreaterThan(0);
   });
 
-/** The count check alone, for files that make `what` (events, FOT records, profiles, notifications) but no teams. */
-export const keptCountsAfterAll = (what: 'eventos' | 'fots' | 'profissionais' | 'notificacoes' = 'eventos') =>
+type Counted =
+  'eventos' | 'vagas' | 'fots' | 'profissionais' | 'notificacoes' | 'chamados' | 'pacotes' | 'pedidos' | 'lancamentos';
+
+/** The count check alone, for files that make `what` (events, FOT records, profiles, notifications, tickets, packages, orders, finance entries) but no teams. */
+export const keptCountsAfterAll = (what: Exclude<Counted, 'vagas'> = 'eventos') =>
   afterAll(async () => {
     expect((await expectKeptCounts())[what], `${what} counted`).toBeGreaterThan(0);
   });
+
+/**
+ * A page's X-Total-Count (`limit=1`) against the length of the whole list with the same filters (a
+ * whole list sends its own length): where the service reads the total from a kept count, the two
+ * agree only if the triggers kept it. Answers the length.
+ */
+export async function expectPageTotal(path: string, opts: ApiOptions) {
+  const whole = await api('GET', path, opts);
+  expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+  const page = await api('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1`, opts);
+  expect(page.status, JSON.stringify(page.body)).toBe(200);
+  expect(Number(page.headers.get('x-total-count')), path).toBe(whole.body.length);
+  return whole.body.length as number;
+}

@@ -6,6 +6,8 @@ export interface QueryCount {
   /** D1's meta.rows_read and meta.rows_written summed over the request's statements (what D1 bills). */
   rowsRead: number;
   rowsWritten: number;
+  /** Each statement's SQL and rows read, in order (to find what grows). */
+  trace: { sql: string; rowsRead: number }[];
 }
 
 type Meta = { meta?: { rows_read?: number; rows_written?: number } };
@@ -19,12 +21,14 @@ const isRead = (sql: string) =>
 
 /** Wraps the D1 binding so a test can count what one request costs (api(..., { countQueries: true })). */
 export function countingD1(d1: D1Database) {
-  const count: QueryCount = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 };
-  const tally = (r: Meta) => {
+  const count: QueryCount = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trace: [] };
+  const tally = (r: Meta, sql: string) => {
+    count.trace.push({ sql, rowsRead: r?.meta?.rows_read ?? 0 });
     count.rowsRead += r?.meta?.rows_read ?? 0;
     count.rowsWritten += r?.meta?.rows_written ?? 0;
   };
   const targets = new WeakMap<object, D1PreparedStatement>();
+  const sqlOf = new WeakMap<object, string>();
   const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
       get(t, p) {
@@ -39,13 +43,13 @@ export function countingD1(d1: D1Database) {
             // not: a read is run once more through all(), uncounted as a round trip, for its rows read.
             if ((p === 'first' || p === 'raw') && isRead(sql))
               return t.all().then((r) => {
-                tally(r as Meta);
+                tally(r as Meta, sql);
                 return (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
               });
             const out = (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
             if (p === 'all' || p === 'run')
               void out.then(
-                (r) => tally(r as Meta),
+                (r) => tally(r as Meta, sql),
                 () => {},
               );
             return out;
@@ -55,6 +59,7 @@ export function countingD1(d1: D1Database) {
       },
     });
     targets.set(proxy, stmt);
+    sqlOf.set(proxy, sql);
     return proxy;
   };
   // A request runs on a D1 session (src/db/session.ts): the session is counted like the binding.
@@ -68,7 +73,7 @@ export function countingD1(d1: D1Database) {
             count.roundTrips++;
             count.statements += stmts.length;
             return t.batch(stmts.map((s) => targets.get(s) ?? s)).then((rs: Meta[]) => {
-              rs.forEach(tally);
+              rs.forEach((r, i) => tally(r, sqlOf.get(stmts[i]!) ?? '?'));
               return rs;
             });
           };

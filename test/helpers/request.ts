@@ -101,7 +101,13 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
     }
   }
   const counts = opts.countQueries
-    ? { roundTrips: res.roundTrips, statements: res.statements, rowsRead: res.rowsRead, rowsWritten: res.rowsWritten }
+    ? {
+        roundTrips: res.roundTrips,
+        statements: res.statements,
+        rowsRead: res.rowsRead,
+        rowsWritten: res.rowsWritten,
+        trace: res.trace,
+      }
     : {};
   return { status: res.status, body: parsed as T, headers: res.headers, ...counts };
 }

@@ -1091,8 +1091,6 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'admin pending': 1006,
   'tipos-eventos list': 204,
   'tipos-eventos list (page)': 305,
-  'tipos-eventos update': 109,
-  'precos of a type': 105,
   'fot list': 317,
   'fot list (page)': 153,
   'profissionais list': 8164,
@@ -1109,17 +1107,14 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'notifications read-all': 4019,
   'logs verificacao': 483,
   'chamados list (requester)': 1007,
-  'chamados list (admin, page)': 1056,
+  'chamados list (admin, page)': 53,
   'import upload': 123,
   'export agenda': 208,
   'export profissionais': 1134,
-  'pacotes list (page)': 1005,
-  'pedidos list (filters, page)': 1005,
   'vagas list': 10054,
   'vagas list (page)': 475,
   'vagas list (filters, page)': 7045,
   'fin lancamentos': 1004,
-  'fin lancamentos paged': 1154,
   'fin contratos': 170,
   'fin resultado fot': 7462,
   'fin resultado evento': 3009,
@@ -1139,6 +1134,9 @@ const FOLDED_WRITES = [
   'candidatura approve',
   'convite decline (promotes a waiter)',
 ];
+
+/** Each route case's statement that read the most rows at 1,000+ rows (printed for the growing cases: where to look next). */
+const heaviest: Record<string, { sql: string; rowsRead: number }> = {};
 
 /** Rows read beyond the rows answered (rows_read − rows returned), per phase: what a scan or a count makes grow. */
 const excess: Record<string, { small?: number; large?: number }> = {};
@@ -1172,6 +1170,8 @@ async function measure(): Promise<Record<string, number>> {
     statements[call.name] = res.statements!;
     (rows[call.name] ??= {})[phase] = `${res.rowsRead}/${res.rowsWritten}`;
     (excess[call.name] ??= {})[phase] = res.rowsRead! - returnedRows(res.body);
+    if (phase === 'large')
+      heaviest[call.name] = res.trace!.reduce((a, b) => (b.rowsRead > a.rowsRead ? b : a), { sql: '', rowsRead: 0 });
   }
   return out;
 }
@@ -1196,6 +1196,11 @@ describe('D1 round trips per request', () => {
         ...Object.keys(small).map(
           (k) =>
             `${k} | ${small[k]} | ${large[k]} | ${statements[k]} | ${rows[k]?.small} | ${rows[k]?.large} | ${excess[k]?.small} | ${excess[k]?.large}`,
+        ),
+        '',
+        'heaviest statement of each case in GROWS_WITH_DATA (1,000+ rows): rows read | SQL',
+        ...Object.keys(GROWS_WITH_DATA).map(
+          (k) => `${k}: ${heaviest[k]?.rowsRead} | ${heaviest[k]?.sql.replace(/\s+/g, ' ').slice(0, 160)}`,
         ),
       ].join('\n'),
     );

@@ -1,13 +1,17 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { agenda, chamadoMensagens, chamados, notifications, tiposEventos } from '../../src/db/schema';
+import { agenda, chamadoMensagens, chamados, notifications, tiposEventos, users } from '../../src/db/schema';
 import { runScheduled, jobs } from '../../src/scheduled';
 import { db, makeAdmin, makeCatalog, makeFot, makeProfissional, makeUser, type TestUser } from '../helpers/factories';
 import { entriesOf } from '../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+import { expectPageTotal, keptCountsAfterAll } from '../helpers/kept-columns';
 
 const SECRET = 'NOTA-INTERNA-SECRETA';
+
+// An administrator's page totals come from counts kept by triggers (drizzle/0032): checked after the file.
+keptCountsAfterAll('chamados');
 
 /** A BUSINESS_OWNER of a region: its linked professional profile is there. */
 async function makeRegionAdmin(regiao: string) {
@@ -161,6 +165,36 @@ describe('reading tickets', () => {
     const page = await api('GET', '/api/chamados?limit=2&offset=1', { token: u.token, regiao: 'MG' });
     expect(page.body).toHaveLength(2);
     expect(page.headers.get('X-Total-Count')).toBe('3');
+  });
+
+  it("an administrator's page total, unfiltered and by status, follows opening, status changes and a requester's deletion", async () => {
+    const admin = await makeRegionAdmin('MG');
+    const totals = async () => {
+      const out: Record<string, number> = {
+        '': await expectPageTotal('/api/chamados', { token: admin.token, regiao: 'MG' }),
+      };
+      for (const s of ['aberto', 'em_andamento', 'resolvido'])
+        out[s] = await expectPageTotal(`/api/chamados?status=${s}`, { token: admin.token, regiao: 'MG' });
+      return out;
+    };
+    const before = await totals();
+    const u = await makeUser({ role: 'profissional' });
+    const [t1, t2] = [await open(u, {}, 'MG'), await open(u, {}, 'MG')];
+    expect(await totals()).toEqual({ ...before, '': before['']! + 2, aberto: before.aberto! + 2 });
+    for (const status of ['em_andamento', 'resolvido'])
+      expect(
+        (await api('PATCH', `/api/chamados/${t1.id}`, { token: admin.token, regiao: 'MG', body: { status } })).status,
+      ).toBe(200);
+    expect(await totals()).toEqual({
+      ...before,
+      '': before['']! + 2,
+      aberto: before.aberto! + 1,
+      resolvido: before.resolvido! + 1,
+    });
+    // Deleting the requester's account deletes its tickets (ON DELETE CASCADE): the counts follow.
+    await db.delete(users).where(eq(users.id, u.id));
+    expect(await totals()).toEqual(before);
+    expect(t2.id).toEqual(expect.any(String));
   });
 });
 

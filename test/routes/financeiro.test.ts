@@ -16,6 +16,7 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../helpers/request';
+import { expectPageTotal, keptCountsAfterAll } from '../helpers/kept-columns';
 
 let admin: TestUser;
 let owner: TestUser;
@@ -26,6 +27,9 @@ beforeAll(async () => {
 });
 
 const systemId = systemCategoryId;
+
+// Page totals come from counts kept by triggers (drizzle/0032): checked after the file.
+keptCountsAfterAll('lancamentos');
 
 async function makeEvento(regiao = 'SP', dataEvento = '2027-05-10') {
   const fot = await makeFot(regiao);
@@ -241,6 +245,28 @@ describe('finance entries', () => {
     const chave = uniq('k');
     expect((await post({ ...base, chave_externa: chave })).status).toBe(201);
     expectError(await post({ ...base, chave_externa: chave }), 409, 'CONFLICT');
+  });
+
+  it('the page totals (the region, a FOT record, an event) follow new entries and the event deleted', async () => {
+    const { fot, event } = await makeEvento();
+    const paths = [
+      '/api/financeiro/lancamentos',
+      `/api/financeiro/lancamentos?fot_id=${fot.id}`,
+      `/api/financeiro/lancamentos?agenda_id=${event.id}`,
+    ];
+    const totals = async () => {
+      const out: number[] = [];
+      for (const p of paths) out.push(await expectPageTotal(p, { token: admin.token }));
+      return out;
+    };
+    const [all] = await totals();
+    await entry({ agenda_id: event.id, fot_id: fot.id });
+    await entry({ fot_id: fot.id });
+    await entry({});
+    expect(await totals()).toEqual([all! + 3, 2, 1]);
+    // Deleting the event sets its entries' agenda_id to null (ON DELETE SET NULL): the counts follow.
+    await db.delete(agenda).where(eq(agenda.id, event.id));
+    expect(await totals()).toEqual([all! + 3, 2, 0]);
   });
 
   it('lists with every filter and X-Total-Count, paged', async () => {

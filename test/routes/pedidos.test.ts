@@ -15,10 +15,15 @@ import { db, makeAdmin, makeFot, makeUser, uniq, type TestUser } from '../helper
 import { entriesOf } from '../helpers/activity-log';
 import { fakeMercadoPago, notify, runPayments, signedHeaders } from '../helpers/mercadopago';
 import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
+import { expectPageTotal, keptCountsAfterAll } from '../helpers/kept-columns';
 import { hmacHex, signatureManifest, verifyWebhookSignature } from '../../src/services/payments/mercadopago';
 import { MP_TEST_TOKEN } from '../setup/vars';
 
 const CPF = '529.982.247-25';
+
+// Page totals come from counts kept by triggers (drizzle/0032): checked after the file.
+keptCountsAfterAll('pedidos');
+keptCountsAfterAll('pacotes');
 
 async function makePacote(regiao = 'SP', over: Partial<typeof pacotes.$inferInsert> = {}) {
   const [row] = await db
@@ -108,6 +113,30 @@ describe('packages (/api/pacotes)', () => {
     const all = await api('GET', '/api/pacotes?ativo=false&limit=500', { token: admin.token, regiao: 'MG' });
     expect(all.body.map((p: { id: string }) => p.id)).toContain(inactive.id);
     expect(all.body.every((p: { ativo: boolean }) => !p.ativo)).toBe(true);
+  });
+
+  it("the page totals (all, active; an administrator's and a client's) follow creation, (de)activation and deletion", async () => {
+    const admin = await makeAdmin();
+    const viewer = await makeUser({ role: 'profissional' });
+    const totals = async () => [
+      await expectPageTotal('/api/pacotes', { token: admin.token, regiao: 'MG' }),
+      await expectPageTotal('/api/pacotes?ativo=true', { token: admin.token, regiao: 'MG' }),
+      await expectPageTotal('/api/pacotes', { token: viewer.token, regiao: 'MG' }),
+    ];
+    const [all, active] = await totals();
+    const created = await api('POST', '/api/pacotes', {
+      token: admin.token,
+      regiao: 'MG',
+      body: { nome: uniq('Álbum'), preco: 100, parcelas_max: 1 },
+    });
+    expect(created.status).toBe(201);
+    expect(await totals()).toEqual([all! + 1, active! + 1, active! + 1]);
+    const path = `/api/pacotes/${created.body.id}`;
+    expect((await api('PUT', path, { token: admin.token, regiao: 'MG', body: { ativo: false } })).status).toBe(200);
+    expect(await totals()).toEqual([all! + 1, active, active]);
+    expect((await api('PUT', path, { token: admin.token, regiao: 'MG', body: { ativo: true } })).status).toBe(200);
+    expect((await api('DELETE', path, { token: admin.token, regiao: 'MG' })).status).toBe(204);
+    expect(await totals()).toEqual([all, active, active]);
   });
 
   it('refuses invalid bodies and ids, other regions and unknown ids', async () => {
@@ -284,6 +313,29 @@ describe('orders (/api/pedidos)', () => {
     expect((await api('GET', `/api/pedidos?fot_id=${w.fot.id}`, { token: w.admin.token, regiao: 'MG' })).body).toEqual(
       [],
     );
+  });
+
+  it("an administrator's page totals (all, by status, by FOT record, by both) follow orders placed and cancelled", async () => {
+    const w = await world();
+    const paths = [
+      '/api/pedidos',
+      '/api/pedidos?status=pendente',
+      '/api/pedidos?status=cancelado',
+      `/api/pedidos?fot_id=${w.fot.id}`,
+      `/api/pedidos?fot_id=${w.fot.id}&status=pendente`,
+      `/api/pedidos?fot_id=${w.fot.id}&status=cancelado`,
+    ];
+    const totals = async () => {
+      const out: number[] = [];
+      for (const p of paths) out.push(await expectPageTotal(p, { token: w.admin.token }));
+      return out;
+    };
+    const [all, pend, canc] = await totals();
+    const a = await placeOrder(w);
+    await placeOrder(w);
+    expect(await totals()).toEqual([all! + 2, pend! + 2, canc, 2, 2, 0]);
+    expect((await api('POST', `/api/pedidos/${a.id}/cancelar`, { token: w.admin.token })).status).toBe(200);
+    expect(await totals()).toEqual([all! + 2, pend! + 1, canc! + 1, 2, 1, 1]);
   });
 
   it('get: invalid id 400, unknown 404, other region 404', async () => {

@@ -45,7 +45,9 @@ export const precos = sqliteTable(
   },
   (t) => [
     uniqueIndex('precos_tipo_funcao_regiao_uq').on(t.tipoEventoId, t.funcaoProfissionalId, t.regiao),
-    index('precos_regiao_idx').on(t.regiao),
+    // A region's prices, and a type's in its region (the planner took a bare regiao index for the
+    // latter and read the region's every price).
+    index('precos_regiao_tipo_idx').on(t.regiao, t.tipoEventoId),
     index('precos_funcao_idx').on(t.funcaoProfissionalId),
   ],
 );

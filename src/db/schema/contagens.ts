@@ -1,7 +1,7 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * Rows of a table per region, owner and day, kept by SQLite triggers (drizzle/0022, 0023, 0025;
+ * Rows of a table per region, owner and day, kept by SQLite triggers (drizzle/0022 and later;
  * docs/architecture.md, "Kept by triggers") whatever writes the rows: a list's unfiltered total
  * (X-Total-Count) reads one row here, or one per day, instead of one index entry per counted row.
  * - `agenda`: events per region (`dono` '') and per creator (`dono` = user_id), `dia` ''.
@@ -9,6 +9,10 @@ import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
  *   and event day (`dia`).
  * - `cadastro_fot`: FOT records per region (`dono` '') and per company (`dono` = empresa_id), `dia` ''.
  * - `profissionais`: listed profiles (`profissionais.listado`) per region, `dono` and `dia` ''.
+ * - `notificacoes` (0028, regiao '', `dono` = user_id: unread) and `funcoes` (0030, regiao '',
+ *   `dono` = funcao_id: listed holders).
+ * - `chamados`, `pacotes`, `pedidos`, `lancamentos` (0032): per region (`dono` '') and per the
+ *   filter an administrator's page uses (a status, 'ativos', a FOT record or event id, `fot_id/status`).
  */
 export const contagens = sqliteTable(
   'contagens',
