@@ -80,8 +80,47 @@ export const KEPT_COLUMNS_DRIFT = `SELECT e.agenda_id, e.funcao_id, e.regiao, a.
   WHERE e.regiao <> a.regiao OR e.data_evento <> a.data_evento
     OR e.aceitos <> c.aceitos OR e.pendentes <> c.pendentes OR e.espera <> c.espera`;
 
+/**
+ * somas_lancamentos (drizzle/0035) against sums of lancamentos by the result's own rule (a class's
+ * entries are its own and its events', found through agenda, not the kept agenda_fot_id), both ways:
+ * a kept sum that differs or has no entries left (a row at 0 is none), or a sum with no kept row.
+ * Then every entry whose agenda_fot_id is not its event's fot_id. No row means no drift.
+ */
+const SUMS_TRUTH = `SELECT regiao, 'dia' AS escopo, vencimento AS chave, categoria_id, tipo,
+      sum(iif(status = 'previsto', valor_centavos, 0)) AS previsto, sum(iif(status = 'pago', valor_centavos, 0)) AS realizado
+    FROM lancamentos WHERE status IN ('previsto', 'pago') AND origem <> 'estorno'
+    GROUP BY regiao, vencimento, categoria_id, tipo
+  UNION ALL
+  SELECT regiao, 'evento', agenda_id, categoria_id, tipo,
+      sum(iif(status = 'previsto', valor_centavos, 0)), sum(iif(status = 'pago', valor_centavos, 0))
+    FROM lancamentos WHERE status IN ('previsto', 'pago') AND origem <> 'estorno' AND agenda_id IS NOT NULL
+    GROUP BY regiao, agenda_id, categoria_id, tipo
+  UNION ALL
+  SELECT e.regiao, 'fot', f.id, e.categoria_id, e.tipo,
+      sum(iif(e.status = 'previsto', e.valor_centavos, 0)), sum(iif(e.status = 'pago', e.valor_centavos, 0))
+    FROM cadastro_fot f JOIN lancamentos e
+      ON e.fot_id = f.id OR e.agenda_id IN (SELECT a.id FROM agenda a WHERE a.fot_id = f.id)
+    WHERE e.status IN ('previsto', 'pago') AND e.origem <> 'estorno'
+    GROUP BY e.regiao, f.id, e.categoria_id, e.tipo`;
+
+export const KEPT_SUMS_DRIFT = `WITH t AS (${SUMS_TRUTH})
+SELECT s.regiao, s.escopo, s.chave, s.categoria_id, s.tipo, s.previsto AS mantido_previsto, s.realizado AS mantido_realizado,
+    t.previsto AS somado_previsto, t.realizado AS somado_realizado
+  FROM somas_lancamentos s LEFT JOIN t USING (regiao, escopo, chave, categoria_id, tipo)
+  WHERE (s.previsto <> 0 OR s.realizado <> 0)
+    AND (t.previsto IS NULL OR s.previsto <> t.previsto OR s.realizado <> t.realizado)
+UNION ALL
+SELECT t.regiao, t.escopo, t.chave, t.categoria_id, t.tipo, s.previsto, s.realizado, t.previsto, t.realizado
+  FROM t LEFT JOIN somas_lancamentos s USING (regiao, escopo, chave, categoria_id, tipo)
+  WHERE s.previsto IS NULL OR s.previsto <> t.previsto OR s.realizado <> t.realizado
+UNION ALL
+SELECT e.regiao, 'agenda_fot_id', e.id, e.agenda_fot_id, a.fot_id, NULL, NULL, NULL, NULL
+  FROM lancamentos e LEFT JOIN agenda a ON a.id = e.agenda_id
+  WHERE e.agenda_fot_id IS NOT a.fot_id`;
+
 /** Every drift check, by what it checks (npm run db:check-counts, the bench). */
 export const KEPT_DRIFT_CHECKS = [
   ['kept counts (contagens)', KEPT_COUNTS_DRIFT],
   ["team rows' kept columns (agenda_equipe)", KEPT_COLUMNS_DRIFT],
+  ["finance results' kept sums (somas_lancamentos) and lancamentos.agenda_fot_id", KEPT_SUMS_DRIFT],
 ] as const;

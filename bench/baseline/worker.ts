@@ -325,20 +325,19 @@ async function feed(env: Env, token: string): Promise<Response> {
   });
 }
 
-// The result of a FOT (services/lancamentos.ts resultado): the record exists, and ONE grouped query.
-const RESULTADO_SQL = `SELECT x.categoria_id, c.nome, x.tipo,
-    coalesce(sum(case when x.status = 'previsto' then x.valor end), 0) AS previsto,
-    coalesce(sum(case when x.status = 'pago' then x.valor end), 0) AS realizado
+// The result of a FOT (services/lancamentos.ts resultado): the record exists, and ONE grouped query
+// over the sums triggers keep (drizzle/0035), as the project reads them.
+const RESULTADO_SQL = `SELECT x.categoria_id, c.nome, x.tipo, sum(x.previsto) AS previsto, sum(x.realizado) AS realizado
   FROM (
-    SELECT e.categoria_id, e.tipo, e.status, e.valor_centavos AS valor FROM lancamentos e
-    WHERE e.regiao = ?1 AND e.status IN ('previsto', 'pago') AND e.origem <> 'estorno'
-      AND (e.fot_id = ?2 OR e.agenda_id IN (SELECT a.id FROM agenda a WHERE a.fot_id = ?2))
+    SELECT s.categoria_id, s.tipo, s.previsto, s.realizado FROM somas_lancamentos s
+    WHERE s.regiao = ?1 AND s.escopo = 'fot' AND s.chave = ?2
     UNION ALL
     SELECT (SELECT c.id FROM categorias_financeiras c WHERE c.regiao = f.regiao AND c.sistema = 'captacao'),
-      'despesa', 'pago', f.gastos_captacao_centavos
+      'despesa', 0, f.gastos_captacao_centavos
     FROM cadastro_fot f WHERE f.id = ?2 AND f.regiao = ?1 AND f.gastos_captacao_centavos > 0
   ) x JOIN categorias_financeiras c ON c.id = x.categoria_id
   GROUP BY x.categoria_id, x.tipo
+  HAVING sum(x.previsto) <> 0 OR sum(x.realizado) <> 0
   ORDER BY x.tipo DESC, c.nome_key`;
 
 async function resultado(env: Env, regiao: string, fotId: string): Promise<Response> {

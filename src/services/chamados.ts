@@ -433,9 +433,10 @@ export async function fecharChamados(env: Bindings, now: Date) {
       ${at}, null, null, 'chamados.fechar_automatico', 'chamados', ${chamados.id}, ${chamados.regiao}, null,
       json_object('status', json_object('antes', 'resolvido', 'depois', 'fechado'))
     from ${chamados} where ${due}`);
+  // The rows it closed, returned: meta.changes would count the kept counts' writes too (drizzle/0032).
   const [, closed] = await db.batch([
     entries,
-    db.update(chamados).set({ status: 'fechado', updatedAt: at }).where(due),
+    db.update(chamados).set({ status: 'fechado', updatedAt: at }).where(due).returning({ id: chamados.id }),
   ]);
-  return closed.meta.changes;
+  return closed.length;
 }

@@ -28,6 +28,7 @@ import {
   contratos,
   lancamentos,
   profissionais,
+  somasLancamentos,
   type CategoriaFinanceiraRow,
   type ContratoRow,
   type LancamentoRow,
@@ -364,7 +365,8 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
  * named after its column (financeiro.ts entryValues), which the references share.
  */
 type EntryShape = { author: GuardShape; fot: boolean; agenda: boolean; profissional: boolean };
-const entryColumns = Object.keys(getTableColumns(l));
+/** Every column but agenda_fot_id, which triggers keep (drizzle/0035): an insert leaves it null for them. */
+const entryColumns = Object.keys(getTableColumns(l)).filter((k) => k !== 'agendaFotId');
 const refsTemplate = (db: Db, s: EntryShape) =>
   entryRefs(db, ph('regiao'), {
     tipo: ph('tipo'),
@@ -588,23 +590,30 @@ export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
 /** Which result: its SQL is built once per mode (db/fast-select.ts preparedSelect), values bound. */
 type ResultadoMode = 'fot' | 'agenda' | 'periodo';
 
+/**
+ * The result's sums per category and tipo from somas_lancamentos, kept by triggers on lancamentos
+ * (drizzle/0035_result_sums.sql): one row per category and tipo of the FOT record or event, one per
+ * day, category and tipo of a period, whatever the number of entries. A class's result adds its
+ * gastos_captacao (category Captação, realizado). Keys whose entries are gone hold 0: left out.
+ */
 const resultadoSums = preparedSelect((db: Db, mode: ResultadoMode) => {
   const [regiao, fot] = [ph('regiao'), ph('fot')];
+  const s = somasLancamentos;
   let scope: SQL;
   let captacao = sql``;
   if (mode === 'fot') {
-    scope = sql`(e.fot_id = ${fot} or e.agenda_id in (select a.id from agenda a where a.fot_id = ${fot}))`;
+    scope = sql`${s.escopo} = 'fot' and ${s.chave} = ${fot}`;
     captacao = sql`union all
       select (select c.id from categorias_financeiras c where c.regiao = f.regiao and c.sistema = 'captacao'),
-             'despesa', 'pago', f.gastos_captacao_centavos
+             'despesa', 0, f.gastos_captacao_centavos
       from cadastro_fot f where f.id = ${fot} and f.regiao = ${regiao} and f.gastos_captacao_centavos > 0`;
-  } else if (mode === 'agenda') scope = sql`e.agenda_id = ${ph('agenda')}`;
-  else scope = sql`e.vencimento between ${ph('de')} and ${ph('ate')}`;
+  } else if (mode === 'agenda') scope = sql`${s.escopo} = 'evento' and ${s.chave} = ${ph('agenda')}`;
+  else scope = sql`${s.escopo} = 'dia' and ${s.chave} between ${ph('de')} and ${ph('ate')}`;
 
   // A drizzle select over a SQL source (a raw db.all() cannot join a D1 batch).
   const source = sql`(
-      select e.categoria_id, e.tipo, e.status, e.valor_centavos as valor from lancamentos e
-      where e.regiao = ${regiao} and e.status in ('previsto', 'pago') and e.origem <> 'estorno' and ${scope}
+      select ${s.categoriaId} as categoria_id, ${s.tipo} as tipo, ${s.previsto} as previsto, ${s.realizado} as realizado
+      from ${s} where ${s.regiao} = ${regiao} and ${scope}
       ${captacao}
     ) x join categorias_financeiras c on c.id = x.categoria_id`;
   return db
@@ -612,11 +621,12 @@ const resultadoSums = preparedSelect((db: Db, mode: ResultadoMode) => {
       categoria_id: sql<string>`x.categoria_id`.as('categoria_id'),
       nome: sql<string>`c.nome`.as('nome'),
       tipo: sql<TipoLancamento>`x.tipo`.as('tipo'),
-      previsto: sql<number>`coalesce(sum(case when x.status = 'previsto' then x.valor end), 0)`.as('previsto'),
-      realizado: sql<number>`coalesce(sum(case when x.status = 'pago' then x.valor end), 0)`.as('realizado'),
+      previsto: sql<number>`sum(x.previsto)`.as('previsto'),
+      realizado: sql<number>`sum(x.realizado)`.as('realizado'),
     })
     .from(source)
     .groupBy(sql`x.categoria_id, x.tipo`)
+    .having(sql`sum(x.previsto) <> 0 or sum(x.realizado) <> 0`)
     .orderBy(sql`x.tipo desc, c.nome_key`);
 });
 

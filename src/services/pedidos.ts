@@ -291,9 +291,11 @@ export async function expirePedidos(db: Db, now: Date): Promise<number> {
       db
         .update(pedidos)
         .set({ status: 'expirado', updatedAt: at })
-        .where(and(inArray(pedidos.id, ids), due)),
+        .where(and(inArray(pedidos.id, ids), due))
+        // The rows it expired: meta.changes would count the kept counts' writes too (drizzle/0032).
+        .returning({ id: pedidos.id }),
     ] as unknown as [ReturnType<typeof logStatement>, ...ReturnType<typeof logStatement>[]]);
-    total += (results[results.length - 1] as D1Result).meta.changes;
+    total += (results[results.length - 1] as unknown as unknown[]).length;
     if (ids.length < EXPIRE_CHUNK) break;
   }
   return total;

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterAll, expect } from 'vitest';
 import { api, type ApiOptions } from './request';
-import { KEPT_COLUMNS_DRIFT, KEPT_COUNTS_DRIFT, KEPT_COUNTS_TRUTH } from '../../scripts/kept-counts';
+import { KEPT_COLUMNS_DRIFT, KEPT_COUNTS_DRIFT, KEPT_COUNTS_TRUTH, KEPT_SUMS_DRIFT } from '../../scripts/kept-counts';
 
 /**
  * agenda_equipe's regiao, data_evento, aceitos, pendentes and espera are kept by triggers
@@ -17,13 +17,17 @@ export async function expectKeptColumns() {
 
 /**
  * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028, 0030, 0032): checked against a count of the
- * rows, both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts).
+ * rows, both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts); and
+ * somas_lancamentos (0035) against sums of the entries.
  * Answers how many events, open-places keys (region, function, day), FOT records, profiles,
  * notifications, tickets, packages, orders and finance entries it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
   expect(results).toEqual([]);
+  // The finance results' kept sums (drizzle/0035) with them: they are kept on the same writes.
+  const sums = await env.DB.prepare(KEPT_SUMS_DRIFT).all();
+  expect(sums.results).toEqual([]);
   const counted = await env.DB.prepare(
     `SELECT (SELECT count(*) FROM agenda) AS eventos,
        (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas,

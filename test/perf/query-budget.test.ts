@@ -1116,12 +1116,12 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'vagas list (filters, page)': 7045,
   'fin lancamentos': 1004,
   'fin contratos': 170,
-  'fin resultado fot': 7462,
-  'fin resultado evento': 3009,
-  'fin resultado periodo': 3221,
+  // One kept row per day, category and tipo of the period (drizzle/0035): grows with the days that have entries, not with the entries.
+  'fin resultado periodo': 83,
   'fin repasse create': 18328,
   'fin repasses': 4092,
-  'fin repasse pagar': 9016,
+  // Each entry paid moves its kept result sums (drizzle/0035; was 9,016 before them): the price of reading a result in one row per category.
+  'fin repasse pagar': 15016,
   'fin repasse cancelar': 3009,
   'fin meus-pagamentos': 2014,
 };

@@ -61,7 +61,7 @@ describe('finance builders', () => {
 
     const first = await run(pagarStatements(db, log, { id }, '2027-01-11'));
     const second = await run(pagarStatements(db, log, { id }, '2027-01-12'));
-    expect((first[1] as D1Result).meta.changes).toBe(1);
+    expect((first[1] as D1Result).meta.changes).toBeGreaterThan(0); // its kept sums count too (drizzle/0035)
     expect((second[1] as D1Result).meta.changes).toBe(0);
     expect((await run(cancelarStatements(db, log, { id })))[1]).toMatchObject({ meta: { changes: 0 } });
 

@@ -529,6 +529,28 @@ describe('result', () => {
     expect(ev.body).toMatchObject({ receitas: 0, despesas: 400, resultado: -400, margem_pct: null });
   });
 
+  it('the kept sums follow an event moved to another class and deleted; an entry of a class and its event counts once', async () => {
+    const { fot, event } = await makeEvento('SP', '2031-08-01');
+    const other = await makeFot('SP');
+    await entry({ valor: 100, agenda_id: event.id, fot_id: fot.id });
+    await entry({ valor: 20, agenda_id: event.id });
+    const despesas = async (q: string) => {
+      const res = await api('GET', `/api/financeiro/resultado?${q}`, { token: admin.token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.despesas;
+    };
+    expect([await despesas(`fot_id=${fot.id}`), await despesas(`fot_id=${other.id}`)]).toEqual([120, 0]);
+    // The event moves to the other class: its entries follow it, the first stays with its own class too.
+    const moved = await api('PUT', `/api/agenda/${event.id}`, { token: admin.token, body: { fot_id: other.id } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect([await despesas(`fot_id=${fot.id}`), await despesas(`fot_id=${other.id}`)]).toEqual([100, 120]);
+    expect(await despesas(`agenda_id=${event.id}`)).toBe(120);
+    // The event deleted (its entries' agenda_id set null): they leave the other class, not their own.
+    await db.delete(agenda).where(eq(agenda.id, event.id));
+    expect([await despesas(`fot_id=${fot.id}`), await despesas(`fot_id=${other.id}`)]).toEqual([100, 0]);
+    expect(await despesas('de=2031-01-01&ate=2031-12-31')).toBeGreaterThanOrEqual(120);
+  });
+
   it('exactly one of fot_id, agenda_id, de+ate; other region 404', async () => {
     const { fot, event } = await makeEvento('MG');
     const q = (s: string, regiao = 'SP') =>

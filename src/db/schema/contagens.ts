@@ -25,3 +25,25 @@ export const contagens = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tabela, t.regiao, t.dono, t.dia] })],
 );
+
+/**
+ * The finance results' sums (GET /api/financeiro/resultado), kept by SQLite triggers on lancamentos
+ * (drizzle/0035_result_sums.sql; docs/architecture.md, "Kept by triggers"): per region, scope,
+ * category and tipo, the cents `previsto` and `pago` (`realizado`) of the entries a result counts
+ * (not `origem` estorno). `escopo` 'dia': `chave` = vencimento (a period sums its days); 'evento':
+ * the event's id; 'fot': the FOT record's id, for its own entries and its events' (once each). A
+ * key whose entries are gone keeps a row at 0.
+ */
+export const somasLancamentos = sqliteTable(
+  'somas_lancamentos',
+  {
+    regiao: text('regiao').notNull(),
+    escopo: text('escopo', { enum: ['dia', 'evento', 'fot'] }).notNull(),
+    chave: text('chave').notNull(),
+    categoriaId: text('categoria_id').notNull(),
+    tipo: text('tipo', { enum: ['receita', 'despesa'] }).notNull(),
+    previsto: integer('previsto').notNull().default(0),
+    realizado: integer('realizado').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.regiao, t.escopo, t.chave, t.categoriaId, t.tipo] })],
+);

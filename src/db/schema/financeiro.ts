@@ -114,6 +114,12 @@ export const lancamentos = sqliteTable(
     conviteId: text('convite_id').references(() => convites.id, { onDelete: 'set null' }),
     /** Caller-chosen key (imports, orders): unique per region when present. */
     chaveExterna: text('chave_externa'),
+    /**
+     * Kept by triggers (drizzle/0035_result_sums.sql): the FOT record of the entry's event, so that
+     * the class's kept result sums move with the row's own values (an event deleted or moved).
+     * Never written by the application.
+     */
+    agendaFotId: text('agenda_fot_id'),
     ...timestamps,
   },
   (t) => [
