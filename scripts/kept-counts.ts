@@ -4,7 +4,7 @@
  * creator, agenda_equipe's rows with places open per region, function and day, the FOT records per
  * region and per company, the listed professionals per region (no account, or an active one), each
  * user's unread notifications, the listed holders of each function, and the tickets, packages,
- * orders and finance entries by the keys of 0032. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
+ * orders and finance entries by the keys of 0032, and the accounts (all, pending) of 0037. KEPT_COUNTS_DRIFT answers every key whose kept count differs from
  * the count (a missing kept row or a missing source counts as 0): no row means no drift. Used by the
  * tests (test/helpers/kept-columns.ts), by the bench after its runs and by `npm run db:check-counts`
  * (scripts/check-kept-counts.ts); it reads whole tables, so it is a check, never a route's query.
@@ -24,6 +24,8 @@ const TRUTH_PARTS = [
   `SELECT 'funcoes', '', pf.funcao_id, '', count(*) FROM profissional_funcoes pf JOIN profissionais p ON p.id = pf.profissional_id
     WHERE p.usuario_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.usuario_id AND u.ativo = 1)
     GROUP BY pf.funcao_id`,
+  `SELECT 'users', '', '', '', count(*) FROM users`,
+  `SELECT 'users', '', 'pendentes', '', count(*) FROM users WHERE ativo = 0`,
   `SELECT 'chamados', regiao, '', '', count(*) FROM chamados GROUP BY regiao`,
   `SELECT 'chamados', regiao, status, '', count(*) FROM chamados GROUP BY regiao, status`,
   `SELECT 'pacotes', regiao, '', '', count(*) FROM pacotes GROUP BY regiao`,

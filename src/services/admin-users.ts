@@ -1,5 +1,6 @@
-import { and, asc, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { empresas, users, type AuthUser, type Role } from '../db/schema';
 import { ApiError } from '../lib/errors';
@@ -46,8 +47,11 @@ async function findTarget(db: Db, id: string) {
   return target;
 }
 
-/** A page of users matching `where` and their total, in one round trip (db/list-total.ts). */
-async function pageOfUsers(db: Db, where: SQL | undefined, order: SQL[], page: Page) {
+/**
+ * A page of users matching `where` and their total, in one round trip (db/list-total.ts). The total
+ * is the count triggers keep of `kept` (drizzle/0037: '' every account, 'pendentes' those waiting).
+ */
+async function pageOfUsers(db: Db, where: SQL | undefined, kept: '' | 'pendentes', order: SQL[], page: Page) {
   const { limit, offset } = pageBounds(page);
   return withTotal(
     db,
@@ -57,19 +61,25 @@ async function pageOfUsers(db: Db, where: SQL | undefined, order: SQL[], page: P
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(users).where(where),
+    keptCount(db, 'users', '', kept),
   );
 }
 
 /** Every account, by name, and the total. */
 export async function listUsers(db: Db, page: Page) {
-  const { rows, total } = await pageOfUsers(db, undefined, [asc(users.nome), asc(users.id)], page);
+  const { rows, total } = await pageOfUsers(db, undefined, '', [asc(users.nome), asc(users.id)], page);
   return { users: rows.map((row) => toUserResponse(row.user, row.companyName)), total };
 }
 
 /** Accounts waiting for approval, oldest first, and the total. */
 export async function pendingUsers(db: Db, page: Page) {
-  const { rows, total } = await pageOfUsers(db, eq(users.ativo, false), [asc(users.createdAt), asc(users.id)], page);
+  const { rows, total } = await pageOfUsers(
+    db,
+    eq(users.ativo, false),
+    'pendentes',
+    [asc(users.createdAt), asc(users.id)],
+    page,
+  );
   return {
     users: rows.map((row) => ({
       ...toUserResponse(row.user, row.companyName),

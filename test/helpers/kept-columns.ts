@@ -16,11 +16,11 @@ export async function expectKeptColumns() {
 }
 
 /**
- * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028, 0030, 0032): checked against a count of the
+ * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028, 0030, 0032, 0037): checked against a count of the
  * rows, both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts); and
  * somas_lancamentos (0035) against sums of the entries.
  * Answers how many events, open-places keys (region, function, day), FOT records, profiles,
- * notifications, tickets, packages, orders and finance entries it checked.
+ * notifications, tickets, packages, orders, finance entries and accounts it checked.
  */
 export async function expectKeptCounts() {
   const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
@@ -37,7 +37,8 @@ export async function expectKeptCounts() {
        (SELECT count(*) FROM chamados) AS chamados,
        (SELECT count(*) FROM pacotes) AS pacotes,
        (SELECT count(*) FROM pedidos) AS pedidos,
-       (SELECT count(*) FROM lancamentos) AS lancamentos`,
+       (SELECT count(*) FROM lancamentos) AS lancamentos,
+       (SELECT count(*) FROM users) AS users`,
   ).first<Record<Counted, number>>();
   return counted!;
 }
@@ -54,9 +55,18 @@ export const keptColumnsAfterAll = () =>
   });
 
 type Counted =
-  'eventos' | 'vagas' | 'fots' | 'profissionais' | 'notificacoes' | 'chamados' | 'pacotes' | 'pedidos' | 'lancamentos';
+  | 'eventos'
+  | 'vagas'
+  | 'fots'
+  | 'profissionais'
+  | 'notificacoes'
+  | 'chamados'
+  | 'pacotes'
+  | 'pedidos'
+  | 'lancamentos'
+  | 'users';
 
-/** The count check alone, for files that make `what` (events, FOT records, profiles, notifications, tickets, packages, orders, finance entries) but no teams. */
+/** The count check alone, for files that make `what` (events, FOT records, profiles, notifications, tickets, packages, orders, finance entries, accounts) but no teams. */
 export const keptCountsAfterAll = (what: Exclude<Counted, 'vagas'> = 'eventos') =>
   afterAll(async () => {
     expect((await expectKeptCounts())[what], `${what} counted`).toBeGreaterThan(0);

@@ -4,6 +4,10 @@ import { profissionais, refreshTokens, users } from '../../src/db/schema';
 import { PendingUserSchema, UserSchema } from '../../src/routes/admin-users/admin-users.schemas';
 import { db, makeAdmin, makeEmpresa, makeUser, uniq } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
+import { expectPageTotal, keptCountsAfterAll } from '../helpers/kept-columns';
+
+// The pages' totals are counts kept by triggers (drizzle/0037): checked after the file.
+keptCountsAfterAll('users');
 
 const newUser = (over: Record<string, unknown> = {}) => ({
   email: `${uniq('adm')}@example.com`,
@@ -40,6 +44,28 @@ describe('GET /api/admin/users/pending', () => {
     const row = res.body.find((u: { id: string }) => u.id === waiting.id);
     expect(row).toMatchObject({ ativo: false, tipo_profissional: 'cinegrafista', phone: '31 9' });
     expect(PendingUserSchema.safeParse(row).success).toBe(true);
+  });
+});
+
+describe('page totals of accounts', () => {
+  it('follow a sign-up, its approval, an account made active and a deletion', async () => {
+    const admin = await makeAdmin();
+    const totals = async () => [
+      await expectPageTotal('/api/admin/users', { token: admin.token }),
+      await expectPageTotal('/api/admin/users/pending', { token: admin.token }),
+    ];
+    const [all, pending] = await totals();
+    const waiting = await makeUser({ ativo: false });
+    const created = await api('POST', '/api/admin/users', { token: admin.token, body: newUser() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await totals()).toEqual([all! + 2, pending! + 1]);
+    expect((await api('PATCH', `/api/admin/users/${waiting.id}/approve`, { token: admin.token })).status).toBe(200);
+    expect(await totals()).toEqual([all! + 2, pending]);
+    await db.update(users).set({ ativo: false }).where(eq(users.id, created.body.id));
+    expect(await totals()).toEqual([all! + 2, pending! + 1]);
+    expect((await api('DELETE', `/api/admin/users/${created.body.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api('DELETE', `/api/admin/users/${waiting.id}`, { token: admin.token })).status).toBe(200);
+    expect(await totals()).toEqual([all, pending]);
   });
 });
 

@@ -33,7 +33,8 @@ export const chamados = sqliteTable(
   (t) => [
     index('chamados_regiao_updated_idx').on(t.regiao, desc(t.updatedAt), t.id),
     index('chamados_regiao_status_idx').on(t.regiao, t.status),
-    index('chamados_solicitante_idx').on(t.solicitanteId, desc(t.updatedAt)),
+    // A requester's own tickets of the region in the list's order: its list reads its own rows, not the region's.
+    index('chamados_solicitante_idx').on(t.solicitanteId, t.regiao, desc(t.updatedAt), t.id),
     index('chamados_responsavel_idx').on(t.responsavelId),
     index('chamados_status_resolvido_idx').on(t.status, t.resolvidoEm),
     index('chamados_agenda_idx').on(t.agendaId),

@@ -33,7 +33,10 @@ export const users = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index('users_ativo_created_idx').on(t.ativo, t.createdAt),
+    // Accounts waiting for approval in the list's order (created_at, id): a page reads its own rows.
+    index('users_ativo_created_idx').on(t.ativo, t.createdAt, t.id),
+    // The administrators' list of accounts, by name: a page reads its own rows instead of sorting them all.
+    index('users_nome_idx').on(t.nome, t.id),
     index('users_role_idx').on(t.role),
     index('users_empresa_idx').on(t.empresaId),
   ],

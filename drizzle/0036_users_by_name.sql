@@ -1,0 +1,1 @@
+CREATE INDEX `users_nome_idx` ON `users` (`nome`,`id`);
