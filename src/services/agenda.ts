@@ -44,9 +44,15 @@ export function agendaScope(user: SqlScope): SQL | undefined {
   }
 }
 
-/** Region plus what the caller's role may see (docs/decisions.md#d4): the one filter every agenda route applies. */
+/**
+ * Region plus what the caller's role may see (docs/decisions.md#d4): the one filter every agenda route
+ * applies. A professional's events (its invitations) and an EVENT_OWNER's (its companies' records)
+ * are a few of the region's: `+regiao` keeps SQLite from walking the region's every event in date
+ * order to find them, so it starts from the caller's own rows (test/perf/query-plans.test.ts).
+ */
 export function visible(user: SqlScope, regiao: string | Placeholder, ...more: (SQL | undefined)[]) {
-  return and(eq(agenda.regiao, regiao), agendaScope(user), ...more);
+  const own = user.role === 'profissional' || user.role === 'EVENT_OWNER';
+  return and(own ? sql`+${agenda.regiao} = ${regiao}` : eq(agenda.regiao, regiao), agendaScope(user), ...more);
 }
 
 /** Agenda entries with their FOT record (and its names) and event type: one query. Names aliased (see selectFots). */

@@ -321,6 +321,28 @@ const fotsNamed = (db: Db, regiao: string, cells: string[]) =>
 const catalogSelect = (db: Db, table: CatalogTable, regiao: string) =>
   db.select({ id: table.id, label: table.label, key: table.labelKey }).from(table).where(eq(table.regiao, regiao));
 
+/**
+ * The entries of a catalog the file names, by name (its key, through the unique (regiao, key) index)
+ * or by id: not the region's every entry. Written as two index lookups joined by OR (`+regiao` on
+ * the ids' side), which SQLite runs as a MULTI-INDEX OR.
+ */
+const catalogNamed = (db: Db, table: CatalogTable, regiao: string, cells: string[]) =>
+  db
+    .select({ id: table.id, label: table.label, key: table.labelKey })
+    .from(table)
+    .where(
+      or(
+        and(eq(table.regiao, regiao), inJson(table.labelKey, cells.map(nameKey).filter(Boolean))),
+        and(
+          inRegion(table.regiao, regiao),
+          inJson(
+            table.id,
+            cells.map((v) => v.toLowerCase()),
+          ),
+        ),
+      ),
+    );
+
 /** name key or id → id, per referenced catalog. */
 type RefMaps = Partial<Record<RefTo, Map<string, string>>>;
 
@@ -373,7 +395,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
       .filter((v): v is string => !!v);
     const emails = col('email').map((e) => e.toLowerCase());
     const [fs, found, taken] = await db.batch([
-      catalogSelect(db, funcoes, regiao),
+      catalogNamed(db, funcoes, regiao, col('funcao_profissional')),
       db
         .select()
         .from(profissionais)
@@ -396,9 +418,9 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
   } else if (tipo === 'cadastro-fot') {
     const fots = col('fot').map((v) => String(parseIntCell(v)));
     const [e, cu, an, found] = await db.batch([
-      catalogSelect(db, empresas, regiao),
-      catalogSelect(db, cursos, regiao),
-      catalogSelect(db, anosFormaturas, regiao),
+      catalogNamed(db, empresas, regiao, col('empresa')),
+      catalogNamed(db, cursos, regiao, col('curso')),
+      catalogNamed(db, anosFormaturas, regiao, col('ano_formatura')),
       db
         .select()
         .from(cadastroFot)
@@ -446,7 +468,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
     const fotRefs = col('fot');
     const chaves = col('chave_externa');
     const [te, fots, found] = await db.batch([
-      catalogSelect(db, tiposEventos, regiao),
+      catalogNamed(db, tiposEventos, regiao, col('tipo_evento')),
       fotsNamed(db, regiao, fotRefs),
       db
         .select()

@@ -1099,7 +1099,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'profissionais contagem': 103,
   'agenda list (admin)': 15294,
   'agenda list (agenda_viewer)': 15276,
-  'agenda list (profissional)': 4249,
+  'agenda list (profissional)': 230,
   'agenda list (page)': 753,
   'agenda get': 211,
   'agenda update': 2253,
@@ -1109,7 +1109,6 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'logs verificacao': 483,
   'chamados list (requester)': 508,
   'chamados list (admin, page)': 53,
-  'import upload': 123,
   'export agenda': 208,
   'export profissionais': 1134,
   'vagas list': 10054,
@@ -1127,6 +1126,30 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fin meus-pagamentos': 2014,
 };
 
+/**
+ * Rows one answered or written row may cost, beyond FLAT_SLACK, as the data grows: its own row, a
+ * sort of it (D1 bills a temp b-tree's rows as read again), and up to three joined rows (an
+ * event's record, type and team function). What grows faster reads rows it neither answers nor
+ * writes: a scan, a count, a sum.
+ */
+const PER_ROW = 5;
+
+/**
+ * The cases that grow faster than their answer and writes (measured at GROW_ROWS rows): the job
+ * listings (they read the open places of events the caller is invited to, and the filtered ones
+ * test each place's event), an event change's recipients (the team's invitations, those of
+ * professionals without an account included), the log's verification (the chain it checks) and a
+ * period's result (one kept row per day with entries). A ratchet like GROWS_WITH_DATA, on growth beyond PER_ROW per row answered or written.
+ */
+const READS_BEYOND_ROWS: Record<string, number> = {
+  'agenda update': 1662,
+  'logs verificacao': 481,
+  'vagas list': 5013,
+  'vagas list (page)': 196,
+  'vagas list (filters, page)': 7014,
+  'fin resultado periodo': 36,
+};
+
 /** Writes whose author check, write, derived rows and read-back are one batch (README "Performance, round two", item 1). */
 const FOLDED_WRITES = [
   'cursos create',
@@ -1138,6 +1161,10 @@ const FOLDED_WRITES = [
 
 /** Each route case's statement that read the most rows at 1,000+ rows (printed for the growing cases: where to look next). */
 const heaviest: Record<string, { sql: string; rowsRead: number }> = {};
+
+/** Rows answered and rows written per phase. */
+const answered: Record<string, { small?: number; large?: number }> = {};
+const written: Record<string, { small?: number; large?: number }> = {};
 
 /** Rows read beyond the rows answered (rows_read − rows returned), per phase: what a scan or a count makes grow. */
 const excess: Record<string, { small?: number; large?: number }> = {};
@@ -1171,6 +1198,8 @@ async function measure(): Promise<Record<string, number>> {
     statements[call.name] = res.statements!;
     (rows[call.name] ??= {})[phase] = `${res.rowsRead}/${res.rowsWritten}`;
     (excess[call.name] ??= {})[phase] = res.rowsRead! - returnedRows(res.body);
+    (answered[call.name] ??= {})[phase] = returnedRows(res.body);
+    (written[call.name] ??= {})[phase] = res.rowsWritten!;
     if (phase === 'large')
       heaviest[call.name] = res.trace!.reduce((a, b) => (b.rowsRead > a.rowsRead ? b : a), { sql: '', rowsRead: 0 });
   }
@@ -1233,6 +1262,24 @@ describe('D1 round trips per request', () => {
     expect(
       worse.map((k) => `${k}: ${excess[k]!.small} → ${excess[k]!.large} (known: ${GROWS_WITH_DATA[k] ?? 'flat'})`),
     ).toEqual([]);
+  });
+
+  it(`reads grow at most ${PER_ROW} per row answered or written, except the known cases, which do not get worse`, () => {
+    const beyond = (k: string) =>
+      excess[k]!.large! -
+      excess[k]!.small! -
+      PER_ROW * (answered[k]!.large! - answered[k]!.small! + written[k]!.large! - written[k]!.small!);
+    const worse = Object.keys(small).filter((k) => {
+      const known = READS_BEYOND_ROWS[k];
+      return beyond(k) > (known === undefined ? FLAT_SLACK : Math.ceil(known * 1.25) + FLAT_SLACK);
+    });
+    expect(worse.map((k) => `${k}: ${beyond(k)} (known: ${READS_BEYOND_ROWS[k] ?? 'none'})`)).toEqual([]);
+    console.log(
+      Object.keys(small)
+        .filter((k) => beyond(k) > FLAT_SLACK)
+        .map((k) => `reads beyond ${PER_ROW} per row answered or written: ${k} ${beyond(k)}`)
+        .join('\n'),
+    );
   });
 
   it('no route costs more with 1,000+ rows than with 1', () => {

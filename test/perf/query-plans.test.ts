@@ -268,6 +268,32 @@ describe('query plans of the hot list queries', () => {
   });
 });
 
+// A professional's agenda (its invitations) and an EVENT_OWNER's (its companies' records) start from the
+// caller's own rows, never from the region's every event in date order (services/agenda.ts visible).
+describe("the agenda of a caller who sees a few of the region's events", () => {
+  it.each([
+    [
+      'profissional',
+      { id: ID, role: 'profissional', empresaId: null },
+      /^SEARCH \w+ USING INDEX sqlite_autoindex_agenda_1 \(id=\?\)$/,
+    ],
+    ['EVENT_OWNER', { id: ID, ...owner }, /^SEARCH \w+ USING INDEX agenda_fot_idx \(fot_id=\?\)$/],
+  ] as const)('%s: its page, its teams and its total', async (_role, scope, start) => {
+    for (const q of agendaListSelects(db, scope as never, 'SP', {}, { limit: 50 })) {
+      const details = await planOf(q as never);
+      const line = details.join(' | ');
+      expect(
+        details.some((d) => start.test(d)),
+        line,
+      ).toBe(true);
+      expect(
+        details.some((d) => /agenda_regiao_data_idx|^SCAN agenda$/.test(d)),
+        line,
+      ).toBe(false);
+    }
+  });
+});
+
 // A foreign key is checked on every delete (or key change) of the row it references: without an index
 // led by the referencing column, SQLite scans the whole child table (deleting a user scanned every
 // invitation it sent; deleting an invitation scanned every finance entry).
