@@ -979,8 +979,8 @@ async function keptCountsChecked(target: D1Target) {
   const drift: unknown[] = [];
   for (const [, check] of KEPT_DRIFT_CHECKS) drift.push(...((await d1Execute(check, target))[0]?.results ?? []));
   const line = drift.length
-    ? `WARNING kept counts differ from a count of their rows after the runs: ${JSON.stringify(drift.slice(0, 5))}`
-    : 'Kept counts (contagens, agenda_equipe) equal a count of their rows after the runs.';
+    ? `WARNING kept counts or sums differ from their rows after the runs: ${JSON.stringify(drift.slice(0, 5))}`
+    : 'Kept counts and sums (contagens, agenda_equipe, somas_lancamentos) equal their rows after the runs.';
   console.log(line);
   return line;
 }
