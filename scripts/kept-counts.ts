@@ -63,14 +63,15 @@ FROM chaves k
 WHERE coalesce(c.n, 0) <> coalesce(t.n, 0)`;
 
 /**
- * agenda_equipe's kept columns (drizzle/0018, 0027) against their sources: every team row whose
- * event's region or date, or whose count of accepted, waiting (`pendente`, `solicitado`) or
- * waiting-list invitations, differs. No row means no drift. Used like KEPT_COUNTS_DRIFT.
+ * agenda_equipe's kept columns (drizzle/0018, 0027, 0040) against their sources: every team row whose
+ * event's region or date, its event's record's city or state, or whose count of accepted, waiting
+ * (`pendente`, `solicitado`) or waiting-list invitations, differs. No row means no drift. Used like KEPT_COUNTS_DRIFT.
  */
 export const KEPT_COLUMNS_DRIFT = `SELECT e.agenda_id, e.funcao_id, e.regiao, a.regiao AS agenda_regiao,
     e.data_evento, a.data_evento AS agenda_data, e.aceitos, e.pendentes, e.espera, c.aceitos AS contados_aceitos,
-    c.pendentes AS contados_pendentes, c.espera AS contados_espera
-  FROM agenda_equipe e JOIN agenda a ON a.id = e.agenda_id
+    c.pendentes AS contados_pendentes, c.espera AS contados_espera, e.cidade, f.cidade AS fot_cidade, e.uf,
+    f.estado AS fot_estado
+  FROM agenda_equipe e JOIN agenda a ON a.id = e.agenda_id LEFT JOIN cadastro_fot f ON f.id = a.fot_id
     JOIN (SELECT q.agenda_id, q.funcao_id,
         (SELECT count(*) FROM convites c WHERE c.agenda_id = q.agenda_id AND c.funcao_id = q.funcao_id
           AND c.status = 'aceito') AS aceitos,
@@ -80,7 +81,8 @@ export const KEPT_COLUMNS_DRIFT = `SELECT e.agenda_id, e.funcao_id, e.regiao, a.
           AND c.status = 'espera') AS espera
       FROM agenda_equipe q) c ON c.agenda_id = e.agenda_id AND c.funcao_id = e.funcao_id
   WHERE e.regiao <> a.regiao OR e.data_evento <> a.data_evento
-    OR e.aceitos <> c.aceitos OR e.pendentes <> c.pendentes OR e.espera <> c.espera`;
+    OR e.aceitos <> c.aceitos OR e.pendentes <> c.pendentes OR e.espera <> c.espera
+    OR e.cidade IS NOT f.cidade OR e.uf IS NOT f.estado`;
 
 /**
  * somas_lancamentos (drizzle/0035) against sums of lancamentos by the result's own rule (a class's

@@ -68,11 +68,16 @@ type VagasShape = {
  */
 const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
 
-/** The filters on the event itself and on its FOT record (the page joins both; the total looks them up). */
-const eventFilters = (x: VagasShape) => [
-  x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined,
-  x.cidade ? sql`${cadastroFot.cidade} = ${ph('cidade')} collate nocase` : undefined,
-  x.uf ? eq(cadastroFot.estado, ph('uf')) : undefined,
+/** The filter on the event itself (the page joins it; the total looks it up). */
+const eventFilters = (x: VagasShape) => [x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined];
+
+/**
+ * The filters on the event's FOT record's city and state, on the team row's kept copies
+ * (drizzle/0040): agenda_equipe_vagas_cidade_idx / _uf_idx lead to the matching places.
+ */
+const placeFilters = (x: VagasShape) => [
+  x.cidade ? sql`${agendaEquipe.cidade} = ${ph('cidade')} collate nocase` : undefined,
+  x.uf ? eq(agendaEquipe.uf, ph('uf')) : undefined,
 ];
 
 /**
@@ -83,11 +88,21 @@ const eventFilters = (x: VagasShape) => [
 function vagasWhere(x: VagasShape) {
   return and(
     openPlace,
-    eq(agenda.regiao, profissionais.regiao),
+    // Filtered by city (few places), the page starts from the places that match
+    // (agenda_equipe_vagas_cidade_idx) and sorts them; otherwise it walks the region's events in date
+    // order and stops after the page (`+` keeps SQLite off agenda_regiao_data_idx).
+    x.cidade ? sql`+${agenda.regiao} = ${profissionais.regiao}` : eq(agenda.regiao, profissionais.regiao),
+    // The place's kept region and date (drizzle/0018), which lead that index.
+    x.cidade ? sql`${agendaEquipe.regiao} = ${profissionais.regiao}` : undefined,
+    x.cidade ? sql`${agendaEquipe.dataEvento} >= ${ph('desde')}` : undefined,
+    x.cidade
+      ? sql`${agendaEquipe.funcaoId} in (select ${profissionalFuncoes.funcaoId} from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id})`
+      : undefined,
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
     ...eventFilters(x),
+    ...placeFilters(x),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
   );
 }
@@ -145,7 +160,6 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
  */
 function openPlaces(x: VagasShape, invited: boolean) {
   const byEvent = eventFilters(x).filter((c) => c !== undefined);
-  const fot = x.cidade || x.uf ? sql`inner join ${cadastroFot} on ${cadastroFot.id} = ${agenda.fotId}` : sql``;
   const where = and(
     invited ? eq(convites.profissionalId, profissionais.id) : undefined,
     eq(profissionalFuncoes.profissionalId, profissionais.id),
@@ -156,8 +170,9 @@ function openPlaces(x: VagasShape, invited: boolean) {
     sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
     x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
+    ...placeFilters(x),
     byEvent.length
-      ? sql`exists (select 1 from ${agenda} ${fot} where ${and(eq(agenda.id, agendaEquipe.agendaId), ...byEvent)})`
+      ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), ...byEvent)})`
       : undefined,
   );
   // CROSS JOIN fixes the order: the caller's invitations (when counted), its functions, the places.
@@ -201,7 +216,7 @@ const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =
       regiao: profissionais.regiao,
       ...(x.paged
         ? {
-            n: sql<number>`(${eventFilters(x).some(Boolean) ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
+            n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
           }
         : {}),
     })

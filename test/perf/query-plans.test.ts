@@ -152,6 +152,24 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     ],
   ],
   [
+    // Filtered by city or state: the team rows' kept copies of their event's record's (drizzle/0040)
+    // lead to the matching open places only, with no event or record to read for the filter.
+    'job listings of a professional in one city',
+    () => planOf(vagasSelects(db, pro, { cidade: 'Campinas' }, { limit: 50 }, new Date())[0]),
+    [
+      /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\? AND data_evento>\?\)$/,
+    ],
+    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
+  ],
+  [
+    'job listings of a professional in one state',
+    () => planOf(vagasSelects(db, pro, { uf: 'SP' }, { limit: 50 }, new Date())[0]),
+    [
+      /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_uf_idx \(regiao=\? AND funcao_id=\? AND uf=\? AND data_evento>\?\)$/,
+    ],
+    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
+  ],
+  [
     // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
     'events of an agenda_viewer',
     () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
@@ -288,6 +306,30 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
       ).toBe(true);
       expect(
         details.some((d) => /agenda_regiao_data_idx|^SCAN agenda$/.test(d)),
+        line,
+      ).toBe(false);
+    }
+  });
+});
+
+// The job listings filtered by city start from the places of that city (their kept copy, drizzle/0040)
+// and sort those, never the region's every event in date order.
+describe('the job listings of a city', () => {
+  it.each([{}, { funcao_id: ID }])('page and total start from agenda_equipe_vagas_cidade_idx (%o)', async (more) => {
+    const [total, page] = vagasSelects(db, pro, { cidade: 'Campinas', ...more }, { limit: 50 }, new Date());
+    for (const q of [total, page]) {
+      const details = await planOf(q as never);
+      const line = details.join(' | ');
+      expect(
+        details.some((d) =>
+          /^SEARCH agenda_equipe USING (COVERING )?INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\?/.test(
+            d,
+          ),
+        ),
+        line,
+      ).toBe(true);
+      expect(
+        details.some((d) => /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$/.test(d)),
         line,
       ).toBe(false);
     }

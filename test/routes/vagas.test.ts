@@ -218,6 +218,37 @@ describe('GET /api/vagas', () => {
     expect(page.headers.get('X-Total-Count')).toBe('1');
   });
 
+  it("the city and state filters follow the record's city changed and the event moved to another record", async () => {
+    const admin = await makeAdmin();
+    const foto = await makeFuncao();
+    const { user } = await makePro('SP', [foto.id]);
+    const ev = await makeEvento(admin, { data: '2030-09-01', cidade: 'Sorocaba', estado: 'SP' });
+    await equipe(admin, ev.id, [{ funcao_id: foto.id, quantidade: 1, publicar: true }]);
+    const ids = async (q: string) => {
+      const res = await api('GET', `/api/vagas?${q}`, { token: user.token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const page = await api('GET', `/api/vagas?${q}&limit=1`, { token: user.token });
+      expect(page.headers.get('X-Total-Count'), q).toBe(String(res.body.length));
+      return res.body.map((v: { agenda_id: string }) => v.agenda_id);
+    };
+    expect(await ids('cidade=SOROCABA')).toEqual([ev.id]);
+    const changed = await api('PUT', `/api/cadastro-fot/${ev.fotId}`, {
+      token: admin.token,
+      body: { cidade: 'Jundiaí', estado: 'MG' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await ids('cidade=sorocaba')).toEqual([]);
+    expect(await ids('cidade=jundiaí')).toEqual([ev.id]);
+    expect(await ids('uf=MG')).toContain(ev.id);
+    const other = await makeFot('SP', { cidade: 'Itu', estado: 'SP' });
+    const moved = await api('PUT', `/api/agenda/${ev.id}`, { token: admin.token, body: { fot_id: other.id } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await ids('cidade=jundiaí')).toEqual([]);
+    expect(await ids('cidade=itu')).toEqual([ev.id]);
+    expect(await ids('uf=MG')).not.toContain(ev.id);
+    await expectKeptColumns();
+  });
+
   it('filters by function, event type, dates, city and state; orders by date and time; pages', async () => {
     const admin = await makeAdmin();
     const foto = await makeFuncao();

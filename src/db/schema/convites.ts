@@ -46,6 +46,9 @@ export const agendaEquipe = sqliteTable(
     espera: integer('espera')
       .notNull()
       .default(sql`0`),
+    // The event's FOT record's city and state (drizzle/0040), for the job listings' filters.
+    cidade: text('cidade').default(sql`null`),
+    uf: text('uf').default(sql`null`),
     ...timestamps,
   },
   (t) => [
@@ -55,6 +58,15 @@ export const agendaEquipe = sqliteTable(
     // and date, read from the index alone. The WHERE holds only while places are left.
     index('agenda_equipe_vagas_idx')
       .on(t.regiao, t.funcaoId, t.dataEvento, t.publicar, t.quantidade, t.aceitos)
+      .where(sql`${t.publicar} = 1 AND ${t.quantidade} > ${t.aceitos}`),
+    // The same places by city (compared as the filter does, COLLATE NOCASE) or by state: a filtered
+    // listing reads the places that match, not every open place of the function.
+    // Read from the index alone, as agenda_equipe_vagas_idx.
+    index('agenda_equipe_vagas_cidade_idx')
+      .on(t.regiao, t.funcaoId, sql`${t.cidade} COLLATE NOCASE`, t.dataEvento, t.publicar, t.quantidade, t.aceitos)
+      .where(sql`${t.publicar} = 1 AND ${t.quantidade} > ${t.aceitos}`),
+    index('agenda_equipe_vagas_uf_idx')
+      .on(t.regiao, t.funcaoId, t.uf, t.dataEvento, t.publicar, t.quantidade, t.aceitos)
       .where(sql`${t.publicar} = 1 AND ${t.quantidade} > ${t.aceitos}`),
   ],
 );

@@ -1,0 +1,4 @@
+ALTER TABLE `agenda_equipe` ADD `cidade` text DEFAULT null;--> statement-breakpoint
+ALTER TABLE `agenda_equipe` ADD `uf` text DEFAULT null;--> statement-breakpoint
+CREATE INDEX `agenda_equipe_vagas_cidade_idx` ON `agenda_equipe` (`regiao`,`funcao_id`,"cidade" COLLATE NOCASE,`data_evento`,`publicar`,`quantidade`,`aceitos`) WHERE "agenda_equipe"."publicar" = 1 AND "agenda_equipe"."quantidade" > "agenda_equipe"."aceitos";--> statement-breakpoint
+CREATE INDEX `agenda_equipe_vagas_uf_idx` ON `agenda_equipe` (`regiao`,`funcao_id`,`uf`,`data_evento`,`publicar`,`quantidade`,`aceitos`) WHERE "agenda_equipe"."publicar" = 1 AND "agenda_equipe"."quantidade" > "agenda_equipe"."aceitos";
