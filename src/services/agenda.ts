@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -20,7 +20,14 @@ import { writeThenRead } from '../db/write-read';
 import { ApiError } from '../lib/errors';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { agendaExists, agendaNotifications, agendaRecipients, prepareAgendaNotifications } from './agenda-notify';
-import { derivedFromEquipe, equipeQuery, groupEquipe, type EquipeItem, type EquipeRow } from './convites';
+import {
+  derivedFromEquipe,
+  equipeOfEvents,
+  equipeQuery,
+  groupEquipe,
+  type EquipeItem,
+  type EquipeRow,
+} from './convites';
 import { prepareNotifications, type Push } from './notifications';
 import { assertRefsInRegion } from './references';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
@@ -183,7 +190,7 @@ const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
     .orderBy(...agendaOrder)
     .limit(ph('limit'))
     .offset(ph('offset'));
-  return equipeQuery(db, x.paged ? inArray(agenda.id, pageIds) : listWhere(scope, x));
+  return x.paged ? equipeOfEvents(db, pageIds) : equipeQuery(db, listWhere(scope, x));
 });
 const listCount = scopedSelect((db, scope, x: ListSwitches) => {
   const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
@@ -245,7 +252,7 @@ function agendaQueries(db: Db, where: SQL | undefined, page: Page) {
     .orderBy(...agendaOrder)
     .limit(limit)
     .offset(offset);
-  const teams = equipeQuery(db, isPaged(page) ? inArray(agenda.id, pageIds) : where);
+  const teams = isPaged(page) ? equipeOfEvents(db, pageIds) : equipeQuery(db, where);
   return [events, teams] as const;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -28,13 +28,28 @@ import { funcoesInRegion, listedProfile } from './profissionais';
 import { created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 
 /**
- * Quota per function of the events matching `where`, with its counts: one query. `pendentes` counts
- * the invitations and applications waiting for an answer (`pendente`, `solicitado`); `lista_espera`
- * the waiting list (`espera`). Neither takes a place: only `aceito` does (docs/decisions.md#d17).
- * The counts are the team row's own, kept by triggers (drizzle/0018, 0027): a team costs its rows
- * to read, however many invitations its event has.
+ * Quota per function of the events matching `where`, with its counts: one query, by function name.
+ * `pendentes` counts the invitations and applications waiting for an answer (`pendente`,
+ * `solicitado`); `lista_espera` the waiting list (`espera`). Neither takes a place: only `aceito`
+ * does (docs/decisions.md#d17). The counts are the team row's own, kept by triggers (drizzle/0018,
+ * 0027): a team costs its rows to read, however many invitations its event has. `where` may name
+ * the event's columns (the event is joined).
  */
 export function equipeQuery(db: Db, where: SQL | undefined) {
+  return equipeSelect(db)
+    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+    .where(where)
+    .orderBy(asc(funcoes.labelKey));
+}
+
+/**
+ * The teams of the events `ids` selects (a page's ids, already what the caller may see): the event
+ * is not read again for each of its team rows.
+ */
+export const equipeOfEvents = (db: Db, ids: SQLWrapper) =>
+  equipeSelect(db).where(inArray(agendaEquipe.agendaId, ids)).orderBy(asc(funcoes.labelKey));
+
+function equipeSelect(db: Db) {
   return db
     .select({
       agendaId: agendaEquipe.agendaId,
@@ -49,9 +64,7 @@ export function equipeQuery(db: Db, where: SQL | undefined) {
     })
     .from(agendaEquipe)
     .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
-    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
-    .where(where)
-    .orderBy(asc(funcoes.labelKey));
+    .$dynamic();
 }
 
 export type EquipeRow = Awaited<ReturnType<typeof equipeQuery>>[number];

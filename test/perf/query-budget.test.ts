@@ -1108,7 +1108,7 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'agenda list (admin)': 15294,
   'agenda list (agenda_viewer)': 15276,
   'agenda list (profissional)': 230,
-  'agenda list (page)': 753,
+  'agenda list (page)': 703,
   'agenda get': 211,
   'agenda update': 2253,
   'equipe put': 321,
