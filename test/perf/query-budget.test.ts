@@ -1099,7 +1099,8 @@ const FLAT_SLACK = 30;
  */
 const GROWS_WITH_DATA: Record<string, number> = {
   'tipos-eventos list': 204,
-  'tipos-eventos list (page)': 305,
+  // A page's prices: one probe of precos_regiao_tipo_idx per type of the page (0033; was 305 through the region's index).
+  'tipos-eventos list (page)': 349,
   'fot list': 317,
   'fot list (page)': 153,
   'profissionais list': 8164,
