@@ -122,9 +122,14 @@ SELECT e.regiao, 'agenda_fot_id', e.id, e.agenda_fot_id, a.fot_id, NULL, NULL, N
   FROM lancamentos e LEFT JOIN agenda a ON a.id = e.agenda_id
   WHERE e.agenda_fot_id IS NOT a.fot_id`;
 
+/** Every invitation whose kept data_evento (drizzle/0042) is not its event's. No row means no drift. */
+export const KEPT_CONVITES_DRIFT = `SELECT c.id, c.agenda_id, c.data_evento, a.data_evento AS agenda_data
+  FROM convites c JOIN agenda a ON a.id = c.agenda_id WHERE c.data_evento <> a.data_evento`;
+
 /** Every drift check, by what it checks (npm run db:check-counts, the bench). */
 export const KEPT_DRIFT_CHECKS = [
   ['kept counts (contagens)', KEPT_COUNTS_DRIFT],
   ["team rows' kept columns (agenda_equipe)", KEPT_COLUMNS_DRIFT],
+  ["invitations' kept event date (convites.data_evento)", KEPT_CONVITES_DRIFT],
   ["finance results' kept sums (somas_lancamentos) and lancamentos.agenda_fot_id", KEPT_SUMS_DRIFT],
 ] as const;

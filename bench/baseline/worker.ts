@@ -198,6 +198,7 @@ function overlap(prof: string, ev: string) {
   const e = windowOf(ev);
   return `exists (select 1 from convites tw_c join agenda tw_a on tw_a.id = tw_c.agenda_id
     where tw_c.profissional_id = ${prof} and tw_c.status = 'aceito' and tw_c.agenda_id <> ${ev}.id
+      and tw_c.data_evento between date(${ev}.data_evento, '-1 day') and date(${ev}.data_evento, '+1 day')
       and tw_a.data_evento between date(${ev}.data_evento, '-1 day') and date(${ev}.data_evento, '+1 day')
       and ${a.start} < ${e.end} and ${e.start} < ${a.end})`;
 }

@@ -1,4 +1,16 @@
-import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  notInArray,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -137,10 +149,13 @@ export function derivedFromEquipe(equipe: EquipeItem[]) {
 }
 
 /** Invitations with the professional's, function's and event's names: one query. */
+/** An invitation's columns but its kept copy of the event's date (drizzle/0042), which the event's own answers. */
+const { dataEvento: _keptDate, ...conviteColumns } = getTableColumns(convites);
+
 export const selectConvites = (db: Db) =>
   db
     .select({
-      c: convites,
+      c: conviteColumns,
       profissionalNome: sql<string>`${profissionais.nome}`.as('profissional_nome'),
       funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
       regiao: agenda.regiao,

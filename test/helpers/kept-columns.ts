@@ -1,7 +1,13 @@
 import { env } from 'cloudflare:test';
 import { afterAll, expect } from 'vitest';
 import { api, type ApiOptions } from './request';
-import { KEPT_COLUMNS_DRIFT, KEPT_COUNTS_DRIFT, KEPT_COUNTS_TRUTH, KEPT_SUMS_DRIFT } from '../../scripts/kept-counts';
+import {
+  KEPT_COLUMNS_DRIFT,
+  KEPT_CONVITES_DRIFT,
+  KEPT_COUNTS_DRIFT,
+  KEPT_COUNTS_TRUTH,
+  KEPT_SUMS_DRIFT,
+} from '../../scripts/kept-counts';
 
 /**
  * agenda_equipe's regiao, data_evento, aceitos, pendentes and espera are kept by triggers
@@ -12,6 +18,8 @@ import { KEPT_COLUMNS_DRIFT, KEPT_COUNTS_DRIFT, KEPT_COUNTS_TRUTH, KEPT_SUMS_DRI
 export async function expectKeptColumns() {
   const { results } = await env.DB.prepare(KEPT_COLUMNS_DRIFT).all();
   expect(results).toEqual([]);
+  // The invitations' kept event date (drizzle/0042), kept on the same writes.
+  expect((await env.DB.prepare(KEPT_CONVITES_DRIFT).all()).results).toEqual([]);
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda_equipe').first<{ n: number }>())!.n;
 }
 

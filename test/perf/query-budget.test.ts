@@ -196,6 +196,24 @@ async function calls(): Promise<Call[]> {
     .insert(convites)
     .values({ agendaId: ctx.event!, profissionalId: answeringProf.id, funcaoId: ctx.funcao! })
     .returning();
+  if (phase === 'large') {
+    // A long career: GROW_ROWS accepted events on other days. The double-booking rule reads the
+    // accepted invitations of the event's three days only (convites.data_evento, drizzle/0042).
+    const career = await db
+      .select({ id: agenda.id })
+      .from(agenda)
+      .where(eq(agenda.dataEvento, '2027-02-01'))
+      .limit(GROW_ROWS);
+    for (let i = 0; i < career.length; i += 10)
+      await db.insert(convites).values(
+        career.slice(i, i + 10).map((e) => ({
+          agendaId: e.id,
+          profissionalId: answeringProf.id,
+          funcaoId: ctx.funcao!,
+          status: 'aceito' as const,
+        })),
+      );
+  }
   const cancelProf = await makeProfissional('SP', {}, [ctx.funcao!]);
   const [toCancel] = await db
     .insert(convites)

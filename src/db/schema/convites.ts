@@ -95,6 +95,12 @@ export const convites = sqliteTable(
     origem: text('origem', { enum: CONVITE_ORIGEM }).notNull().default('convite'),
     // Set by the waiting-list promotion that made it `aceito`: the batch finds its own promotion by it.
     promocaoId: text('promocao_id'),
+    // Kept by triggers (drizzle/0042), never written by the application: the event's date, so that the
+    // double-booking rule reads a professional's accepted events of three days from
+    // convites_profissional_status_idx, not its every accepted event (services/time-window.ts).
+    dataEvento: text('data_evento')
+      .notNull()
+      .default(sql`''`),
     ...timestamps,
   },
   (t) => [
@@ -103,8 +109,9 @@ export const convites = sqliteTable(
     // convites_fila_idx serves (agenda_id, funcao_id, status).
     index('convites_agenda_status_idx').on(t.agendaId, t.status),
     // With agenda_id: a professional's own invitations and their events from the index alone (the job
-    // listings' total, the calendar feed, the agenda of a professional).
-    index('convites_profissional_status_idx').on(t.profissionalId, t.status, t.agendaId),
+    // listings' total, the calendar feed, the agenda of a professional); with the event's date, its
+    // accepted events of a few days (the double-booking rule).
+    index('convites_profissional_status_idx').on(t.profissionalId, t.status, t.dataEvento, t.agendaId),
     index('convites_funcao_idx').on(t.funcaoId),
     index('convites_fila_idx').on(t.agendaId, t.funcaoId, t.status, t.createdAt),
     index('convites_promocao_idx').on(t.promocaoId),
