@@ -257,10 +257,11 @@ export function changed(table: SQLiteTable, set: Values): Record<string, Change>
   return out;
 }
 
-/** `dados` of a delete: the row as it was (every column but the id). */
-export function deleted(table: SQLiteTable): Record<string, Change> {
+/** `dados` of a delete: the row as it was (every column but the id and `omit`, such as a column triggers keep). */
+export function deleted(table: SQLiteTable, omit: string[] = []): Record<string, Change> {
   const out: Record<string, Change> = {};
-  for (const [key, col] of Object.entries(getTableColumns(table))) if (key !== 'id') out[col.name] = { antes: col };
+  for (const [key, col] of Object.entries(getTableColumns(table)))
+    if (key !== 'id' && !omit.includes(key)) out[col.name] = { antes: col };
   return out;
 }
 

@@ -148,10 +148,10 @@ export function derivedFromEquipe(equipe: EquipeItem[]) {
   return out;
 }
 
-/** Invitations with the professional's, function's and event's names: one query. */
 /** An invitation's columns but its kept copy of the event's date (drizzle/0042), which the event's own answers. */
 const { dataEvento: _keptDate, ...conviteColumns } = getTableColumns(convites);
 
+/** Invitations with the professional's, function's and event's names: one query. */
 export const selectConvites = (db: Db) =>
   db
     .select({
@@ -781,7 +781,8 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
     acao: 'convites.cancel',
     entidade: 'convites',
     regiao,
-    dados: deleted(convites),
+    // Not the kept copy of the event's date (drizzle/0042): the event's own.
+    dados: deleted(convites, ['dataEvento']),
   });
   const release = releaseStatements(db, log, current.agendaId, current.funcaoId, new Date().toISOString());
   // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).
