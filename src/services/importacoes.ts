@@ -277,14 +277,18 @@ const jsonList = (values: Iterable<string>) => JSON.stringify([...new Set(values
 const inJson = (col: SQLiteColumn | SQL, values: Iterable<string>) =>
   sql`${col} in (select value from json_each(${jsonList(values)}))`;
 /**
- * `regiao = ?` beside an OR of key lookups, written `+regiao` so that SQLite looks each key up in
- * its own index instead of reading the region's every row through its index.
+ * `regiao = ?` beside a lookup by a key whose index does not lead with the region (the id, a CPF, a
+ * FOT number), written `+regiao` so that SQLite looks each key up in that index instead of reading
+ * the region's every row through the region's.
  */
 const inRegion = (col: SQLiteColumn, regiao: string) => sql`+${col} = ${regiao}`;
 
 /**
  * The rows of the region a column of references names, by id (any case) or by its natural key
- * (`key`, a cell turned into the stored form by `toKey`): one select for the lookup's batch.
+ * (`key`, a cell turned into the stored form by `toKey`): one select for the lookup's batch, two
+ * index lookups joined by OR (SQLite's MULTI-INDEX OR). `keyByRegion`: the key's index leads with
+ * the region ((regiao, chave_externa), a catalog's (regiao, name key)), so its side keeps
+ * `regiao = ?` for that index; the id's side always writes `+regiao`.
  */
 const namedBy = (
   db: Db,
@@ -293,46 +297,21 @@ const namedBy = (
   regiao: string,
   cells: string[],
   toKey: (cell: string) => string | null | undefined = (cell) => cell,
+  keyByRegion = false,
 ) =>
   db
     // The key as text (a FOT number is an integer), as the maps compare it.
     .select({ id: sql<string>`${table.id}`, key: sql<string | null>`cast(${key} as text)` })
     .from(table)
     .where(
-      and(
-        inRegion(table.regiao, regiao),
-        or(
-          inJson(
-            table.id,
-            cells.map((v) => v.toLowerCase()),
-          ),
+      or(
+        and(
+          keyByRegion ? eq(table.regiao, regiao) : inRegion(table.regiao, regiao),
           inJson(
             key,
             cells.map(toKey).filter((v): v is string => !!v),
           ),
         ),
-      ),
-    );
-
-/** FOT records by id or number. */
-const fotsNamed = (db: Db, regiao: string, cells: string[]) =>
-  namedBy(db, cadastroFot, cadastroFot.fot, regiao, cells, (cell) => String(parseIntCell(cell)));
-
-const catalogSelect = (db: Db, table: CatalogTable, regiao: string) =>
-  db.select({ id: table.id, label: table.label, key: table.labelKey }).from(table).where(eq(table.regiao, regiao));
-
-/**
- * The entries of a catalog the file names, by name (its key, through the unique (regiao, key) index)
- * or by id: not the region's every entry. Written as two index lookups joined by OR (`+regiao` on
- * the ids' side), which SQLite runs as a MULTI-INDEX OR.
- */
-const catalogNamed = (db: Db, table: CatalogTable, regiao: string, cells: string[]) =>
-  db
-    .select({ id: table.id, label: table.label, key: table.labelKey })
-    .from(table)
-    .where(
-      or(
-        and(eq(table.regiao, regiao), inJson(table.labelKey, cells.map(nameKey).filter(Boolean))),
         and(
           inRegion(table.regiao, regiao),
           inJson(
@@ -342,6 +321,17 @@ const catalogNamed = (db: Db, table: CatalogTable, regiao: string, cells: string
         ),
       ),
     );
+
+/** FOT records by id or number. */
+const fotsNamed = (db: Db, regiao: string, cells: string[]) =>
+  namedBy(db, cadastroFot, cadastroFot.fot, regiao, cells, (cell) => String(parseIntCell(cell)));
+
+/** The entries of a catalog the file names, by name or id: not the region's every entry. */
+const catalogNamed = (db: Db, table: CatalogTable, regiao: string, cells: string[]) =>
+  namedBy(db, table, table.labelKey, regiao, cells, nameKey, true);
+
+const catalogSelect = (db: Db, table: CatalogTable, regiao: string) =>
+  db.select({ id: table.id, label: table.label, key: table.labelKey }).from(table).where(eq(table.regiao, regiao));
 
 /** name key or id → id, per referenced catalog. */
 type RefMaps = Partial<Record<RefTo, Map<string, string>>>;
@@ -412,7 +402,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
         .orderBy(asc(profissionais.createdAt), asc(profissionais.id)),
       db.select({ email: users.email }).from(users).where(inJson(users.email, emails)),
     ]);
-    refs.funcoes = catalogMap(fs);
+    refs.funcoes = pairMap(fs.map((x) => [x.key, x.id]));
     existing.rows = found;
     existing.takenEmails = new Set(taken.map((u) => u.email));
   } else if (tipo === 'cadastro-fot') {
@@ -426,9 +416,9 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
         .from(cadastroFot)
         .where(or(inJson(cadastroFot.id, ids), inJson(cadastroFot.fot, fots))),
     ]);
-    refs.empresas = catalogMap(e);
-    refs.cursos = catalogMap(cu);
-    refs.anos_formaturas = catalogMap(an);
+    refs.empresas = pairMap(e.map((x) => [x.key, x.id]));
+    refs.cursos = pairMap(cu.map((x) => [x.key, x.id]));
+    refs.anos_formaturas = pairMap(an.map((x) => [x.key, x.id]));
     existing.rows = found.filter((f) => f.regiao === regiao);
     existing.fotsElsewhere = new Set(found.filter((f) => f.regiao !== regiao).map((f) => f.fot));
   } else if (tipo === 'lancamentos') {
@@ -446,7 +436,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
         .from(categoriasFinanceiras)
         .where(eq(categoriasFinanceiras.regiao, regiao)),
       fotsNamed(db, regiao, fotRefs),
-      namedBy(db, agenda, agenda.chaveExterna, regiao, agendaRefs),
+      namedBy(db, agenda, agenda.chaveExterna, regiao, agendaRefs, undefined, true),
       namedBy(db, profissionais, profissionais.cpfCnpjTitular, regiao, profRefs, normalizeCpfCnpj),
       db
         .select()
@@ -475,7 +465,7 @@ async function lookups(db: Db, tipo: SupportedTipo, regiao: string, records: Map
         .from(agenda)
         .where(and(eq(agenda.regiao, regiao), or(inJson(agenda.id, ids), inJson(agenda.chaveExterna, chaves)))),
     ]);
-    refs.tipos_eventos = catalogMap(te);
+    refs.tipos_eventos = pairMap(te.map((x) => [x.key, x.id]));
     refs.cadastro_fot = pairMap(fots.map((f) => [f.key, f.id]));
     existing.rows = found;
   }
