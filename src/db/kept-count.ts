@@ -1,4 +1,5 @@
-import { and, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
+import { and, count, eq, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 import { contagens } from './schema';
 
@@ -14,6 +15,21 @@ export const keptCount = (db: Db, tabela: string, regiao: string | Placeholder, 
     .select({ n: sql<number>`coalesce(sum(${contagens.n}), 0)`.mapWith(Number) })
     .from(contagens)
     .where(keptKey(tabela, regiao, dono));
+
+/**
+ * A list's total (X-Total-Count): the kept count of (tabela, regiao, dono) when the service found the
+ * key that counts exactly what its caller may see with the filters set (`dono` defined), otherwise a
+ * count of `where` over `table`. The one shape every paged list's total takes.
+ */
+export const keptOrCounted = (
+  db: Db,
+  kept: { tabela: string; regiao: string | Placeholder; dono: string | Placeholder | undefined },
+  table: SQLiteTable,
+  where: SQL | undefined,
+) =>
+  kept.dono === undefined
+    ? db.select({ n: count() }).from(table).where(where)
+    : keptCount(db, kept.tabela, kept.regiao, kept.dono);
 
 /** The same kept count as a column of a select, keyed by a column of its row (`dono`): one primary-key read per row. */
 export const keptCountOf = (tabela: string, regiao: string, dono: SQLWrapper) =>

@@ -21,6 +21,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Author } from '../db/authored';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
+import { isKept } from '../db/kept-columns';
 import { logsAtividade, logsAtividadeSelos, type LogAtividadeRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
@@ -257,11 +258,11 @@ export function changed(table: SQLiteTable, set: Values): Record<string, Change>
   return out;
 }
 
-/** `dados` of a delete: the row as it was (every column but the id and `omit`, such as a column triggers keep). */
-export function deleted(table: SQLiteTable, omit: string[] = []): Record<string, Change> {
+/** `dados` of a delete: the row as it was (every column but the id and those triggers keep, db/kept-columns.ts). */
+export function deleted(table: SQLiteTable): Record<string, Change> {
   const out: Record<string, Change> = {};
   for (const [key, col] of Object.entries(getTableColumns(table)))
-    if (key !== 'id' && !omit.includes(key)) out[col.name] = { antes: col };
+    if (key !== 'id' && !isKept(col)) out[col.name] = { antes: col };
   return out;
 }
 

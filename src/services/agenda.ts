@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -13,7 +13,7 @@ import {
   type AuthUser,
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { wireColumns, wireToRow } from '../db/wire';
 import { writeThenRead } from '../db/write-read';
@@ -194,9 +194,7 @@ const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
 });
 const listCount = scopedSelect((db, scope, x: ListSwitches) => {
   const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
-  return dono === undefined
-    ? db.select({ n: count() }).from(agenda).where(listWhere(scope, x))
-    : keptCount(db, 'agenda', ph('regiao'), dono);
+  return keptOrCounted(db, { tabela: 'agenda', regiao: ph('regiao'), dono }, agenda, listWhere(scope, x));
 });
 
 /**

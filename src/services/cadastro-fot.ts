@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
 import { insertWhereTemplate } from '../db/guarded';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
 import { preparedStatement } from '../db/prepared-statement';
 import { nowIso } from '../db/schema/columns';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
@@ -117,9 +117,12 @@ const fotPage = scopedSelect((db, scope, x: { filtro: boolean }) =>
 );
 const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) => {
   const dono = keptTotalOwner(scope, x.filtro);
-  return dono === undefined
-    ? db.select({ n: count() }).from(cadastroFot).where(listWhere(scope, x.filtro))
-    : keptCount(db, 'cadastro_fot', ph('regiao'), dono);
+  return keptOrCounted(
+    db,
+    { tabela: 'cadastro_fot', regiao: ph('regiao'), dono },
+    cadastroFot,
+    listWhere(scope, x.filtro),
+  );
 });
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { generatedId } from '../db/generated-id';
 import { createDb } from '../db/client';
@@ -131,9 +131,16 @@ export interface ChamadoFilters extends Page {
  * and status (drizzle/0032_list_counts.sql); a requester's own tickets and the other filters count.
  */
 const chamadosTotal = (db: Db, caller: Caller, regiao: string, f: ChamadoFilters, where: SQL | undefined) =>
-  isAdmin(caller.role) && !f.categoria && !f.responsavel_id
-    ? keptCount(db, 'chamados', regiao, f.status ?? '')
-    : db.select({ n: count() }).from(chamados).where(where);
+  keptOrCounted(
+    db,
+    {
+      tabela: 'chamados',
+      regiao,
+      dono: isAdmin(caller.role) && !f.categoria && !f.responsavel_id ? (f.status ?? '') : undefined,
+    },
+    chamados,
+    where,
+  );
 
 /** A page of the tickets the caller sees, newest activity first, and the total: one round trip. */
 export async function listChamados(db: Db, caller: Caller, regiao: string, f: ChamadoFilters) {

@@ -148,7 +148,7 @@ export function derivedFromEquipe(equipe: EquipeItem[]) {
   return out;
 }
 
-/** An invitation's columns but its kept copy of the event's date (drizzle/0042), which the event's own answers. */
+/** An invitation's columns but its kept copy of the event's date (db/kept-columns.ts): the joined event's own answers under that name. */
 const { dataEvento: _keptDate, ...conviteColumns } = getTableColumns(convites);
 
 /** Invitations with the professional's, function's and event's names: one query. */
@@ -781,8 +781,7 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
     acao: 'convites.cancel',
     entidade: 'convites',
     regiao,
-    // Not the kept copy of the event's date (drizzle/0042): the event's own.
-    dados: deleted(convites, ['dataEvento']),
+    dados: deleted(convites),
   });
   const release = releaseStatements(db, log, current.agendaId, current.funcaoId, new Date().toISOString());
   // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).

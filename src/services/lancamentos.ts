@@ -15,7 +15,8 @@ import {
 } from 'drizzle-orm';
 import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
+import { isKept } from '../db/kept-columns';
 import { withTotal } from '../db/list-total';
 import { insertWhereTemplate } from '../db/guarded';
 import { preparedSelect } from '../db/fast-select';
@@ -218,9 +219,12 @@ const filterWhere = (regiao: string, f: LancamentoFilters) =>
 function lancamentosTotal(db: Db, regiao: string, f: LancamentoFilters, where: SQL | undefined) {
   const { fot_id, agenda_id, ...others } = f;
   const kept = Object.values(others).every((v) => v === undefined) && !(fot_id && agenda_id);
-  return kept
-    ? keptCount(db, 'lancamentos', regiao, fot_id ?? agenda_id ?? '')
-    : db.select({ n: count() }).from(l).where(where);
+  return keptOrCounted(
+    db,
+    { tabela: 'lancamentos', regiao, dono: kept ? (fot_id ?? agenda_id ?? '') : undefined },
+    l,
+    where,
+  );
 }
 
 /** A page by due date, and the total of the filters: one round trip, whatever the length (db/list-total.ts). */
@@ -365,8 +369,10 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
  * named after its column (financeiro.ts entryValues), which the references share.
  */
 type EntryShape = { author: GuardShape; fot: boolean; agenda: boolean; profissional: boolean };
-/** Every column but agenda_fot_id, which triggers keep (drizzle/0035): an insert leaves it null for them. */
-const entryColumns = Object.keys(getTableColumns(l)).filter((k) => k !== 'agendaFotId');
+/** Every column but those triggers keep (db/kept-columns.ts): an insert leaves them to the triggers. */
+const entryColumns = Object.entries(getTableColumns(l))
+  .filter(([, col]) => !isKept(col))
+  .map(([key]) => key);
 const refsTemplate = (db: Db, s: EntryShape) =>
   entryRefs(db, ph('regiao'), {
     tipo: ph('tipo'),

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { pacotes, type PacoteRow, type Role } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
@@ -61,8 +61,8 @@ function visible(role: Role, regiao: string, ativo: boolean | undefined): SQL {
  */
 function pacotesTotal(db: Db, role: Role, regiao: string, ativo: boolean | undefined, where: SQL) {
   const only = isAdmin(role) ? ativo : true;
-  if (only === false) return db.select({ n: count() }).from(pacotes).where(where);
-  return keptCount(db, 'pacotes', regiao, only ? 'ativos' : '');
+  const dono = only === false ? undefined : only ? 'ativos' : '';
+  return keptOrCounted(db, { tabela: 'pacotes', regiao, dono }, pacotes, where);
 }
 
 /** The list (by name) and, when paged, its count: one batch. */

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { keptCount } from '../db/kept-count';
+import { keptOrCounted } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
 import { insertWhere } from '../db/guarded';
 import { cadastroFot, pacotes, pedidos, type PedidoRow, type PedidoStatus } from '../db/schema';
@@ -195,9 +195,13 @@ export const pedidosList = (db: Db, user: Pick<AuthUser, 'role' | 'empresaId'>, 
  * (drizzle/0032_list_counts.sql); an EVENT_OWNER's (its companies' records) counts.
  */
 function pedidosTotal(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, where: SQL | undefined) {
-  if (!isAdmin(user.role)) return db.select({ n: count() }).from(pedidos).where(where);
-  const dono = f.fot_id && f.status ? `${f.fot_id}/${f.status}` : (f.fot_id ?? f.status ?? '');
-  return keptCount(db, 'pedidos', regiao, dono);
+  const byFilters = f.fot_id && f.status ? `${f.fot_id}/${f.status}` : (f.fot_id ?? f.status ?? '');
+  return keptOrCounted(
+    db,
+    { tabela: 'pedidos', regiao, dono: isAdmin(user.role) ? byFilters : undefined },
+    pedidos,
+    where,
+  );
 }
 
 /** The list and its count when paged: one batch. */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
 import { jsonRows } from '../db/json-rows';
-import { keptCount, keptCountOf } from '../db/kept-count';
+import { keptCountOf, keptOrCounted } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
 import { pixKey } from '../lib/brazil';
@@ -314,9 +314,12 @@ const listProfiles = scopedSelect((db, scope, x: { paged: boolean }) =>
 );
 // An administrator's total is the region's listed profiles, kept by triggers (drizzle/0025): one row.
 const listCount = scopedSelect((db, scope) =>
-  isAdmin(scope.role)
-    ? keptCount(db, 'profissionais', ph('regiao'), '')
-    : db.select({ n: count() }).from(profissionais).where(listWhere(scope)),
+  keptOrCounted(
+    db,
+    { tabela: 'profissionais', regiao: ph('regiao'), dono: isAdmin(scope.role) ? '' : undefined },
+    profissionais,
+    listWhere(scope),
+  ),
 );
 const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
 const oneProfile = scopedSelect((db, scope) => profissionaisComAvaliacaoQuery(db, oneWhere(scope)));
