@@ -69,7 +69,7 @@ type VagasShape = {
 const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
 
 /** The filter on the event itself (the page joins it; the total looks it up). */
-const eventFilters = (x: VagasShape) => [x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined];
+const typeFilter = (x: VagasShape) => (x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined);
 
 /**
  * The filters on the event's FOT record's city and state, on the team row's kept copies
@@ -81,6 +81,20 @@ const placeFilters = (x: VagasShape) => [
 ];
 
 /**
+ * Filtered by city (few places), the page starts from the places that match
+ * (agenda_equipe_vagas_cidade_idx) and sorts them: the terms that lead that index (the place's kept
+ * region and date, drizzle/0018; the caller's functions) and `+regiao` keeping SQLite off
+ * agenda_regiao_data_idx. Otherwise the page walks the region's events in date order and stops
+ * after its rows.
+ */
+const fromCityPlaces = [
+  sql`+${agenda.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
+  sql`${agendaEquipe.funcaoId} in (select ${profissionalFuncoes.funcaoId} from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id})`,
+];
+
+/**
  * The listing's rows for the caller: published functions it holds, of events in its profile's
  * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
  * invitation yet. The profile is joined, so no profile means no rows.
@@ -88,20 +102,11 @@ const placeFilters = (x: VagasShape) => [
 function vagasWhere(x: VagasShape) {
   return and(
     openPlace,
-    // Filtered by city (few places), the page starts from the places that match
-    // (agenda_equipe_vagas_cidade_idx) and sorts them; otherwise it walks the region's events in date
-    // order and stops after the page (`+` keeps SQLite off agenda_regiao_data_idx).
-    x.cidade ? sql`+${agenda.regiao} = ${profissionais.regiao}` : eq(agenda.regiao, profissionais.regiao),
-    // The place's kept region and date (drizzle/0018), which lead that index.
-    x.cidade ? sql`${agendaEquipe.regiao} = ${profissionais.regiao}` : undefined,
-    x.cidade ? sql`${agendaEquipe.dataEvento} >= ${ph('desde')}` : undefined,
-    x.cidade
-      ? sql`${agendaEquipe.funcaoId} in (select ${profissionalFuncoes.funcaoId} from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id})`
-      : undefined,
+    ...(x.cidade ? fromCityPlaces : [eq(agenda.regiao, profissionais.regiao)]),
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
-    ...eventFilters(x),
+    typeFilter(x),
     ...placeFilters(x),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
   );
@@ -159,7 +164,7 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
  * its own invitations (few), each place by its primary key.
  */
 function openPlaces(x: VagasShape, invited: boolean) {
-  const byEvent = eventFilters(x).filter((c) => c !== undefined);
+  const byType = typeFilter(x);
   const where = and(
     invited ? eq(convites.profissionalId, profissionais.id) : undefined,
     eq(profissionalFuncoes.profissionalId, profissionais.id),
@@ -171,8 +176,8 @@ function openPlaces(x: VagasShape, invited: boolean) {
     x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
     ...placeFilters(x),
-    byEvent.length
-      ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), ...byEvent)})`
+    byType
+      ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), byType)})`
       : undefined,
   );
   // CROSS JOIN fixes the order: the caller's invitations (when counted), its functions, the places.
