@@ -1,41 +1,30 @@
 import { env } from 'cloudflare:test';
 import { afterAll, expect } from 'vitest';
 import { api, type ApiOptions } from './request';
-import {
-  KEPT_COLUMNS_DRIFT,
-  KEPT_CONVITES_DRIFT,
-  KEPT_COUNTS_DRIFT,
-  KEPT_COUNTS_TRUTH,
-  KEPT_SUMS_DRIFT,
-} from '../../scripts/kept-counts';
+import { KEPT_COUNTS_TRUTH, KEPT_DRIFT_CHECKS } from '../../scripts/kept-counts';
 
 /**
- * agenda_equipe's regiao, data_evento, aceitos, pendentes and espera are kept by triggers
- * (drizzle/0018, 0027). Checked against their sources over the whole database of a test file
- * (scripts/kept-counts.ts KEPT_COLUMNS_DRIFT): every route, import and cascade its tests ran must
- * have kept them. Answers how many team rows it checked.
+ * Every drift check (scripts/kept-counts.ts KEPT_DRIFT_CHECKS: kept counts, team rows' columns,
+ * invitations' event dates, result sums) over the whole database of a test file: every route,
+ * import and cascade its tests ran must have kept them all.
  */
+async function expectNoKeptDrift() {
+  for (const [what, check] of KEPT_DRIFT_CHECKS) expect((await env.DB.prepare(check).all()).results, what).toEqual([]);
+}
+
+/** Every drift check (the team rows' kept columns among them); answers how many team rows it checked. */
 export async function expectKeptColumns() {
-  const { results } = await env.DB.prepare(KEPT_COLUMNS_DRIFT).all();
-  expect(results).toEqual([]);
-  // The invitations' kept event date (drizzle/0042), kept on the same writes.
-  expect((await env.DB.prepare(KEPT_CONVITES_DRIFT).all()).results).toEqual([]);
+  await expectNoKeptDrift();
   return (await env.DB.prepare('SELECT count(*) AS n FROM agenda_equipe').first<{ n: number }>())!.n;
 }
 
 /**
- * contagens is kept by triggers (drizzle/0022, 0023, 0025, 0028, 0030, 0032, 0037): checked against a count of the
- * rows, both ways (a kept row that is wrong, a count with no kept row; scripts/kept-counts.ts); and
- * somas_lancamentos (0035) against sums of the entries.
- * Answers how many events, open-places keys (region, function, day), FOT records, profiles,
- * notifications, tickets, packages, orders, finance entries and accounts it checked.
+ * Every drift check (contagens against a count of its rows, both ways, among them). Answers how many
+ * events, open-places keys (region, function, day), FOT records, profiles, notifications, tickets,
+ * packages, orders, finance entries and accounts it checked.
  */
 export async function expectKeptCounts() {
-  const { results } = await env.DB.prepare(KEPT_COUNTS_DRIFT).all();
-  expect(results).toEqual([]);
-  // The finance results' kept sums (drizzle/0035) with them: they are kept on the same writes.
-  const sums = await env.DB.prepare(KEPT_SUMS_DRIFT).all();
-  expect(sums.results).toEqual([]);
+  await expectNoKeptDrift();
   const counted = await env.DB.prepare(
     `SELECT (SELECT count(*) FROM agenda) AS eventos,
        (SELECT count(*) FROM (${KEPT_COUNTS_TRUTH}) WHERE tabela = 'vagas') AS vagas,
