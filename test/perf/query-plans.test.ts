@@ -288,6 +288,22 @@ describe('query plans of the hot list queries', () => {
 
 // A professional's agenda (its invitations) and an EVENT_OWNER's (its companies' records) start from the
 // caller's own rows, never from the region's every event in date order (services/agenda.ts visible).
+/** Each query's plan starts from `start` and never takes `never`. */
+async function expectStartsFrom(queries: readonly unknown[], start: RegExp, never: RegExp) {
+  for (const q of queries) {
+    const details = await planOf(q as never);
+    const line = details.join(' | ');
+    expect(
+      details.some((d) => start.test(d)),
+      line,
+    ).toBe(true);
+    expect(
+      details.some((d) => never.test(d)),
+      line,
+    ).toBe(false);
+  }
+}
+
 describe("the agenda of a caller who sees a few of the region's events", () => {
   it.each([
     [
@@ -297,18 +313,11 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
     ],
     ['EVENT_OWNER', { id: ID, ...owner }, /^SEARCH \w+ USING INDEX agenda_fot_idx \(fot_id=\?\)$/],
   ] as const)('%s: its page, its teams and its total', async (_role, scope, start) => {
-    for (const q of agendaListSelects(db, scope as never, 'SP', {}, { limit: 50 })) {
-      const details = await planOf(q as never);
-      const line = details.join(' | ');
-      expect(
-        details.some((d) => start.test(d)),
-        line,
-      ).toBe(true);
-      expect(
-        details.some((d) => /agenda_regiao_data_idx|^SCAN agenda$/.test(d)),
-        line,
-      ).toBe(false);
-    }
+    await expectStartsFrom(
+      agendaListSelects(db, scope as never, 'SP', {}, { limit: 50 }),
+      start,
+      /agenda_regiao_data_idx|^SCAN agenda$/,
+    );
   });
 });
 
@@ -316,23 +325,11 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
 // and sort those, never the region's every event in date order.
 describe('the job listings of a city', () => {
   it.each([{}, { funcao_id: ID }])('page and total start from agenda_equipe_vagas_cidade_idx (%o)', async (more) => {
-    const [total, page] = vagasSelects(db, pro, { cidade: 'Campinas', ...more }, { limit: 50 }, new Date());
-    for (const q of [total, page]) {
-      const details = await planOf(q as never);
-      const line = details.join(' | ');
-      expect(
-        details.some((d) =>
-          /^SEARCH agenda_equipe USING (COVERING )?INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\?/.test(
-            d,
-          ),
-        ),
-        line,
-      ).toBe(true);
-      expect(
-        details.some((d) => /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$/.test(d)),
-        line,
-      ).toBe(false);
-    }
+    await expectStartsFrom(
+      vagasSelects(db, pro, { cidade: 'Campinas', ...more }, { limit: 50 }, new Date()),
+      /^SEARCH agenda_equipe USING (COVERING )?INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\?/,
+      /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$/,
+    );
   });
 });
 
