@@ -47,40 +47,55 @@ interface Session {
 type Built = Omit<DrizzlePrepared, 'run' | 'all' | 'get' | 'values'>;
 
 export function preparedStatement<Shape, Q extends BatchItem<'sqlite'>>(build: (db: Db, shape: Shape) => Q) {
+  const batch = preparedBatch((db: Db, shape: Shape) => [build(db, shape)] as const);
+  return (db: Db, shape: Shape, values: Record<string, unknown>): Q => batch(db, shape, values)[0];
+}
+
+/**
+ * `preparedStatement` for several statements built together (one write's whole batch, whose
+ * statements share values such as the new row's id): one cache entry per shape, every statement
+ * bound from the same `values`.
+ */
+export function preparedBatch<Shape, const T extends readonly BatchItem<'sqlite'>[]>(
+  build: (db: Db, shape: Shape) => T,
+) {
   const builtFor = perShape(
-    (db: Db, shape: Shape): Built => {
-      const p = (build(db, shape) as unknown as Preparable)._prepare();
-      return {
-        query: p.query,
-        fields: p.fields,
-        executeMethod: p.executeMethod,
-        _isResponseInArrayMode: p._isResponseInArrayMode,
-        customResultMapper: p.customResultMapper,
-        joinsNotNullableMap: p.joinsNotNullableMap,
-      };
-    },
-    (b) => b.query.params,
+    (db: Db, shape: Shape): Built[] =>
+      build(db, shape).map((q) => {
+        const p = (q as unknown as Preparable)._prepare();
+        return {
+          query: p.query,
+          fields: p.fields,
+          executeMethod: p.executeMethod,
+          _isResponseInArrayMode: p._isResponseInArrayMode,
+          customResultMapper: p.customResultMapper,
+          joinsNotNullableMap: p.joinsNotNullableMap,
+        };
+      }),
+    (built) => built.flatMap((b) => b.query.params),
   );
-  return (db: Db, shape: Shape, values: Record<string, unknown>): Q => {
-    const ready = builtFor(db, shape);
-    const prepare = () => {
-      const session = (db as unknown as { session: Session }).session;
-      const p = session.prepareQuery(
-        { sql: ready.query.sql, params: fillPlaceholders(ready.query.params, values) },
-        ready.fields,
-        ready.executeMethod,
-        ready._isResponseInArrayMode,
-        ready.customResultMapper,
-      );
-      p.joinsNotNullableMap = ready.joinsNotNullableMap;
-      return p;
-    };
-    const statement = {
-      _prepare: prepare,
-      then(resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) {
-        return prepare()[ready.executeMethod]().then(resolve, reject);
-      },
-    };
-    return statement as unknown as Q;
+  return (db: Db, shape: Shape, values: Record<string, unknown>): T =>
+    builtFor(db, shape).map((ready) => bound(db, ready, values)) as unknown as T;
+}
+
+/** One cached statement with this request's values: batchable and awaitable. */
+function bound(db: Db, ready: Built, values: Record<string, unknown>) {
+  const prepare = () => {
+    const session = (db as unknown as { session: Session }).session;
+    const p = session.prepareQuery(
+      { sql: ready.query.sql, params: fillPlaceholders(ready.query.params, values) },
+      ready.fields,
+      ready.executeMethod,
+      ready._isResponseInArrayMode,
+      ready.customResultMapper,
+    );
+    p.joinsNotNullableMap = ready.joinsNotNullableMap;
+    return p;
+  };
+  return {
+    _prepare: prepare,
+    then(resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) {
+      return prepare()[ready.executeMethod]().then(resolve, reject);
+    },
   };
 }

@@ -48,6 +48,15 @@ export interface LogCtx {
   requestId: string | null;
 }
 
+/**
+ * Who acts, for the entries of statements built once per shape (db/prepared-statement.ts): actor,
+ * request and time are the placeholders `logBinds` fills, and each entry's id is made by SQL, so one
+ * cached batch may hold several entries.
+ */
+export const LOG_TEMPLATE = { template: true } as const;
+/** Who acts: real values, or the placeholders of a cached statement. */
+export type LogSource = LogCtx | typeof LOG_TEMPLATE;
+
 /** A value of `dados`: a JS value (bound), or a column / SQL expression evaluated in the entry's statement. */
 export type LogValue = unknown;
 export interface Change {
@@ -128,7 +137,7 @@ function dadosSql(dados: Record<string, Change> = {}): SQL {
 }
 
 /** The entry's statement, to put in the write's batch (see the file comment for where). */
-export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlite'> {
+export function logStatement(db: Db, ctx: LogSource, e: LogEntry): BatchItem<'sqlite'> {
   return entryInsert(db, ctx, e, sql`${crypto.randomUUID()}`);
 }
 
@@ -136,11 +145,12 @@ export function logStatement(db: Db, ctx: LogCtx, e: LogEntry): BatchItem<'sqlit
  * One entry for EVERY row `from` yields (a set-based write such as an import's apply), each with its
  * own id made in SQL: the entries of thousands of rows are one statement of the write's batch.
  */
-export function logEachRow(db: Db, ctx: LogCtx, e: LogEntry & { from: SQL }): BatchItem<'sqlite'> {
+export function logEachRow(db: Db, ctx: LogSource, e: LogEntry & { from: SQL }): BatchItem<'sqlite'> {
   return entryInsert(db, ctx, e, generatedId);
 }
 
-function entryInsert(db: Db, ctx: LogCtx, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
+function entryInsert(db: Db, ctx: LogSource, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
+  if ('template' in ctx) return entryOf(db, e, templateValues(generatedId));
   return entryOf(db, e, { id, now: sql`${new Date().toISOString()}`, ...ctx });
 }
 
@@ -168,15 +178,16 @@ function entryOf(db: Db, e: LogEntry, v: EntryValues): BatchItem<'sqlite'> {
  * Everything else in `e` must be the same for every request of the shape (or placeholders too).
  */
 export function logTemplate(db: Db, e: LogEntry): BatchItem<'sqlite'> {
-  const p = sql.placeholder;
-  return entryOf(db, e, {
-    id: sql`${p('log_id')}`,
-    now: sql`${p('log_at')}`,
-    atorId: p('log_ator_id'),
-    atorRole: p('log_ator_role'),
-    requestId: p('log_request_id'),
-  });
+  return entryOf(db, e, templateValues(sql`${sql.placeholder('log_id')}`));
 }
+
+const templateValues = (id: SQL): EntryValues => ({
+  id,
+  now: sql`${sql.placeholder('log_at')}`,
+  atorId: sql.placeholder('log_ator_id'),
+  atorRole: sql.placeholder('log_ator_role'),
+  requestId: sql.placeholder('log_request_id'),
+});
 
 /** Every value a folded write's cached statements bind: its own, its author check's and its log entry's. */
 export function writeBinds(author: Author, values: Record<string, unknown>) {
@@ -269,7 +280,7 @@ export function deleted(table: SQLiteTable): Record<string, Change> {
 /** An update or delete of one row of `table` matching `where`: the entry goes BEFORE the write in its batch. */
 export function logRowWrite(
   db: Db,
-  ctx: LogCtx,
+  ctx: LogSource,
   table: SQLiteTable & { id: Column },
   where: SQL | undefined,
   e: Omit<LogEntry, 'from' | 'entidadeId'> & { entidadeId?: LogValue },

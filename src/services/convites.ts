@@ -8,6 +8,7 @@ import {
   inArray,
   notInArray,
   sql,
+  type Placeholder,
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
@@ -25,7 +26,8 @@ import {
   type AuthUser,
   type NotificationRow,
 } from '../db/schema';
-import type { Author, AuthoredWrite } from '../db/authored';
+import { guardTemplate, type Author, type AuthoredWrite, type GuardShape } from '../db/authored';
+import { preparedBatch } from '../db/prepared-statement';
 import type { Scope } from '../db/scope';
 import { writeThenRead } from '../db/write-read';
 import { feeOnAccept, feeOnCancel } from './financeiro';
@@ -34,10 +36,19 @@ import { nameKey } from '../lib/names';
 import { isAdmin } from '../lib/permissions';
 import { pageBounds, whenPaged, type Page } from '../lib/pagination';
 import { oneAgenda, readAgenda, visible as agendaVisible } from './agenda';
-import { notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
+import { notifiedPush, notifyFromRow, prepareNotifications, type NewNotification, type Push } from './notifications';
 import { acceptedOverlap } from './time-window';
 import { funcoesInRegion, listedProfile } from './profissionais';
-import { created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import {
+  created,
+  deleted,
+  LOG_TEMPLATE,
+  logRowWrite,
+  logStatement,
+  writeBinds,
+  type LogCtx,
+  type LogSource,
+} from './activity-log';
 
 /**
  * Quota per function of the events matching `where`, with its counts: one query, by function name.
@@ -262,15 +273,18 @@ export function refusal(r: Reason) {
  */
 export function acceptStatements(
   db: Db,
-  log: LogCtx,
+  log: LogSource,
   o: {
     where: SQL;
     from: ConviteStatus[];
-    now: string;
+    /** This request's instant (a placeholder's SQL in a cached batch). */
+    now: string | SQL;
     acao: string;
     set?: Partial<typeof convites.$inferInsert>;
     /** The invitation this accepts, as the batch finds it after the update (an id, or SQL). */
-    conviteId: string | SQL;
+    conviteId: string | SQL | Placeholder;
+    /** Its fee's id (a placeholder in a cached batch). */
+    feeId?: string | Placeholder;
   },
 ) {
   const guard = and(o.where, inArray(convites.status, o.from), quotaOpen, notDoubleBooked)!;
@@ -291,7 +305,7 @@ export function acceptStatements(
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
         .where(guard),
       // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened (respondido_em = now).
-      ...feeOnAccept(db, log, o.conviteId, o.now),
+      ...feeOnAccept(db, log, o.conviteId, o.now, o.feeId),
     ] as BatchItem<'sqlite'>[],
   };
 }
@@ -353,8 +367,8 @@ const managedEvent = (db: Db, scope: Scope, regiao: string, id: string) =>
     .where(agendaVisible(scope, regiao, eq(agenda.id, id)));
 
 /** Invitations of the professional profile linked to this user: a professional's visibility rule. */
-const ownConvites = (scope: Scope) =>
-  sql`${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${scope.id})`;
+const ownConvites = (usuario: string | Placeholder) =>
+  sql`${convites.profissionalId} in (select ${profissionais.id} from ${profissionais} where ${profissionais.usuarioId} = ${usuario})`;
 
 const oneConvite = (rows: ConviteView[]) => {
   if (!rows[0]) throw conviteNotFound();
@@ -510,7 +524,7 @@ export function eventConvites(event: unknown[], rows: ConviteView[]) {
 
 /** The caller's own invitations, optionally of one status: the page and its total when paged. */
 export const myConvitesSelects = (db: Db, scope: Scope, status: ConviteStatus | undefined, page: Page) =>
-  pageOfConvites(db, and(ownConvites(scope), status ? eq(convites.status, status) : undefined), page);
+  pageOfConvites(db, and(ownConvites(scope.id), status ? eq(convites.status, status) : undefined), page);
 
 type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
@@ -537,7 +551,7 @@ type Stmt = BatchItem<'sqlite'>;
  * the answer or the refusal.
  */
 interface AnswerPlan {
-  statements: Stmt[];
+  statements: readonly Stmt[];
   /** Its guarded update wrote: the author check held (the write's `prove`, db/authored.ts). */
   wrote(results: unknown[]): boolean;
   settle(results: unknown[], db: Db, push: Push): Promise<ReturnType<typeof toConviteResponse>>;
@@ -547,7 +561,7 @@ interface AnswerPlan {
  * The invitation `id` with its event (and `more` joins), answered `status` by THIS request (its own
  * row carries the marker): the row its notifications are written from (notifyFromRow).
  */
-const answeredRow = (id: string, status: Answer, now: string, more: SQL = sql``) => ({
+const answeredRow = (id: string | Placeholder, status: Answer, now: string | SQL, more: SQL = sql``) => ({
   from: sql`from ${convites} join ${agenda} on ${agenda.id} = ${convites.agendaId} ${more}`,
   where: and(eq(convites.id, id), eq(convites.status, status), eq(convites.respondidoEm, now))!,
 });
@@ -589,19 +603,22 @@ function outcome(results: unknown[], index: number) {
   return { written, view };
 }
 
+/** Who answers an invitation, as the answer's statements see it: values, or a cached batch's placeholders. */
+interface Answerer {
+  /** The professional's user. */
+  usuario: string | Placeholder;
+  /** The folded author check (db/authored.ts). */
+  guard: SQL;
+  log: LogSource;
+}
+
 /**
- * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
- * accept a `pendente` invitation, or again one it declined itself (`recusado` of origin `convite`);
- * it may decline a `pendente`, `aceito`, `solicitado` or `espera` one (withdrawing an application).
- * Answering the status it already has changes nothing (the invitation is answered as it is). A
- * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
+ * What every answer of the professional writes and reads besides its update: the invitation as its
+ * own (`mine`), the notification of the inviter and the event's creator (once each, never the
+ * professional itself), and the read-back (the professional the view joins is the caller's).
  */
-function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
-  const log = author.log;
-  const mine = and(eq(convites.id, id), ownConvites(author.scope), author.guard)!;
-  const row = answeredRow(id, status, now);
+function answerParts(db: Db, who: Answerer, id: string | Placeholder, status: Answer, now: string | SQL) {
   const verb = status === 'aceito' ? 'aceitou' : 'recusou';
-  // The inviter and the event's creator, once each, never the professional itself.
   const notes = notifyFromRow(
     db,
     {
@@ -611,27 +628,65 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
       mensagem: sql`${`Um profissional ${verb} o convite para o evento de `} || ${agenda.dataEvento} || '.'`,
       dados: dadosOf(status),
     },
-    { ...row, except: author.scope.id },
+    { ...answeredRow(id, status, now), except: who.usuario, now },
   );
-  // Its own: the professional the view joins already is the caller's.
-  const view = selectConvites(db).where(and(eq(convites.id, id), eq(profissionais.usuarioId, author.scope.id)));
+  return {
+    mine: and(eq(convites.id, id), ownConvites(who.usuario), who.guard)!,
+    notes,
+    view: selectConvites(db).where(and(eq(convites.id, id), eq(profissionais.usuarioId, who.usuario))),
+  };
+}
+
+/**
+ * The professional's acceptance: the guarded update with its log entry and fee (acceptStatements),
+ * the notification, the read-back last. A declined application stays declined: only an invitation
+ * can be accepted again.
+ */
+function acceptAnswer(db: Db, who: Answerer, id: string | Placeholder, now: string | SQL, feeId: string | Placeholder) {
+  const { mine, notes, view } = answerParts(db, who, id, 'aceito', now);
+  const accept = acceptStatements(db, who.log, {
+    where: and(mine, sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!,
+    from: ['pendente', 'recusado'],
+    now,
+    acao: 'convites.accept',
+    conviteId: id,
+    feeId,
+  });
+  return [...accept.statements, notes.insert, view] as const;
+}
+/** Where acceptAnswer's guarded update stands. */
+const ACCEPT_UPDATE = 1;
+
+/**
+ * acceptAnswer built once per author check (db/prepared-statement.ts): the hot write of a
+ * professional's day, whose seven statements drizzle would otherwise build on every request.
+ */
+const acceptBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
+  const p = sql.placeholder;
+  const who = { usuario: p('usuario'), guard: guardTemplate(db, s.author), log: LOG_TEMPLATE };
+  return acceptAnswer(db, who, p('id'), sql`${p('now')}`, p('fee_id'));
+});
+
+/**
+ * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
+ * accept a `pendente` invitation, or again one it declined itself (`recusado` of origin `convite`);
+ * it may decline a `pendente`, `aceito`, `solicitado` or `espera` one (withdrawing an application).
+ * Answering the status it already has changes nothing (the invitation is answered as it is). A
+ * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
+ */
+function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
+  const log = author.log;
 
   if (status === 'aceito') {
-    // A declined application stays declined: only an invitation can be accepted again.
-    const accept = acceptStatements(db, log, {
-      where: and(mine, sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!,
-      from: ['pendente', 'recusado'],
-      now,
-      acao: 'convites.accept',
-      conviteId: id,
-    });
+    const values = { id, now, usuario: author.scope.id, fee_id: crypto.randomUUID() };
+    const statements = acceptBatch(db, { author: author.template.shape }, writeBinds(author, values));
     return {
-      statements: [...accept.statements, notes.insert, view],
-      wrote: (results) => wrote(results, accept.updateIndex),
+      statements,
+      wrote: (results) => wrote(results, ACCEPT_UPDATE),
       async settle(results, db, push) {
-        const { written, view } = outcome(results, accept.updateIndex);
+        const { written, view } = outcome(results, ACCEPT_UPDATE);
         if (written) {
-          push(notes.push(results.at(-2) as NotificationRow[]));
+          push(notifiedPush(results.at(-2) as NotificationRow[]));
           return toConviteResponse(view);
         }
         const { status: state, origem } = view.c;
@@ -654,6 +709,13 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
     };
   }
 
+  const { mine, notes, view } = answerParts(
+    db,
+    { usuario: author.scope.id, guard: author.guard, log },
+    id,
+    status,
+    now,
+  );
   const where = and(mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
   const entry = logRowWrite(db, log, convites, where, {
     acao: 'convites.decline',
@@ -809,7 +871,7 @@ async function stateRefusal(db: Db, user: AuthUser, id: string, needsSheet: bool
       >`(select ${agendaLogistica.versao} from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${convites.agendaId})`,
     })
     .from(convites)
-    .where(and(eq(convites.id, id), ownConvites(user)));
+    .where(and(eq(convites.id, id), ownConvites(user.id)));
   if (!row) throw conviteNotFound();
   if (row.status !== 'aceito') throw notAccepted();
   if (needsSheet && row.sheet === null)
@@ -823,7 +885,7 @@ async function stateRefusal(db: Db, user: AuthUser, id: string, needsSheet: bool
  */
 export async function confirm(db: Db, log: LogCtx, user: AuthUser, id: string) {
   const now = new Date().toISOString();
-  const where = and(eq(convites.id, id), ownConvites(user), eq(convites.status, 'aceito'));
+  const where = and(eq(convites.id, id), ownConvites(user.id), eq(convites.status, 'aceito'));
   const entry = logRowWrite(db, log, convites, and(where, sql`${convites.confirmadoEm} is null`), {
     acao: 'convites.confirm',
     entidade: 'convites',
@@ -856,7 +918,7 @@ export async function acknowledge(db: Db, log: LogCtx, user: AuthUser, id: strin
   const now = new Date().toISOString();
   const where = and(
     eq(convites.id, id),
-    ownConvites(user),
+    ownConvites(user.id),
     eq(convites.status, 'aceito'),
     sql`${currentVersao} is not null`,
   );

@@ -1,6 +1,7 @@
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
+import { generatedId } from '../db/generated-id';
 import { insertWhere } from '../db/guarded';
 import {
   CATEGORIAS_SISTEMA,
@@ -13,7 +14,7 @@ import {
 } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { nameKey } from '../lib/names';
-import { changed, created, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { changed, created, logRowWrite, logStatement, type LogCtx, type LogSource } from './activity-log';
 
 /**
  * Finance (docs/decisions.md#d18-finance, README "Money"): the batchable builders every aggregate
@@ -29,25 +30,27 @@ type Stmt = BatchItem<'sqlite'>;
  * region configured later gets them here). Put it first in any batch that uses systemCategoryId():
  * a no-op when they exist.
  */
-export function ensureSystemCategories(db: Db, regiao: string | SQL): Stmt {
-  const now = nowIso();
-  const rows = Object.entries(CATEGORIAS_SISTEMA).map(([sistema, c]) => ({
-    id: crypto.randomUUID(),
+export function ensureSystemCategories(db: Db, regiao: string | SQL, now: string | SQL = nowIso()): Stmt {
+  const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
+  // INSERT ... SELECT ... WHERE (the WHERE keeps SQLite from reading ON CONFLICT as a join clause).
+  // Ids made by SQL: the statement holds no per-request value but `regiao` and `now`.
+  return db
+    .insert(categoriasFinanceiras)
+    .select(
+      sql`select ${generatedId}, ${regiao}, ${v('nome')}, ${v('key')}, ${v('tipo')}, ${v('sistema')}, ${now}, ${now}
+        from json_each(${SYSTEM_CATEGORY_ROWS}) where ${regiao} is not null`,
+    )
+    .onConflictDoNothing();
+}
+
+const SYSTEM_CATEGORY_ROWS = JSON.stringify(
+  Object.entries(CATEGORIAS_SISTEMA).map(([sistema, c]) => ({
     nome: c.nome,
     key: nameKey(c.nome),
     tipo: c.tipo,
     sistema,
-  }));
-  const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
-  // INSERT ... SELECT ... WHERE (the WHERE keeps SQLite from reading ON CONFLICT as a join clause).
-  return db
-    .insert(categoriasFinanceiras)
-    .select(
-      sql`select ${v('id')}, ${regiao}, ${v('nome')}, ${v('key')}, ${v('tipo')}, ${v('sistema')}, ${now}, ${now}
-        from json_each(${JSON.stringify(rows)}) where ${regiao} is not null`,
-    )
-    .onConflictDoNothing();
-}
+  })),
+);
 
 /** The id of a region's system category, as a SQL subquery (no read before the write). */
 export const systemCategoryId = (regiao: string | SQL, key: CategoriaSistema): SQL =>
@@ -282,9 +285,15 @@ export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | S
  * backs it). Region, amount, due date (the event's date), event and professional all come from SQL:
  * nothing is read first.
  */
-export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, acceptedAt?: string): Stmt[] {
-  const id = crypto.randomUUID();
-  const now = nowIso();
+export function feeOnAccept(
+  db: Db,
+  log: LogSource,
+  conviteId: string | SQL | Placeholder,
+  acceptedAt?: string | SQL,
+  /** The new entry's id (a placeholder in a cached batch). */
+  id: string | Placeholder = crypto.randomUUID(),
+): Stmt[] {
+  const now = acceptedAt ?? nowIso();
   const c = sql.raw('fc');
   const a = sql.raw('fa');
   const from = sql`from convites ${c} join agenda ${a} on ${a}.id = ${c}.agenda_id where ${c}.id = ${conviteId}`;
@@ -323,7 +332,7 @@ export function feeOnAccept(db: Db, log: LogCtx, conviteId: string | SQL, accept
     and not exists (select 1 from ${l} where ${l.conviteId} = ${conviteId} and ${l.status} <> 'cancelado')`;
   return [
     // The region of an invitation this request accepted (null otherwise: nothing ensured).
-    ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`),
+    ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`, now),
     insertWhere(db, l, values as unknown as typeof l.$inferInsert, condition),
     logStatement(db, log, {
       acao: 'lancamentos.create',

@@ -3,7 +3,7 @@ import type { PushMessage } from '../lib/messages';
 import type { Scope } from '../db/scope';
 import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { and, desc, eq, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { notifications, pushTokens, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
@@ -61,6 +61,9 @@ const pushOf = (
   mensagem: r.mensagem,
   dados: (r.dados ?? {}) as PushMessage['dados'],
 });
+
+/** The push messages of the notifications an insert returned (notifyFromRow's, or its cached copy's). */
+export const notifiedPush = (written: NotificationRow[]) => written.map(pushOf);
 
 /**
  * The one way to produce notifications: rows to insert in the SAME batch as the write that caused
@@ -129,8 +132,12 @@ export interface RowNotification {
  * happen notifies nobody. The insert returns the rows it wrote (D1 counts 2 rows read per row
  * returned); `push` turns them into the push messages to enqueue once the batch succeeded.
  */
-export function notifyFromRow(db: Db, n: RowNotification, o: { from: SQL; where: SQL; except?: string }) {
-  const now = new Date().toISOString();
+export function notifyFromRow(
+  db: Db,
+  n: RowNotification,
+  o: { from: SQL; where: SQL; except?: string | Placeholder; now?: string | SQL },
+) {
+  const now = o.now ?? new Date().toISOString();
   const k = sql.raw('r.k');
   const at = (exprs: SQL[]) =>
     sql`(case ${k} ${sql.join(
@@ -157,7 +164,7 @@ export function notifyFromRow(db: Db, n: RowNotification, o: { from: SQL; where:
     where ${o.where} and ${userId} is not null${o.except === undefined ? sql`` : sql` and ${userId} <> ${o.except}`} and ${first}`;
   return {
     insert: db.insert(notifications).select(rows).returning(),
-    push: (written: NotificationRow[]) => written.map(pushOf),
+    push: notifiedPush,
   };
 }
 
