@@ -261,6 +261,9 @@ export function refusal(r: Reason) {
   return undefined;
 }
 
+/** Where acceptStatements' guarded update stands in its statements (after its log entry). */
+const ACCEPT_UPDATE = 1;
+
 /**
  * THE way an invitation becomes `aceito`: every path goes through here (the professional's accept,
  * an application accepted at once, an administrator's approval of `solicitado`, the waiting-list
@@ -291,7 +294,7 @@ export function acceptStatements(
   return {
     guard,
     /** Where the guarded UPDATE sits in `statements` (its `meta.changes` says whether it accepted). */
-    updateIndex: 1,
+    updateIndex: ACCEPT_UPDATE,
     statements: [
       // Before the guarded update, under the same guard: written exactly when the acceptance is.
       logRowWrite(db, log, convites, guard, {
@@ -654,9 +657,6 @@ function acceptAnswer(db: Db, who: Answerer, id: string | Placeholder, now: stri
   });
   return [...accept.statements, notes.insert, view] as const;
 }
-/** Where acceptAnswer's guarded update stands. */
-const ACCEPT_UPDATE = 1;
-
 /**
  * acceptAnswer built once per author check (db/prepared-statement.ts): the hot write of a
  * professional's day, whose seven statements drizzle would otherwise build on every request.
