@@ -3,7 +3,16 @@
 // masked. Failed writes leave none: test/security/failures.test.ts (each batch failing at each statement).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { agenda, convites, funcoes, refreshTokens, tiposEventos } from '../../src/db/schema';
+import {
+  agenda,
+  convites,
+  funcoes,
+  lancamentos,
+  notifications,
+  precos,
+  refreshTokens,
+  tiposEventos,
+} from '../../src/db/schema';
 import { entriesOf, lastSeq, logEntries, type LogEntry } from '../helpers/activity-log';
 import {
   db,
@@ -325,6 +334,61 @@ describe('FOT records, professionals, agenda', () => {
     expect(await entry(res.body.usuario_id, 'users.delete', since)).toBeTruthy();
     const d = await entry(res.body.id, 'profissionais.delete', since);
     expect(d.dados.conta_pix).toEqual({ antes: '***m.br' });
+  });
+
+  it('acceptances share one cached batch (db/prepared-statement.ts): each logs its own actor, request, time and fee', async () => {
+    const fot = await makeFot();
+    const tipo = await makeCatalog(tiposEventos);
+    const f = await makeCatalog(funcoes);
+    await db
+      .insert(precos)
+      .values({ regiao: 'SP', tipoEventoId: tipo.id, funcaoProfissionalId: f.id, valorCentavos: 25_000 });
+    const seen = new Set<string>();
+    for (const day of ['2031-07-01', '2031-07-02']) {
+      const [ev] = await db
+        .insert(agenda)
+        .values({ regiao: 'SP', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: day })
+        .returning();
+      const pro = await makeUser({ role: 'profissional' });
+      const prof = await makeProfissional('SP', { usuarioId: pro.id }, [f.id]);
+      const [inv] = await db
+        .insert(convites)
+        .values({ agendaId: ev!.id, profissionalId: prof.id, funcaoId: f.id, convidadoPor: admin.id })
+        .returning();
+      const since = await lastSeq();
+      const before = new Date().toISOString();
+      const res = await api('PATCH', `/api/convites/${inv!.id}`, { token: pro.token, body: { status: 'aceito' } });
+      expect(res.status).toBe(200);
+      const requestId = res.headers.get('x-request-id');
+      const accepted = await entry(inv!.id, 'convites.accept', since);
+      expect(accepted).toMatchObject({
+        ator_id: pro.id,
+        ator_role: 'profissional',
+        regiao: 'SP',
+        request_id: requestId,
+      });
+      expect(accepted.created_at >= before).toBe(true);
+      const [fee] = await db.select().from(lancamentos).where(eq(lancamentos.conviteId, inv!.id));
+      expect(fee).toMatchObject({
+        valorCentavos: 25_000,
+        status: 'previsto',
+        vencimento: day,
+        profissionalId: prof.id,
+        createdAt: res.body.respondido_em,
+      });
+      const feeEntry = await entry(fee!.id, 'lancamentos.create', since);
+      expect(feeEntry).toMatchObject({ ator_id: pro.id, request_id: requestId, regiao: 'SP' });
+      for (const id of [accepted.id, feeEntry.id, fee!.id]) {
+        expect(seen.has(id), id).toBe(false);
+        seen.add(id);
+      }
+      // The inviter is told, with this acceptance's time.
+      const [note] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, admin.id), eq(notifications.createdAt, res.body.respondido_em)));
+      expect(note).toMatchObject({ tipo: 'convite_respondido', dados: { convite_id: inv!.id, status: 'aceito' } });
+    }
   });
 
   it('agenda create, update, delete; team quota; invite, answer, cancel', async () => {
