@@ -95,6 +95,27 @@ const fromCityPlaces = [
 ];
 
 /**
+ * Filtered by one function (and perhaps a state), the page walks that function's open places in
+ * their kept date order (agenda_equipe_vagas_idx, or _uf_idx with a state) and stops after its
+ * rows, instead of every event of the region: `+regiao` keeps SQLite off agenda_regiao_data_idx,
+ * and the page is ordered by the place's kept copy of its event's date (placesFirst).
+ */
+const fromFunctionPlaces = (x: VagasShape) => [
+  sql`+${agenda.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
+  x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
+];
+
+/** The page's order: the event's date (the place's kept copy when the page starts from places), time, id, function. */
+const vagasOrder = (x: VagasShape) => [
+  asc(x.funcao && !x.cidade ? agendaEquipe.dataEvento : agenda.dataEvento),
+  asc(agenda.horario),
+  asc(agenda.id),
+  asc(funcoes.labelKey),
+];
+
+/**
  * The listing's rows for the caller: published functions it holds, of events in its profile's
  * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
  * invitation yet. The profile is joined, so no profile means no rows.
@@ -102,7 +123,7 @@ const fromCityPlaces = [
 function vagasWhere(x: VagasShape) {
   return and(
     openPlace,
-    ...(x.cidade ? fromCityPlaces : [eq(agenda.regiao, profissionais.regiao)]),
+    ...(x.cidade ? fromCityPlaces : x.funcao ? fromFunctionPlaces(x) : [eq(agenda.regiao, profissionais.regiao)]),
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
@@ -153,7 +174,7 @@ const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
       ),
     )
     .where(vagasWhere(x))
-    .orderBy(asc(agenda.dataEvento), asc(agenda.horario), asc(agenda.id), asc(funcoes.labelKey))
+    .orderBy(...vagasOrder(x))
     .limit(ph('limit'))
     .offset(ph('offset')),
 );

@@ -1140,7 +1140,6 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'export profissionais': 1134,
   'vagas list': 10054,
   'vagas list (page)': 475,
-  'vagas list (filters, page)': 3031,
   'fin lancamentos': 1004,
   'fin contratos': 170,
   // One kept row per day, category and tipo of the period (drizzle/0035): grows with the days that have entries, not with the entries.
@@ -1174,7 +1173,6 @@ const READS_BEYOND_ROWS: Record<string, number> = {
   'logs verificacao': 481,
   'vagas list': 5013,
   'vagas list (page)': 196,
-  'vagas list (filters, page)': 3007,
   'fin resultado periodo': 36,
 };
 

@@ -333,6 +333,24 @@ describe('the job listings of a city', () => {
   });
 });
 
+// Filtered by one function (and perhaps a state), the page walks that function's open places in date
+// order and stops after its rows, never the region's every event.
+describe('the job listings of one function', () => {
+  it.each([
+    [{}, 'agenda_equipe_vagas_idx \\(regiao=\\? AND funcao_id=\\? AND data_evento>'],
+    [
+      { uf: 'SP', ate: '2031-12-31' },
+      'agenda_equipe_vagas_uf_idx \\(regiao=\\? AND funcao_id=\\? AND uf=\\? AND data_evento>',
+    ],
+  ])('the page starts from its places (%o)', async (more, index) => {
+    await expectStartsFrom(
+      [vagasSelects(db, pro, { funcao_id: ID, ...more }, { limit: 50 }, new Date())[1]],
+      new RegExp(`^SEARCH agenda_equipe USING (COVERING )?INDEX ${index}`),
+      /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$|USE TEMP B-TREE FOR ORDER BY/,
+    );
+  });
+});
+
 // A foreign key is checked on every delete (or key change) of the row it references: without an index
 // led by the referencing column, SQLite scans the whole child table (deleting a user scanned every
 // invitation it sent; deleting an invitation scanned every finance entry).

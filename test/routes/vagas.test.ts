@@ -270,6 +270,12 @@ describe('GET /api/vagas', () => {
     expect(all.map(key).slice(2)).toEqual([`${late.id}:${foto.id}`, `${mg.id}:${foto.id}`]);
     expect(all.map((v: { agenda_id: string }) => v.agenda_id)).toEqual([early.id, early.id, late.id, mg.id]);
     expect((await get(`?funcao_id=${cine.id}`)).map(key)).toEqual([`${early.id}:${cine.id}`]);
+    // One function's page walks its places (services/vagas.ts fromFunctionPlaces): the same order.
+    expect((await get(`?funcao_id=${foto.id}`)).map(key)).toEqual([early, late, mg].map((e) => `${e.id}:${foto.id}`));
+    expect((await get(`?funcao_id=${foto.id}&uf=sp&ate=2030-07-15`)).map(key)).toEqual(
+      [early, late].map((e) => `${e.id}:${foto.id}`),
+    );
+    expect((await get(`?funcao_id=${foto.id}&limit=1&offset=1`)).map(key)).toEqual([`${late.id}:${foto.id}`]);
     expect((await get(`?tipo_evento_id=${tipo.id}`)).map(key)).toEqual([`${late.id}:${foto.id}`]);
     expect((await get('?de=2030-07-15')).map(key)).toEqual([`${mg.id}:${foto.id}`]);
     expect((await get('?ate=2030-07-15')).length).toBe(3);
@@ -281,6 +287,7 @@ describe('GET /api/vagas', () => {
     // Each filter's paged total is its whole list's length (the count joins the FOT record only for cidade/uf).
     for (const q of [
       `funcao_id=${cine.id}`,
+      `funcao_id=${foto.id}&uf=sp`,
       `tipo_evento_id=${tipo.id}`,
       'de=2030-07-15',
       'ate=2030-07-15',
