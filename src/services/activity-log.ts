@@ -51,7 +51,8 @@ export interface LogCtx {
 /**
  * Who acts, for the entries of statements built once per shape (db/prepared-statement.ts): actor,
  * request and time are the placeholders `logBinds` fills, and each entry's id is made by SQL, so one
- * cached batch may hold several entries.
+ * cached batch may hold several entries. Only for a cached batch bound by `writeBinds`: elsewhere
+ * its placeholders have no value and drizzle refuses the statement.
  */
 export const LOG_TEMPLATE = { template: true } as const;
 /** Who acts: real values, or the placeholders of a cached statement. */
@@ -191,10 +192,13 @@ const templateValues = (id: SQL): EntryValues => ({
 
 /** Every value a folded write's cached statements bind: its own, its author check's and its log entry's. */
 export function writeBinds(author: Author, values: Record<string, unknown>) {
-  // The author check's placeholders (db/scope.ts `uid`, `empresa`; `author_sid`) must not shadow a column's.
-  for (const key in author.template.binds)
-    if (key in values) throw new Error(`writeBinds: the column value ${key} would be bound as the author's`);
-  return { ...values, ...author.template.binds, ...logBinds(author.log) };
+  // The author check's placeholders (db/scope.ts `uid`, `empresa`; `author_sid`) and the log entry's
+  // (`log_*`) must not shadow a value of the write's own.
+  const log = logBinds(author.log);
+  for (const key in values)
+    if (key in author.template.binds || key in log)
+      throw new Error(`writeBinds: the value ${key} would be bound as the author's or the log entry's`);
+  return { ...values, ...author.template.binds, ...log };
 }
 
 /** The values of `logTemplate`'s placeholders for one entry. */

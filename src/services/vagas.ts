@@ -254,7 +254,8 @@ const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =
  * The caller's profile (to tell "no profile" from "no listings"; paged, with the total) and the page
  * of listings: one batch. Unpaged, the total is the list's length.
  *
- * The page walks agenda_regiao_data_idx in the listing's order and stops after `limit` rows, so its
+ * The page walks agenda_regiao_data_idx in the listing's order (filtered by one function, that
+ * function's open places; by city, the city's places, sorted) and stops after `limit` rows, so its
  * per-row rules (invitation, time window) run for the rows taken only.
  */
 export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
