@@ -322,8 +322,16 @@ export function acceptStatements(
  * of the promoted professional's user, for the push message. The event and function may be SQL
  * read from the released invitation in the batch (null: nothing was released, nobody is promoted).
  */
-export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, funcaoId: string | SQL, now: string) {
-  const promocaoId = crypto.randomUUID();
+export function releaseStatements(
+  db: Db,
+  log: LogSource,
+  agendaId: string | SQL,
+  funcaoId: string | SQL,
+  now: string | SQL,
+  /** This promotion's marker and its fee's id (placeholders in a cached batch). */
+  ids: { promocaoId: string | Placeholder; feeId?: string | Placeholder } = { promocaoId: crypto.randomUUID() },
+) {
+  const { promocaoId } = ids;
   const next = sql`(select w.id from convites w
     where w.agenda_id = ${agendaId} and w.funcao_id = ${funcaoId} and w.status = 'espera'
       and not ${acceptedOverlap(sql.raw('w.profissional_id'), sql.raw('w.agenda_id'))}
@@ -333,8 +341,9 @@ export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, f
     from: ['espera'],
     now,
     acao: 'convites.promote',
-    set: { promocaoId },
+    set: { promocaoId: promocaoId as string },
     conviteId: sql`(select ${convites.id} from ${convites} where ${convites.promocaoId} = ${promocaoId})`,
+    feeId: ids.feeId,
   });
   // The notification of whoever was promoted, found by this promotion's own id; its push messages
   // come from the rows the insert returns (`notified`, the caller puts it in the batch after `statements`).
@@ -350,6 +359,7 @@ export function releaseStatements(db: Db, log: LogCtx, agendaId: string | SQL, f
     {
       from: sql`from ${convites} join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}`,
       where: eq(convites.promocaoId, promocaoId),
+      now,
     },
   );
   return { statements: statements as BatchItem<'sqlite'>[], notified: notes.insert, push: notes.push };
@@ -675,8 +685,6 @@ const acceptBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
  * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
  */
 function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
-  const log = author.log;
-
   if (status === 'aceito') {
     const values = { id, now, usuario: author.scope.id, fee_id: crypto.randomUUID() };
     const statements = acceptBatch(db, { author: author.template.shape }, writeBinds(author, values));
@@ -709,15 +717,52 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
     };
   }
 
-  const { mine, notes, view } = answerParts(
-    db,
-    { usuario: author.scope.id, guard: author.guard, log },
+  const values = {
     id,
-    status,
     now,
-  );
+    usuario: author.scope.id,
+    promocao_id: crypto.randomUUID(),
+    fee_id: crypto.randomUUID(),
+  };
+  const statements = declineBatch(db, { author: author.template.shape }, writeBinds(author, values));
+  return {
+    statements,
+    wrote: (results) => wrote(results, DECLINE_UPDATE),
+    async settle(results, _db, push) {
+      const { written, view } = outcome(results, DECLINE_UPDATE);
+      if (written) {
+        push([
+          ...notifiedPush(results[DECLINE_NOTES] as NotificationRow[]),
+          ...notifiedPush(results.at(-2) as NotificationRow[]),
+        ]);
+        return toConviteResponse(view);
+      }
+      if (view.c.status === status) return toConviteResponse(view);
+      throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
+    },
+  };
+}
+
+/** Where declineAnswer's guarded update and the notification of the inviter and creator stand. */
+const DECLINE_UPDATE = 3;
+const DECLINE_NOTES = 4;
+
+/**
+ * The professional declines (or withdraws an application): its log entry, its fee cancelled if it
+ * was accepted, the guarded update, the notification, the waiting list's promotion
+ * (releaseStatements) and its notification, the read-back last.
+ */
+function declineAnswer(
+  db: Db,
+  who: Answerer,
+  id: string | Placeholder,
+  now: string | SQL,
+  ids: { promocaoId: string | Placeholder; feeId: string | Placeholder },
+) {
+  const status = 'recusado';
+  const { mine, notes, view } = answerParts(db, who, id, status, now);
   const where = and(mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
-  const entry = logRowWrite(db, log, convites, where, {
+  const entry = logRowWrite(db, who.log, convites, where, {
     acao: 'convites.decline',
     entidade: 'convites',
     regiao: conviteRegiao,
@@ -726,9 +771,10 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
   // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
   const fee = feeOnCancel(
     db,
-    log,
+    who.log,
     id,
     sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
+    now,
   );
   // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
   const decline = db
@@ -739,26 +785,19 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
   // decline happened (its marker), else null and nobody is promoted.
   const released = (col: string) =>
     sql`(select x.${sql.raw(col)} from ${convites} x where x.id = ${id} and x.status = ${status} and x.respondido_em = ${now})`;
-  const release = releaseStatements(db, log, released('agenda_id'), released('funcao_id'), now);
-  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.notified, view];
-  const at = (stmt: Stmt) => statements.indexOf(stmt);
-  return {
-    statements,
-    wrote: (results) => wrote(results, at(decline)),
-    async settle(results, _db, push) {
-      const { written, view } = outcome(results, at(decline));
-      if (written) {
-        push([
-          ...notes.push(results[at(notes.insert)] as NotificationRow[]),
-          ...release.push(results.at(-2) as NotificationRow[]),
-        ]);
-        return toConviteResponse(view);
-      }
-      if (view.c.status === status) return toConviteResponse(view);
-      throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
-    },
-  };
+  const release = releaseStatements(db, who.log, released('agenda_id'), released('funcao_id'), now, ids);
+  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.notified, view] as const;
+  if (statements.indexOf(decline) !== DECLINE_UPDATE || statements.indexOf(notes.insert) !== DECLINE_NOTES)
+    throw new Error('declineAnswer: DECLINE_UPDATE / DECLINE_NOTES no longer name their statements');
+  return statements;
 }
+
+/** declineAnswer built once per author check, as acceptBatch. */
+const declineBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
+  const p = sql.placeholder;
+  const who = { usuario: p('usuario'), guard: guardTemplate(db, s.author), log: LOG_TEMPLATE };
+  return declineAnswer(db, who, p('id'), sql`${p('now')}`, { promocaoId: p('promocao_id'), feeId: p('fee_id') });
+});
 
 /**
  * An administrator of the event's region decides an application waiting for approval

@@ -359,7 +359,14 @@ export function feeOnAccept(
  * withdraws an accepted invitation, placed BEFORE the invitation's own write (a withdrawal deletes
  * the invitation). `when` limits it to the case where that write will happen.
  */
-export function feeOnCancel(db: Db, log: LogCtx, conviteId: string, when?: SQL): Stmt[] {
+export function feeOnCancel(
+  db: Db,
+  log: LogSource,
+  conviteId: string | Placeholder,
+  when?: SQL,
+  /** The change's instant (a placeholder's SQL in a cached batch). */
+  now: string | SQL = nowIso(),
+): Stmt[] {
   const l = lancamentos;
   // A fee already gathered into a live payout batch stays: cancel the batch first (README "Money").
   const where = and(
@@ -370,7 +377,7 @@ export function feeOnCancel(db: Db, log: LogCtx, conviteId: string, when?: SQL):
     sql`not ${inLiveBatch(l.id)}`,
     when,
   );
-  const set = { status: 'cancelado' as const };
+  const set = { status: 'cancelado' as const, updatedAt: now };
   return [
     logRowWrite(db, log, l, where, {
       acao: 'lancamentos.cancelar',

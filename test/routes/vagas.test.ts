@@ -652,6 +652,26 @@ describe('waiting-list promotion', () => {
     expect(await entries('convites.promote', queue[0]!.conv.id)).toHaveLength(1);
   });
 
+  it('declines share one cached batch (db/prepared-statement.ts): each promotes its own waiter, logged as its own', async () => {
+    const { holders, queue } = await fullWithWaiters(2, 2);
+    for (const [i, holder] of holders.entries()) {
+      const res = await api('PATCH', `/api/convites/${holder.conv.id}`, {
+        token: holder.user.token,
+        body: { status: 'recusado' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'recusado', confirmado_em: null });
+      const requestId = res.headers.get('x-request-id');
+      const [declined] = await entries('convites.decline', holder.conv.id);
+      expect(declined).toMatchObject({ atorId: holder.user.id, requestId, createdAt: expect.any(String) });
+      const [promoted] = await entries('convites.promote', queue[i]!.conv.id);
+      expect(promoted).toMatchObject({ atorId: holder.user.id, requestId });
+      expect(promoted!.id).not.toBe(declined!.id);
+      expect(await statusOf(queue[i]!.conv.id)).toBe('aceito');
+      expect(await notificationsOf(queue[i]!.user.id, 'convite_promovido')).toHaveLength(1);
+    }
+  });
+
   it('an administrator cancellation promotes; declining a waiter or a pending one promotes nobody', async () => {
     const { admin, holders, queue, event, foto } = await fullWithWaiters(2);
     const invited = await makePro('SP', [foto.id]);
