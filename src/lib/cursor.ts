@@ -30,9 +30,9 @@ export function cursorParts(s: string): string[] | undefined {
 /** `limit`: 1 to 200, default 50. */
 export const cursorLimit = z
   .string()
-  .regex(/^\d{1,4}$/, `must be an integer from 1 to ${CURSOR_MAX_PAGE}`)
+  .regex(/^\d{1,4}$/, `deve ser um inteiro de 1 a ${CURSOR_MAX_PAGE}`)
   .transform(Number)
-  .refine((n) => n >= 1 && n <= CURSOR_MAX_PAGE, `must be an integer from 1 to ${CURSOR_MAX_PAGE}`)
+  .refine((n) => n >= 1 && n <= CURSOR_MAX_PAGE, `deve ser um inteiro de 1 a ${CURSOR_MAX_PAGE}`)
   .optional()
   .transform((n) => n ?? CURSOR_DEFAULT_PAGE)
   .openapi({
@@ -53,7 +53,7 @@ export const cursorAntes = <T>(parse: (s: string) => T | undefined, what: string
       if (cursor === undefined) {
         ctx.addIssue({
           code: 'custom',
-          message: 'must be the X-Next-Cursor of the previous page or an ISO-8601 timestamp',
+          message: 'deve ser o X-Next-Cursor da página anterior ou um instante ISO-8601',
         });
         return z.NEVER;
       }

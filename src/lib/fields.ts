@@ -7,7 +7,7 @@ import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
 
 /**
  * Field builders: every request field of the API is one of these, so a rule (trimming, bounds,
- * check digits) is written once. The error map below turns Zod issues into the short English
+ * check digits) is written once. The error map below turns Zod issues into the short Portuguese
  * phrases the router prefixes with the field name; createApp() applies it (applyFieldErrors).
  *
  * Their `.openapi()` metadata never states `type`: the generator infers it, and only an inferred
@@ -16,36 +16,62 @@ import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
  * refinements check and the generator cannot see (patterns, multipleOf) is stated instead.
  */
 
-/** Plain English sentences for the field errors the router prefixes with the field name. */
+/** What a wrong type is called in an answer ("deve ser um número"). */
+const TYPE_NAMES: Record<string, string> = {
+  string: 'um texto',
+  number: 'um número',
+  int: 'um número inteiro',
+  bigint: 'um número inteiro',
+  boolean: 'true ou false',
+  object: 'um objeto',
+  array: 'uma lista',
+  date: 'uma data',
+  null: 'null',
+};
+
+const plural = (n: unknown, one: string, many: string) => `${String(n)} ${Number(n) === 1 ? one : many}`;
+
+/**
+ * Plain Brazilian Portuguese sentences for the field errors the router prefixes with the field name.
+ * The field is read as "o campo", so adjectives are masculine singular ("senha: é obrigatório").
+ * Every issue code has a sentence: none falls through to zod's English map.
+ */
 export const fieldErrorMap: core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
     case 'invalid_type':
-      if (iss.input === undefined) return 'is required';
-      if (iss.expected === 'int') return 'must be an integer';
-      return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}`;
+      if (iss.input === undefined) return 'é obrigatório';
+      return `deve ser ${TYPE_NAMES[iss.expected] ?? `do tipo ${iss.expected}`}`;
     case 'too_small':
       if (iss.origin === 'string')
-        return Number(iss.minimum) <= 1 ? 'is required' : `must be at least ${iss.minimum} characters`;
-      if (iss.origin === 'array') return `must have at least ${iss.minimum} items`;
-      return `must be ${iss.inclusive ? '>=' : '>'} ${iss.minimum}`;
+        return Number(iss.minimum) <= 1
+          ? 'é obrigatório'
+          : `deve ter pelo menos ${plural(iss.minimum, 'caractere', 'caracteres')}`;
+      if (iss.origin === 'array') return `deve ter pelo menos ${plural(iss.minimum, 'item', 'itens')}`;
+      return `deve ser maior ${iss.inclusive ? 'ou igual a' : 'que'} ${iss.minimum}`;
     case 'too_big':
-      if (iss.origin === 'string') return `must be at most ${iss.maximum} characters`;
-      if (iss.origin === 'array') return `must have at most ${iss.maximum} items`;
-      return `must be ${iss.inclusive ? '<=' : '<'} ${iss.maximum}`;
+      if (iss.origin === 'string') return `deve ter no máximo ${plural(iss.maximum, 'caractere', 'caracteres')}`;
+      if (iss.origin === 'array') return `deve ter no máximo ${plural(iss.maximum, 'item', 'itens')}`;
+      return `deve ser menor ${iss.inclusive ? 'ou igual a' : 'que'} ${iss.maximum}`;
     case 'invalid_format':
-      if (iss.format === 'email') return 'must be a valid e-mail address';
+      if (iss.format === 'email') return 'deve ser um e-mail válido';
       if (iss.format === 'uuid' || (iss.format === 'regex' && iss.pattern?.includes('[0-9a-f]{8}')))
-        return 'must be a UUID';
-      return `has an invalid format`;
+        return 'deve ser um UUID';
+      return 'tem um formato inválido';
+    case 'not_multiple_of':
+      return `deve ser múltiplo de ${iss.divisor}`;
     case 'invalid_value':
-      if (iss.input === undefined) return 'is required';
-      return `must be one of: ${iss.values.map(String).join(', ')}`;
+      if (iss.input === undefined) return 'é obrigatório';
+      return `deve ser um de: ${iss.values.map(String).join(', ')}`;
     case 'unrecognized_keys':
-      return `unknown field ${iss.keys.join(', ')}`;
+      return `${iss.keys.length === 1 ? 'campo desconhecido' : 'campos desconhecidos'} ${iss.keys.join(', ')}`;
+    case 'invalid_key':
+      return 'tem uma chave inválida';
+    case 'invalid_element':
+      return 'tem um elemento inválido';
     case 'custom':
-      return iss.message && iss.message !== 'Invalid input' ? iss.message : 'is invalid';
+      return iss.message && iss.message !== 'Invalid input' ? iss.message : 'é inválido';
     default:
-      return undefined;
+      return 'é inválido';
   }
 };
 
@@ -61,7 +87,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 export const uuid = () =>
   z
     .string()
-    .regex(UUID_RE, 'must be a UUID')
+    .regex(UUID_RE, 'deve ser um UUID')
     .transform((s) => s.toLowerCase())
     // The regex's `i` flag cannot travel in a JSON Schema pattern: state the pattern with both cases.
     .openapi({ format: 'uuid', pattern: UUID_PATTERN, example: '2b1f0c9e-5b7a-4c8e-9a51-0f4f7a3a9e10' });
@@ -74,7 +100,7 @@ export const uuid = () =>
 const text = () => z.string().overwrite(cleanText).trim().refine(hasNoForbiddenChars, FORBIDDEN_TEXT_MESSAGE);
 
 /** A required string: trimmed, empty counts as missing, bounded. */
-export const reqStr = (max: number) => text().min(1, 'is required').max(max);
+export const reqStr = (max: number) => text().min(1, 'é obrigatório').max(max);
 
 /** An optional string: trimmed; empty or null clears it (stored as null). */
 export const optStr = (max: number) =>
@@ -88,15 +114,15 @@ export const email = () =>
     .string()
     .trim()
     .toLowerCase()
-    .min(1, 'is required')
+    .min(1, 'é obrigatório')
     .max(254)
-    .pipe(z.email('must be a valid e-mail address'))
+    .pipe(z.email('deve ser um e-mail válido'))
     .openapi({ format: 'email', example: 'maria@example.com' });
 
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
 export const senha = () => z.string().min(6).max(128).openapi({ minLength: 6, maxLength: 128, example: 'segredo123' });
 
-const UF_MESSAGE = 'must be a Brazilian state code (UF), e.g. SP';
+const UF_MESSAGE = 'deve ser a sigla de um estado (UF), ex.: SP';
 
 /** Any case of a UF code, as a JSON Schema pattern (which has no case-insensitive flag): `[Ss][Pp]`. */
 const anyCase = (code: string) => [...code].map((ch) => `[${ch}${ch.toLowerCase()}]`).join('');
@@ -130,7 +156,7 @@ export const optCpfCnpj = () =>
       if (s === '') return null;
       const digits = normalizeCpfCnpj(s);
       if (!digits) {
-        ctx.addIssue({ code: 'custom', message: 'must be a valid CPF or CNPJ' });
+        ctx.addIssue({ code: 'custom', message: 'deve ser um CPF ou CNPJ válido' });
         return z.NEVER;
       }
       return digits;
@@ -146,7 +172,7 @@ export const cpf = () =>
     .transform((s, ctx) => {
       const digits = normalizeCpf(s);
       if (!digits) {
-        ctx.addIssue({ code: 'custom', message: 'must be a valid CPF' });
+        ctx.addIssue({ code: 'custom', message: 'deve ser um CPF válido' });
         return z.NEVER;
       }
       return digits;
@@ -158,7 +184,7 @@ export const optCep = () =>
   z
     .string()
     .trim()
-    .refine((v) => v === '' || /^\d{5}-?\d{3}$/.test(v), 'must be a CEP (00000-000)')
+    .refine((v) => v === '' || /^\d{5}-?\d{3}$/.test(v), 'deve ser um CEP (00000-000)')
     .transform((v) => (v === '' ? null : v.replace('-', '')))
     .nullish()
     .openapi({ pattern: '^\\s*(?:\\d{5}-?\\d{3})?\\s*$', example: '30140-071' });
@@ -169,7 +195,7 @@ export const money = () =>
     .number()
     .min(0)
     .max(1_000_000_000)
-    .refine(hasAtMost2Decimals, 'must have at most 2 decimal places')
+    .refine(hasAtMost2Decimals, 'deve ter no máximo 2 casas decimais')
     // The refine hides min/max from the generator: state them, so clients see the bounds.
     .openapi({ minimum: 0, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
 
@@ -187,7 +213,7 @@ export const isoDate = () =>
   z
     .string()
     .trim()
-    .refine(isIsoDate, 'must be a date YYYY-MM-DD')
+    .refine(isIsoDate, 'deve ser uma data AAAA-MM-DD')
     .openapi({ format: 'date', pattern: DATE_PATTERN, example: '2026-12-05' });
 export const hhmm = () =>
-  z.string().trim().refine(isTime, 'must be a time HH:MM').openapi({ pattern: TIME_PATTERN, example: '19:30' });
+  z.string().trim().refine(isTime, 'deve ser um horário HH:MM').openapi({ pattern: TIME_PATTERN, example: '19:30' });

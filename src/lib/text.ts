@@ -13,7 +13,7 @@
 const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 const INVISIBLE = /[\u200b\u2060\ufeff]/gu;
 
-export const FORBIDDEN_TEXT_MESSAGE = 'must not contain control or bidirectional-override characters';
+export const FORBIDDEN_TEXT_MESSAGE = 'não pode conter caracteres de controle nem de inversão de direção do texto';
 
 /** True when the text holds no control or bidirectional-override character. */
 export const hasNoForbiddenChars = (s: string) => !FORBIDDEN.test(s);

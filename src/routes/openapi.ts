@@ -13,7 +13,7 @@ export const IdParam = z.object({ id: uuid().openapi({ param: { name: 'id', in: 
 
 export const ErrorSchema = z
   .object({
-    error: z.string().openapi({ example: 'senha: must be at least 6 characters' }),
+    error: z.string().openapi({ example: 'senha: deve ter pelo menos 6 caracteres' }),
     code: z
       .enum(Object.keys(codeToStatus) as [ErrorCode, ...ErrorCode[]])
       .openapi({ description: 'machine-readable; the list can grow', example: 'VALIDATION_FAILED' }),

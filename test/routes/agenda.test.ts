@@ -77,18 +77,18 @@ describe('POST /api/agenda', () => {
   });
 
   it.each([
-    [{ fot_id: undefined }, 'fot_id: is required'],
-    [{ tipo_evento_id: 'x' }, 'tipo_evento_id: must be a UUID'],
-    [{ data_evento: undefined }, 'data_evento: is required'],
-    [{ data_evento: '2026-02-30' }, 'data_evento: must be a date YYYY-MM-DD'],
-    [{ data_evento: '05/12/2026' }, 'data_evento: must be a date YYYY-MM-DD'],
-    [{ horario: '24:00' }, 'horario: must be a time HH:MM'],
-    [{ horario: '7:30' }, 'horario: must be a time HH:MM'],
-    [{ qtd_fotografos: -1 }, 'qtd_fotografos: must be >= 0'],
-    [{ qtd_formandos: 1.5 }, 'qtd_formandos: must be an integer'],
-    [{ foto_faltante: '2' }, 'foto_faltante: must be a number'],
-    [{ status_profissionais: 'x'.repeat(51) }, 'status_profissionais: must be at most 50 characters'],
-    [{ pre_venda: 1 }, 'pre_venda: must be a boolean'],
+    [{ fot_id: undefined }, 'fot_id: é obrigatório'],
+    [{ tipo_evento_id: 'x' }, 'tipo_evento_id: deve ser um UUID'],
+    [{ data_evento: undefined }, 'data_evento: é obrigatório'],
+    [{ data_evento: '2026-02-30' }, 'data_evento: deve ser uma data AAAA-MM-DD'],
+    [{ data_evento: '05/12/2026' }, 'data_evento: deve ser uma data AAAA-MM-DD'],
+    [{ horario: '24:00' }, 'horario: deve ser um horário HH:MM'],
+    [{ horario: '7:30' }, 'horario: deve ser um horário HH:MM'],
+    [{ qtd_fotografos: -1 }, 'qtd_fotografos: deve ser maior ou igual a 0'],
+    [{ qtd_formandos: 1.5 }, 'qtd_formandos: deve ser um número inteiro'],
+    [{ foto_faltante: '2' }, 'foto_faltante: deve ser um número'],
+    [{ status_profissionais: 'x'.repeat(51) }, 'status_profissionais: deve ter no máximo 50 caracteres'],
+    [{ pre_venda: 1 }, 'pre_venda: deve ser true ou false'],
   ])('rejects %j with 400 naming the field', async (over, message) => {
     const admin = await makeAdmin();
     const res = await api('POST', '/api/agenda', { token: admin.token, body: await refsBody('SP', over) });

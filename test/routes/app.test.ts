@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { hc } from 'hono/client';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createApp, type AppType } from '../../src/app';
+import { applyFieldErrors } from '../../src/lib/fields';
 import { DOCS_CSP } from '../../src/routes/meta';
 import { configSchema } from '../../src/env';
 import { PBKDF2_ITERATIONS } from '../../src/lib/password';
@@ -121,14 +122,54 @@ describe('app skeleton', () => {
     expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(100_000);
   });
 
-  it("imports zod's locales as the Worker bundle does: English only, still zod's default messages", () => {
+  it("imports zod's locales as the Worker bundle does: English only, and no answer comes from them", () => {
     // wrangler.toml [alias] (mirrored by vitest.config.ts) keeps the bundle's zod to src/lib/zod-locales.ts.
     expect(Object.keys(z.locales)).toEqual(['en']);
     expect(Object.keys(z.core.locales)).toEqual(['en']);
-    // An issue fieldErrorMap leaves to zod: answered by zod's English map, as before.
-    expect(z.number().multipleOf(0.5).safeParse(0.3).error?.issues[0]?.message).toBe(
-      'Invalid number: must be a multiple of 0.5',
-    );
+    // zod's English map is still there, but fieldErrorMap answers every issue (in Portuguese) before it.
+    expect(
+      z.number().multipleOf(0.5).safeParse(0.3, { error: z.locales.en().localeError }).error?.issues[0]?.message,
+    ).toBe('Invalid number: must be a multiple of 0.5');
+    applyFieldErrors();
+    expect(z.number().multipleOf(0.5).safeParse(0.3).error?.issues[0]?.message).toBe('deve ser múltiplo de 0.5');
+  });
+
+  it('fieldErrorMap has a Portuguese sentence for every kind of issue', () => {
+    applyFieldErrors();
+    const message = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
+    const cases: [z.ZodType, unknown, string][] = [
+      [z.string(), undefined, 'é obrigatório'],
+      [z.string(), 1, 'deve ser um texto'],
+      [z.number(), 'x', 'deve ser um número'],
+      [z.number().int(), 1.5, 'deve ser um número inteiro'],
+      [z.boolean(), 1, 'deve ser true ou false'],
+      [z.object({}), 1, 'deve ser um objeto'],
+      [z.array(z.string()), 1, 'deve ser uma lista'],
+      [z.string().min(1), '', 'é obrigatório'],
+      [z.string().min(6), 'abc', 'deve ter pelo menos 6 caracteres'],
+      [z.string().max(1), 'ab', 'deve ter no máximo 1 caractere'],
+      [z.string().max(5), 'abcdef', 'deve ter no máximo 5 caracteres'],
+      [z.array(z.string()).min(2), ['a'], 'deve ter pelo menos 2 itens'],
+      [z.array(z.string()).max(1), ['a', 'b'], 'deve ter no máximo 1 item'],
+      [z.number().min(0), -1, 'deve ser maior ou igual a 0'],
+      [z.number().positive(), 0, 'deve ser maior que 0'],
+      [z.number().max(5), 6, 'deve ser menor ou igual a 5'],
+      [z.number().lt(5), 5, 'deve ser menor que 5'],
+      [z.email(), 'x', 'deve ser um e-mail válido'],
+      [z.uuid(), 'x', 'deve ser um UUID'],
+      [z.string().regex(/^a$/), 'b', 'tem um formato inválido'],
+      [z.number().multipleOf(2), 3, 'deve ser múltiplo de 2'],
+      [z.enum(['a', 'b']), 'c', 'deve ser um de: a, b'],
+      [z.enum(['a', 'b']), undefined, 'é obrigatório'],
+      [z.strictObject({}), { x: 1, y: 2 }, 'campos desconhecidos x, y'],
+      [z.strictObject({}), { x: 1 }, 'campo desconhecido x'],
+      [z.record(z.string().regex(/^a$/), z.string()), { b: 'x' }, 'tem uma chave inválida'],
+      [z.map(z.object({}), z.number()), new Map([[{}, 'x']]), 'tem um elemento inválido'],
+      [z.union([z.string(), z.number()]), true, 'é inválido'],
+      [z.string().refine(() => false), 'x', 'é inválido'],
+      [z.string().refine(() => false, 'não serve'), 'x', 'não serve'],
+    ];
+    for (const [schema, input, expected] of cases) expect(message(schema, input), expected).toBe(expected);
   });
 });
 

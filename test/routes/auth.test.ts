@@ -84,18 +84,18 @@ describe('POST /auth/register', () => {
   });
 
   it.each([
-    [{ senha: undefined }, 'senha: is required'],
-    [{ senha: '12345' }, 'senha: must be at least 6 characters'],
-    [{ senha: 'x'.repeat(129) }, 'senha: must be at most 128 characters'],
-    [{ email: 'not-an-email' }, 'email: must be a valid e-mail address'],
-    [{ email: undefined }, 'email: is required'],
-    [{ nome: '   ' }, 'nome: is required'],
-    [{ nome: 'x'.repeat(121) }, 'nome: must be at most 120 characters'],
-    [{ role: 'CHEFE' }, 'role: must be one of'],
-    [{ role: undefined }, 'role: is required'],
-    [{ uf: 'XX' }, 'uf: must be a Brazilian state code'],
-    [{ cpf_cnpj: '123.456.789-00' }, 'cpf_cnpj: must be a valid CPF or CNPJ'],
-    [{ empresa_id: 'abc' }, 'empresa_id: must be a UUID'],
+    [{ senha: undefined }, 'senha: é obrigatório'],
+    [{ senha: '12345' }, 'senha: deve ter pelo menos 6 caracteres'],
+    [{ senha: 'x'.repeat(129) }, 'senha: deve ter no máximo 128 caracteres'],
+    [{ email: 'not-an-email' }, 'email: deve ser um e-mail válido'],
+    [{ email: undefined }, 'email: é obrigatório'],
+    [{ nome: '   ' }, 'nome: é obrigatório'],
+    [{ nome: 'x'.repeat(121) }, 'nome: deve ter no máximo 120 caracteres'],
+    [{ role: 'CHEFE' }, 'role: deve ser um de'],
+    [{ role: undefined }, 'role: é obrigatório'],
+    [{ uf: 'XX' }, 'uf: deve ser a sigla de um estado'],
+    [{ cpf_cnpj: '123.456.789-00' }, 'cpf_cnpj: deve ser um CPF ou CNPJ válido'],
+    [{ empresa_id: 'abc' }, 'empresa_id: deve ser um UUID'],
   ])('rejects %j with 400 VALIDATION_FAILED naming the field', async (over, message) => {
     const res = await api('POST', '/auth/register', { body: registration(over) });
     expectError(res, 400, 'VALIDATION_FAILED');
@@ -662,7 +662,7 @@ describe('an empty optional body is no body', () => {
   it('a route whose body is required still refuses an empty one, naming the first missing field', async () => {
     const res = await api('POST', '/auth/login', { rawBody: '', headers: json });
     expectError(res, 400, 'VALIDATION_FAILED');
-    expect(res.body.error).toBe('email: is required');
+    expect(res.body.error).toBe('email: é obrigatório');
   });
 
   it('a body that is only spaces is still malformed JSON', async () => {

@@ -51,17 +51,17 @@ describe('POST /api/cadastro-fot', () => {
   });
 
   it.each([
-    [{ fot: undefined }, 'fot: is required'],
-    [{ fot: 0 }, 'fot: must be > 0'],
-    [{ fot: 1.5 }, 'fot: must be an integer'],
-    [{ fot: '12' }, 'fot: must be a number'],
-    [{ empresa_id: undefined }, 'empresa_id: is required'],
-    [{ curso_id: 'x' }, 'curso_id: must be a UUID'],
-    [{ estado: 'XY' }, 'estado: must be a Brazilian state code'],
-    [{ gastos_captacao: -1 }, 'gastos_captacao: must be >= 0'],
-    [{ gastos_captacao: 1.234 }, 'gastos_captacao: must have at most 2 decimal places'],
-    [{ pre_venda: 'sim' }, 'pre_venda: must be a boolean'],
-    [{ observacoes: 'x'.repeat(2001) }, 'observacoes: must be at most 2000 characters'],
+    [{ fot: undefined }, 'fot: é obrigatório'],
+    [{ fot: 0 }, 'fot: deve ser maior que 0'],
+    [{ fot: 1.5 }, 'fot: deve ser um número inteiro'],
+    [{ fot: '12' }, 'fot: deve ser um número'],
+    [{ empresa_id: undefined }, 'empresa_id: é obrigatório'],
+    [{ curso_id: 'x' }, 'curso_id: deve ser um UUID'],
+    [{ estado: 'XY' }, 'estado: deve ser a sigla de um estado'],
+    [{ gastos_captacao: -1 }, 'gastos_captacao: deve ser maior ou igual a 0'],
+    [{ gastos_captacao: 1.234 }, 'gastos_captacao: deve ter no máximo 2 casas decimais'],
+    [{ pre_venda: 'sim' }, 'pre_venda: deve ser true ou false'],
+    [{ observacoes: 'x'.repeat(2001) }, 'observacoes: deve ter no máximo 2000 caracteres'],
   ])('rejects %j with 400 naming the field', async (over, message) => {
     const admin = await makeAdmin();
     const res = await api('POST', '/api/cadastro-fot', { token: admin.token, body: await fotBody('SP', over) });

@@ -182,7 +182,7 @@ describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [
     ])(`answers 400 VALIDATION_FAILED naming ${field} when it contains %s`, async (_what, ch) => {
       const res = await create(`Nome${ch}${label('')}`);
       expectError(res, 400, 'VALIDATION_FAILED');
-      expect(res.body.error).toMatch(new RegExp(`^${field}: .*control`));
+      expect(res.body.error).toMatch(new RegExp(`^${field}: .*controle`));
     });
 
     it('allows the same name in the other region', async () => {

@@ -200,7 +200,7 @@ describe('fixture files: encodings, separators, quoted newlines', () => {
       ]),
     );
     expect(at(7).find((e: { coluna: string }) => e.coluna === 'data_evento').error).toBe(
-      'data_evento: must be a date YYYY-MM-DD',
+      'data_evento: deve ser uma data AAAA-MM-DD',
     );
   });
 });
@@ -228,13 +228,13 @@ describe('POST /api/importacoes: validation', () => {
       linha: 2,
       coluna: 'nome',
       code: 'VALIDATION_FAILED',
-      error: 'nome: is required',
+      error: 'nome: é obrigatório',
     });
     expect(res.body.erros).toContainEqual({
       linha: 3,
       coluna: 'cpf_cnpj_titular',
       code: 'VALIDATION_FAILED',
-      error: 'cpf_cnpj_titular: must be a valid CPF or CNPJ',
+      error: 'cpf_cnpj_titular: deve ser um CPF ou CNPJ válido',
     });
     expectError(await aplicar(admin.token, res.body.id), 409, 'IMPORT_HAS_ERRORS');
 
@@ -248,7 +248,7 @@ describe('POST /api/importacoes: validation', () => {
     const parsed = parseCsv(errs.body);
     expect(parsed.header).toEqual(['linha', 'coluna', 'code', 'error']);
     expect(parsed.rows).toHaveLength(res.body.erros.length);
-    expect(parsed.rows[0]!.cells).toEqual(['2', 'nome', 'VALIDATION_FAILED', 'nome: is required']);
+    expect(parsed.rows[0]!.cells).toEqual(['2', 'nome', 'VALIDATION_FAILED', 'nome: é obrigatório']);
   });
 
   it('accepts `,` with YYYY-MM-DD dates, `1234.56` money and true/false/1/0', async () => {

@@ -291,11 +291,11 @@ describe('push tokens', () => {
   });
 
   it.each([
-    [{ plataforma: 'android' }, 'token: is required'],
-    [{ token: '   ', plataforma: 'android' }, 'token: is required'],
-    [{ token: 'x'.repeat(256), plataforma: 'android' }, 'token: must be at most 255 characters'],
-    [{ token: 'x', plataforma: 'windows' }, 'plataforma: must be one of: android, ios, web'],
-    [{ token: 'x' }, 'plataforma: is required'],
+    [{ plataforma: 'android' }, 'token: é obrigatório'],
+    [{ token: '   ', plataforma: 'android' }, 'token: é obrigatório'],
+    [{ token: 'x'.repeat(256), plataforma: 'android' }, 'token: deve ter no máximo 255 caracteres'],
+    [{ token: 'x', plataforma: 'windows' }, 'plataforma: deve ser um de: android, ios, web'],
+    [{ token: 'x' }, 'plataforma: é obrigatório'],
   ])('POST rejects %j with 400', async (body, message) => {
     const me = await makeUser();
     const res = await api('POST', `${N}/push-token`, { token: me.token, body });

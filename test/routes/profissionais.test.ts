@@ -78,16 +78,16 @@ describe('POST /api/profissionais (administrators)', () => {
   });
 
   it.each([
-    [{ nome: '' }, 'nome: is required'],
-    [{ uf: 'ZZ' }, 'uf: must be a Brazilian state code'],
-    [{ cpf_cnpj_titular: '111.111.111-11' }, 'cpf_cnpj_titular: must be a valid CPF or CNPJ'],
-    [{ cpf_cnpj_titular: '11.222.333/0001-00' }, 'cpf_cnpj_titular: must be a valid CPF or CNPJ'],
-    [{ qual_tec: 6 }, 'qual_tec: must be <= 5'],
-    [{ disp_horario: -1 }, 'disp_horario: must be >= 0'],
-    [{ educacao_simpatia: 2.5 }, 'educacao_simpatia: must be an integer'],
-    [{ carro_disponivel: 'sim' }, 'carro_disponivel: must be a boolean'],
-    [{ funcoes_ids: ['x'] }, 'funcoes_ids.0: must be a UUID'],
-    [{ senha: 'segredo123' }, 'email: is required with senha'],
+    [{ nome: '' }, 'nome: é obrigatório'],
+    [{ uf: 'ZZ' }, 'uf: deve ser a sigla de um estado'],
+    [{ cpf_cnpj_titular: '111.111.111-11' }, 'cpf_cnpj_titular: deve ser um CPF ou CNPJ válido'],
+    [{ cpf_cnpj_titular: '11.222.333/0001-00' }, 'cpf_cnpj_titular: deve ser um CPF ou CNPJ válido'],
+    [{ qual_tec: 6 }, 'qual_tec: deve ser menor ou igual a 5'],
+    [{ disp_horario: -1 }, 'disp_horario: deve ser maior ou igual a 0'],
+    [{ educacao_simpatia: 2.5 }, 'educacao_simpatia: deve ser um número inteiro'],
+    [{ carro_disponivel: 'sim' }, 'carro_disponivel: deve ser true ou false'],
+    [{ funcoes_ids: ['x'] }, 'funcoes_ids.0: deve ser um UUID'],
+    [{ senha: 'segredo123' }, 'email: é obrigatório com senha'],
   ])('rejects %j with 400 naming the field', async (over, message) => {
     const admin = await makeAdmin();
     const res = await api('POST', '/api/profissionais', { token: admin.token, body: { nome: 'X', ...over } });
@@ -618,11 +618,11 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
   it('refuses an unknown or null regime_fiscal and an unknown tipo_chave_pix', async () => {
     const bad = await create({ regime_fiscal: 'clt' });
     expectError(bad, 400, 'VALIDATION_FAILED');
-    expect(bad.body.error).toContain('regime_fiscal: must be one of: autonomo_rpa, mei, pj');
+    expect(bad.body.error).toContain('regime_fiscal: deve ser um de: autonomo_rpa, mei, pj');
     expectError(await create({ regime_fiscal: null }), 400, 'VALIDATION_FAILED');
     const tipo = await create({ tipo_chave_pix: 'conta', conta_pix: 'x' });
     expectError(tipo, 400, 'VALIDATION_FAILED');
-    expect(tipo.body.error).toContain('tipo_chave_pix: must be one of');
+    expect(tipo.body.error).toContain('tipo_chave_pix: deve ser um de');
   });
 
   it.each([

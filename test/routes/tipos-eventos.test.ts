@@ -112,13 +112,13 @@ describe('POST /api/tipos-eventos/precos', () => {
 
   it.each([
     ['valor', -1, /^valor: /],
-    ['valor', 1.234, /^valor: must have at most 2 decimal places/],
+    ['valor', 1.234, /^valor: deve ter no máximo 2 casas decimais/],
     ['valor', '10', /^valor: /],
     ['valor', null, /^valor: /],
-    ['valor', undefined, /^valor: is required/],
-    ['tipo_evento_id', undefined, /^tipo_evento_id: is required/],
-    ['tipo_evento_id', 'not-a-uuid', /^tipo_evento_id: must be a UUID/],
-    ['funcao_profissional_id', undefined, /^funcao_profissional_id: is required/],
+    ['valor', undefined, /^valor: é obrigatório/],
+    ['tipo_evento_id', undefined, /^tipo_evento_id: é obrigatório/],
+    ['tipo_evento_id', 'not-a-uuid', /^tipo_evento_id: deve ser um UUID/],
+    ['funcao_profissional_id', undefined, /^funcao_profissional_id: é obrigatório/],
     ['funcao_profissional_id', '', /^funcao_profissional_id: /],
   ])('answers 400 VALIDATION_FAILED for %s = %j, and stores nothing', async (key, value, message) => {
     const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);

@@ -128,4 +128,4 @@ export const AgendaListQuery = z
       .openapi({ param: { name: 'fot_id', in: 'query' } }),
     ...pageFields,
   })
-  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'must not be before de' });
+  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });

@@ -107,6 +107,6 @@ export const UpdateMeRequest = z
   })
   .refine((b) => b.nova_senha === undefined || b.senha_atual !== undefined, {
     path: ['senha_atual'],
-    message: 'is required to change the password',
+    message: 'é obrigatório para trocar a senha',
   })
   .openapi('updateMeRequest');

@@ -21,7 +21,7 @@ export const EquipeRequest = z
   )
   .max(30)
   .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, {
-    message: 'funcao_id: each function at most once',
+    message: 'funcao_id: cada função no máximo uma vez',
   })
   .openapi('EquipeRequest', { description: 'The whole team quota of the event: replaces the previous one' });
 

@@ -148,7 +148,7 @@ const pct = () =>
     .number()
     .min(0)
     .max(100)
-    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'no máximo 4 casas decimais')
+    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'deve ter no máximo 4 casas decimais')
     .openapi({ minimum: 0, maximum: 100, description: 'percent: 11 = 11%', example: 7.5 });
 
 export const VigenciaParam = z.object({

@@ -66,7 +66,7 @@ export const ExportQuery = z
       .optional()
       .openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this day (inclusive)' }),
   })
-  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'must not be before de' });
+  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });
 
 const ImportErrorSchema = z
   .object({

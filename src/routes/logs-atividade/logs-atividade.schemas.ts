@@ -41,7 +41,7 @@ const bound = (name: 'de' | 'ate') =>
   z
     .string()
     .trim()
-    .refine((s) => isIsoDate(s) || isIsoInstant(s), 'must be a date (YYYY-MM-DD) or an ISO-8601 instant')
+    .refine((s) => isIsoDate(s) || isIsoInstant(s), 'deve ser uma data (AAAA-MM-DD) ou um instante ISO-8601')
     .transform((s) => (isIsoInstant(s) ? new Date(s).toISOString() : saoPauloDayStart(s, name === 'ate' ? 1 : 0)))
     .optional()
     .openapi({

@@ -17,8 +17,8 @@ export const CreatePedidoRequest = z
 
 export const IdempotencyHeader = z.object({
   'idempotency-key': z
-    .string({ error: 'is required' })
-    .min(1, 'is required')
+    .string({ error: 'é obrigatório' })
+    .min(1, 'é obrigatório')
     .max(64)
     .openapi({
       param: { name: 'idempotency-key', in: 'header' },

@@ -113,7 +113,7 @@ export const CreateProfissionalInput = z
   })
   .refine((b) => b.senha === undefined || (b.email !== undefined && b.email !== null), {
     path: ['email'],
-    message: 'is required with senha',
+    message: 'é obrigatório com senha',
   })
   .openapi('CreateProfissionalInput', {
     description: 'media is computed by the server; ratings and email are ignored unless an administrator writes',

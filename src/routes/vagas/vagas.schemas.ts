@@ -15,7 +15,7 @@ export const VagasQuery = z
     uf: uf().optional().openapi(q('uf', "the FOT record's state")),
     ...pageFields,
   })
-  .refine((v) => !v.de || !v.ate || v.de <= v.ate, { path: ['ate'], message: 'must not be before de' });
+  .refine((v) => !v.de || !v.ate || v.de <= v.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });
 
 export const VagaSchema = z
   .object({
