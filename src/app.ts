@@ -63,13 +63,17 @@ function logError(c: Context<AppEnv>, err: unknown) {
 
 function httpExceptionCode(err: HTTPException): { code: ErrorCode; message: string; status: 400 | 401 | 413 } {
   if (err.status === 413)
-    return { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than 64 KiB', status: 413 };
-  if (err.status === 401) return { code: 'UNAUTHENTICATED', message: 'authentication required', status: 401 };
+    return { code: 'PAYLOAD_TOO_LARGE', message: 'o corpo da requisição passa de 64 KiB', status: 413 };
+  if (err.status === 401) return { code: 'UNAUTHENTICATED', message: 'autenticação necessária', status: 401 };
   if (err.status === 415)
-    return { code: 'INVALID_JSON', message: 'request body must be JSON (Content-Type: application/json)', status: 400 };
+    return {
+      code: 'INVALID_JSON',
+      message: 'o corpo da requisição deve ser JSON (Content-Type: application/json)',
+      status: 400,
+    };
   if (/json/i.test(err.message))
-    return { code: 'INVALID_JSON', message: 'request body is not valid JSON', status: 400 };
-  return { code: 'VALIDATION_FAILED', message: err.message || 'invalid request', status: 400 };
+    return { code: 'INVALID_JSON', message: 'o corpo da requisição não é um JSON válido', status: 400 };
+  return { code: 'VALIDATION_FAILED', message: 'requisição inválida', status: 400 };
 }
 
 export function createApp() {
@@ -99,7 +103,7 @@ export function createApp() {
   );
   const smallBody = bodyLimit({
     maxSize: BODY_LIMIT_BYTES,
-    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'), 413),
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'o corpo da requisição passa de 64 KiB'), 413),
   });
   // A spreadsheet upload (POST /api/importacoes) may carry up to 1 MiB (docs/decisions-2 D20).
   const upload = bodyLimit({
@@ -121,9 +125,9 @@ export function createApp() {
     }
     if (err instanceof ConfigError) console.error(err.message);
     else logError(c, err);
-    return c.json(errorBody('INTERNAL', 'internal error'), 500);
+    return c.json(errorBody('INTERNAL', 'erro interno'), 500);
   });
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `rota não encontrada: ${c.req.method} ${c.req.path}`), 404));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'BearerAuth', {
     type: 'apiKey',

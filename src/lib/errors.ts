@@ -83,21 +83,18 @@ function causeChain(err: unknown): { messages: string; query?: string } {
 export function mapDbError(err: unknown): ApiError | undefined {
   const { messages, query } = causeChain(err);
   if (/UNIQUE constraint failed/i.test(messages)) {
-    if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: already registered');
+    if (/users\.email/.test(messages)) return new ApiError('EMAIL_TAKEN', 'email: já existe uma conta com este e-mail');
     if (/cadastro_fot\.fot\b/.test(messages))
-      return new ApiError('DUPLICATE_FOT', 'fot: a FOT record with this number already exists');
+      return new ApiError('DUPLICATE_FOT', 'fot: já existe um registro FOT com este número');
     if (/convites\.agenda_id, convites\.profissional_id/.test(messages))
-      return new ApiError('CONFLICT', 'this professional is already invited to this event');
+      return new ApiError('CONFLICT', 'este profissional já foi convidado para este evento');
     if (/agenda\.regiao, agenda\.chave_externa/.test(messages))
       return new ApiError('CONFLICT', 'chave_externa: já existe um evento com esta chave nesta região');
     if (/profissionais\.usuario_id/.test(messages))
-      return new ApiError('CONFLICT', 'this user already has a professional profile');
+      return new ApiError('CONFLICT', 'este usuário já tem um perfil profissional');
     // Catalog names: unique (regiao, <field>_key), so the message can name the field.
     const field = /UNIQUE constraint failed: \w+\.regiao, \w+\.(\w+)_key\b/.exec(messages)?.[1];
-    return new ApiError(
-      'CONFLICT',
-      `${field ? `${field}: ` : ''}an entry with this name already exists in this region`,
-    );
+    return new ApiError('CONFLICT', `${field ? `${field}: ` : ''}já existe um registro com este nome nesta região`);
   }
   // A payout batch that could not link every fee it was built from (services/repasses.ts).
   if (/CHECK constraint failed: repasses_vinculos/.test(messages))
@@ -112,8 +109,8 @@ export function mapDbError(err: unknown): ApiError | undefined {
     // (Matching "delete from" in the messages would also match the bound parameters.)
     const isDelete = /^\s*delete\b/i.test(query ?? '') || /SQLITE_CONSTRAINT_TRIGGER/.test(messages);
     return isDelete
-      ? new ApiError('IN_USE', 'this entry is still referenced by other records and cannot be deleted')
-      : new ApiError('NOT_FOUND', 'a referenced entry does not exist');
+      ? new ApiError('IN_USE', 'este registro ainda é usado por outros registros e não pode ser excluído')
+      : new ApiError('NOT_FOUND', 'um registro referenciado não existe');
   }
   return undefined;
 }

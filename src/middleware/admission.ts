@@ -51,9 +51,9 @@ export function admit(c: Context<AppEnv>, user: AuthUser | undefined, allowPendi
   // The stored user has been read: whatever it decides (pass or the error below) is final, so a
   // folded route's auth() does not read it again after the answer.
   c.set('pendingAuth', undefined);
-  if (!user) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  if (!user) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
   if (!user.ativo && !allowPending)
-    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator');
+    throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador');
   for (const check of checks) check(user);
   c.set('user', user);
   return user;

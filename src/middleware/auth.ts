@@ -41,9 +41,9 @@ export const auth = (opts: AuthOptions = {}) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const { token, fromCookie } = readToken(c);
     if (!token)
-      throw new ApiError('UNAUTHENTICATED', 'authentication required: send Authorization: Bearer <access_token>');
+      throw new ApiError('UNAUTHENTICATED', 'autenticação necessária: envie Authorization: Bearer <access_token>');
     const claims = await verifyAccessToken(token, c.get('config').JWT_SECRET);
-    if (!claims) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+    if (!claims) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
     if (fromCookie) assertCookieRequestOrigin(c);
     const allowPending = opts.allowPending ?? false;
 

@@ -15,7 +15,7 @@ export function assertCookieRequestOrigin(c: Context<AppEnv>) {
   if (origin && (origin === self || c.get('config').CORS_ORIGINS.includes(origin))) return;
   throw new ApiError(
     'FORBIDDEN',
-    'cross-site request refused: a cookie-authenticated change must come from an allowed Origin',
+    'requisição de outro site recusada: uma alteração autenticada por cookie deve vir de uma origem (Origin) permitida',
   );
 }
 

@@ -7,7 +7,7 @@ export const region = createMiddleware<AppEnv>(async (c, next) => {
   const { REGIOES, REGIAO_PADRAO } = c.get('config');
   const regiao = (c.req.header('x-regiao') ?? '').trim().toUpperCase() || REGIAO_PADRAO;
   if (!REGIOES.includes(regiao)) {
-    throw new ApiError('INVALID_REGION', `x-regiao: must be one of ${REGIOES.join(', ')}`);
+    throw new ApiError('INVALID_REGION', `x-regiao: deve ser um de: ${REGIOES.join(', ')}`);
   }
   c.set('regiao', regiao);
   await next();

@@ -3,10 +3,10 @@ import type { ZodError } from 'zod';
 import type { AppEnv } from '../env';
 import { errorBody } from '../lib/errors';
 
-/** "senha: must be at least 6 characters": the first issue, naming its field. */
+/** "senha: deve ter pelo menos 6 caracteres": the first issue, naming its field. */
 export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
-  if (!issue) return 'invalid request';
+  if (!issue) return 'requisição inválida';
   const path = issue.path.map(String).join('.');
   return path ? `${path}: ${issue.message}` : issue.message;
 }

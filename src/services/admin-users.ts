@@ -37,13 +37,13 @@ const selectUsers = (db: Db) =>
 function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
   if (caller.role === 'SUPERADMIN') return;
   if (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN') {
-    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode criar, alterar ou excluir um SUPERADMIN');
   }
 }
 
 async function findTarget(db: Db, id: string) {
   const [target] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, id));
-  if (!target) throw new ApiError('NOT_FOUND', 'user not found');
+  if (!target) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
   return target;
 }
 
@@ -91,7 +91,7 @@ export async function pendingUsers(db: Db, page: Page) {
 
 export async function getUser(db: Db, id: string) {
   const [row] = await selectUsers(db).where(eq(users.id, id));
-  if (!row) throw new ApiError('NOT_FOUND', 'user not found');
+  if (!row) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
   return toUserResponse(row.user, row.companyName);
 }
 
@@ -121,7 +121,7 @@ export async function createUser(
 }
 
 export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string) {
-  if (id === caller.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
+  if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
   const target = await findTarget(db, id);
   assertMayTouch(caller, target.role);
   const where = and(eq(users.id, id), notLastSuperadmin);
@@ -130,7 +130,7 @@ export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: stri
     logRowWrite(db, log, users, where, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
     db.delete(users).where(where),
   ]);
-  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
 }
 
 /** Approves a pending account (and its profile); the user is told once. */
@@ -164,14 +164,14 @@ export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: str
   ]);
   if (res.meta.changes === 0) {
     await findTarget(db, id); // 404 when there is no such user
-    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may create, change or delete a SUPERADMIN');
+    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode criar, alterar ou excluir um SUPERADMIN');
   }
   if (inserted.meta.changes > 0) push(notes.push);
 }
 
 /** Changes an account's role; never one's own, never the last SUPERADMIN's. */
 export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: string, role: Role, push: Push) {
-  if (id === caller.id) throw new ApiError('FORBIDDEN', 'you cannot change your own role');
+  if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode mudar o próprio perfil');
   const target = await findTarget(db, id);
   assertMayTouch(caller, target.role, role);
   const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
@@ -198,6 +198,6 @@ export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: stri
     dados: changed(users, { role }),
   });
   const [, res] = await db.batch([entry, db.update(users).set({ role }).where(guard), ...notes.insert]);
-  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be demoted');
+  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode perder o perfil');
   push(notes.push);
 }

@@ -259,7 +259,7 @@ export function joinTeams(rows: AgendaView[], teamRows: EquipeRow[]) {
   return rows.map((row) => toAgendaResponse(row, byAgenda.get(row.e.id) ?? []));
 }
 
-const notFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
+const notFound = () => new ApiError('NOT_FOUND', 'evento não encontrado');
 
 /** The agenda fields a create or update may carry (validated by the route). */
 export interface AgendaInput {

@@ -83,11 +83,11 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
     });
   if (!account || !ok) {
     await failLoginAttempt(db, attempt, [failed(account ? 'senha_incorreta' : 'email_desconhecido')]);
-    throw new ApiError('INVALID_CREDENTIALS', 'invalid e-mail or password');
+    throw new ApiError('INVALID_CREDENTIALS', 'e-mail ou senha inválidos');
   }
   if (!account.user.ativo) {
     await db.batch([releaseLoginAttempt(db, attempt), failed('conta_pendente')]);
-    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+    throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador', { status: 401 });
   }
   const session = await newSession(db, config, account.user);
   await db.batch([
@@ -109,10 +109,10 @@ const loginLog = preparedStatement((db: Db) =>
 /** Exchanges a refresh token (spent once, with a grace window) for a new session. */
 export async function refresh(db: Db, config: Config, log: LogCtx, token: string) {
   const row = await findRefreshToken(db, token);
-  if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação inválido');
   if (row.revokedAt && !row.replacedBy) {
     // Ended by logout or a password change: invalid, nothing more to end.
-    throw new SessionEnded('INVALID_REFRESH_TOKEN', 'refresh token revoked: sign in again');
+    throw new SessionEnded('INVALID_REFRESH_TOKEN', 'token de renovação revogado: entre de novo');
   }
   if (row.revokedAt && !inGraceWindow(row)) {
     // Theft detection: a token rotated more than REFRESH_GRACE_MS ago came back, so two parties hold
@@ -134,17 +134,18 @@ export async function refresh(db: Db, config: Config, log: LogCtx, token: string
     ]);
     throw new SessionEnded(
       'INVALID_REFRESH_TOKEN',
-      'refresh token already used: every session of this account was ended',
+      'token de renovação já usado: todas as sessões desta conta foram encerradas',
     );
   }
-  if (Date.parse(row.expiresAt) <= Date.now()) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token expired');
+  if (Date.parse(row.expiresAt) <= Date.now())
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação expirado');
   const [user] = await db
     .select({ id: users.id, role: users.role, empresaId: users.empresaId, ativo: users.ativo })
     .from(users)
     .where(eq(users.id, row.userId));
-  if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'invalid refresh token');
+  if (!user) throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação inválido');
   if (!user.ativo)
-    throw new ApiError('ACCOUNT_PENDING', 'account pending approval by an administrator', { status: 401 });
+    throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador', { status: 401 });
   // A token replaced moments ago (two tabs, a retry) or a rotation lost to a concurrent request
   // answers the same successor (security review 5).
   const session =
@@ -162,7 +163,7 @@ export async function refresh(db: Db, config: Config, log: LogCtx, token: string
             },
           ),
         ])) ?? (await replayRotation(db, config, row, token, user));
-  if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'refresh token already used: sign in again');
+  if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação já usado: entre de novo');
   return session;
 }
 
@@ -230,7 +231,7 @@ export async function updateMe(
           dados: { motivo: { depois: 'senha_atual_incorreta' } },
         }),
       ]);
-      throw new ApiError('VALIDATION_FAILED', 'senha_atual: is not the current password');
+      throw new ApiError('VALIDATION_FAILED', 'senha_atual: não é a senha atual');
     }
     userSet.senhaHash = await hashPassword(body.nova_senha);
     session = await newSession(db, config, user);
@@ -262,6 +263,6 @@ export async function updateMe(
   }
   // The account is read back in the same batch as the writes: one round trip.
   const [[account]] = await writeThenRead(db, writes, [accountQuery(db, eq(users.id, user.id))]);
-  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
   return { account, session };
 }

@@ -36,7 +36,7 @@ export function visible(scope: SqlScope, regiao: string | Placeholder): SQL[] {
   return conds;
 }
 
-const notFound = () => new ApiError('NOT_FOUND', 'FOT record not found');
+const notFound = () => new ApiError('NOT_FOUND', 'registro FOT não encontrado');
 
 /**
  * FOT records with the names of their company, course and graduation year: one query. Joined

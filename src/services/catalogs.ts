@@ -25,7 +25,7 @@ import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type Log
  * What a catalog with rules of its own adds to the generic writes. `guard` joins the write's WHERE
  * (the rule holds in the statement itself, never by a read before it); when the write changed
  * nothing, `refused` gets the entry as it is (read in the same batch) and names the error, else it
- * is 404 `notFound` (default "<noun> not found").
+ * is 404 `notFound` (default: the `missing` sentence the write was given, e.g. "curso não encontrado").
  */
 export interface CatalogWriteOptions<Row> {
   /** Values of the table's own columns (create, update). */
@@ -120,7 +120,7 @@ export async function updateCatalog<T extends CatalogTable>(
   regiao: string,
   id: string,
   label: string,
-  noun: string,
+  missing: string,
   opts: Omit<CatalogWriteOptions<T['$inferSelect']>, 'before'> = {},
 ): Promise<T['$inferSelect']> {
   const mine = and(eq(table.id, id), eq(table.regiao, regiao));
@@ -137,13 +137,11 @@ export async function updateCatalog<T extends CatalogTable>(
     ...(opts.refused ? [db.select().from(table).where(mine)] : []),
   ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, T['$inferSelect'][], T['$inferSelect'][] | undefined];
   if (row) return row;
-  throw refusal(opts, current?.[0], noun);
+  throw refusal(opts, current?.[0], missing);
 }
 
-const refusal = <Row>(opts: CatalogWriteOptions<Row>, current: Row | undefined, noun: string) =>
-  current && opts.refused
-    ? opts.refused(current)
-    : (opts.notFound?.() ?? new ApiError('NOT_FOUND', `${noun} not found`));
+const refusal = <Row>(opts: CatalogWriteOptions<Row>, current: Row | undefined, missing: string) =>
+  current && opts.refused ? opts.refused(current) : (opts.notFound?.() ?? new ApiError('NOT_FOUND', missing));
 
 /** A referenced entry is refused by its foreign keys (ON DELETE RESTRICT → 409 IN_USE through mapDbError). */
 export async function deleteCatalog<T extends CatalogTable>(
@@ -152,7 +150,7 @@ export async function deleteCatalog<T extends CatalogTable>(
   table: T,
   regiao: string,
   id: string,
-  noun: string,
+  missing: string,
   opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'guard' | 'refused' | 'notFound'> = {},
 ) {
   const mine = and(eq(table.id, id), eq(table.regiao, regiao));
@@ -163,7 +161,7 @@ export async function deleteCatalog<T extends CatalogTable>(
     db.delete(table).where(where),
     ...(opts.refused ? [db.select().from(table).where(mine)] : []),
   ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, D1Result, T['$inferSelect'][] | undefined];
-  if (res.meta.changes === 0) throw refusal(opts, current?.[0], noun);
+  if (res.meta.changes === 0) throw refusal(opts, current?.[0], missing);
 }
 
 type LabelShape<F extends CatalogField, S> = { [K in F]: S };

@@ -369,8 +369,8 @@ export function releaseStatements(
 
 const EQUIPE_ROWS_PER_STATEMENT = 14;
 
-const eventNotFound = () => new ApiError('NOT_FOUND', 'agenda event not found');
-const conviteNotFound = () => new ApiError('NOT_FOUND', 'invitation not found');
+const eventNotFound = () => new ApiError('NOT_FOUND', 'evento não encontrado');
+const conviteNotFound = () => new ApiError('NOT_FOUND', 'convite não encontrado');
 
 /** The event, if the caller may manage it (administrators, or its agenda_viewer creator). */
 const managedEvent = (db: Db, scope: Scope, regiao: string, id: string) =>
@@ -401,7 +401,7 @@ export async function setEquipe(db: Db, log: LogCtx, user: AuthUser, regiao: str
   const [[event], found] = await db.batch([managedEvent(db, user, regiao, id), funcoesInRegion(db, regiao, ids)]);
   if (!event) throw eventNotFound();
   const missing = ids.find((f) => !found.some((x) => x.id === f));
-  if (missing) throw new ApiError('NOT_FOUND', `funcao_id: function ${missing} not found in region ${regiao}`);
+  if (missing) throw new ApiError('NOT_FOUND', `funcao_id: função ${missing} não encontrada na região ${regiao}`);
   // The quota as it was, read by the entry's own statement before the delete.
   const antes = sql`json((select json_group_array(json_object('funcao_id', ${agendaEquipe.funcaoId}, 'quantidade', ${agendaEquipe.quantidade}, 'publicar', json(iif(${agendaEquipe.publicar}, 'true', 'false')), 'requer_aprovacao', json(iif(${agendaEquipe.requerAprovacao}, 'true', 'false')))) from ${agendaEquipe} where ${agendaEquipe.agendaId} = ${id}))`;
   const writes: BatchItem<'sqlite'>[] = [
@@ -472,8 +472,8 @@ export async function invite(
       .where(and(eq(profissionais.id, body.profissional_id), eq(profissionais.regiao, regiao), listedProfile)),
   ]);
   if (!event) throw eventNotFound();
-  if (!prof) throw new ApiError('NOT_FOUND', `profissional_id: not found in region ${regiao}`);
-  if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: the professional does not hold this function');
+  if (!prof) throw new ApiError('NOT_FOUND', `profissional_id: profissional não encontrado na região ${regiao}`);
+  if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: o profissional não exerce esta função');
   const conviteId = crypto.randomUUID();
   const notes: NewNotification[] = prof.usuarioId
     ? [

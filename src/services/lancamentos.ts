@@ -122,7 +122,7 @@ export async function updateCategoria(
   id: string,
   body: { nome: string; tipo: TipoLancamento },
 ) {
-  const row = await updateCatalog(db, log, cat, regiao, id, body.nome, 'categoria', {
+  const row = await updateCatalog(db, log, cat, regiao, id, body.nome, 'categoria não encontrada', {
     extra: { tipo: body.tipo },
     guard: and(
       isNull(cat.sistema),
@@ -142,7 +142,7 @@ export async function updateCategoria(
 
 /** System categories are never deleted (409 INVALID_STATE); a category with entries is 409 IN_USE (foreign key). */
 export async function deleteCategoria(db: Db, log: LogCtx, regiao: string, id: string) {
-  await deleteCatalog(db, log, cat, regiao, id, 'categoria', {
+  await deleteCatalog(db, log, cat, regiao, id, 'categoria não encontrada', {
     guard: isNull(cat.sistema),
     notFound: categoriaNotFound,
     refused: systemCategory,

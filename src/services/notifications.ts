@@ -185,7 +185,7 @@ export function enqueuePush(
 
 // The caller's inbox (docs/decisions.md#d10): every route sees its own notifications only.
 
-const notFound = () => new ApiError('NOT_FOUND', 'notification not found');
+const notFound = () => new ApiError('NOT_FOUND', 'notificação não encontrada');
 
 export const toNotification = (n: NotificationRow) => ({
   id: n.id,

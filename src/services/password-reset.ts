@@ -28,7 +28,7 @@ export const RESET_WINDOW_MS = 60 * 60 * 1000;
 
 type Stmt = BatchItem<'sqlite'>;
 
-const invalidToken = () => new ApiError('INVALID_RESET_TOKEN', 'invalid, used or expired token');
+const invalidToken = () => new ApiError('INVALID_RESET_TOKEN', 'token inválido, já usado ou expirado');
 
 /** `(select <col> from users where id = <user>)`, for statements whose user is found inside the batch. */
 const userField = (field: 'email' | 'nome', userId: SQL | string) =>
@@ -162,7 +162,7 @@ export async function resendAccessInvitation(
     when: sql`exists (select 1 from ${users} where ${users.id} = ${userId})`,
   });
   const [, inserted] = await db.batch([entry, ...statements]);
-  if (inserted.meta.changes !== 1) throw new ApiError('NOT_FOUND', 'user not found');
+  if (inserted.meta.changes !== 1) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
   return outboxId;
 }
 

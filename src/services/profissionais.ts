@@ -246,7 +246,7 @@ export function visible(scope: SqlScope, regiao: string | Placeholder): SQL {
   return isAdmin(scope.role) ? inRegion : and(inRegion, eq(profissionais.usuarioId, scope.id))!;
 }
 
-const notFound = () => new ApiError('NOT_FOUND', 'professional not found');
+const notFound = () => new ApiError('NOT_FOUND', 'profissional não encontrado');
 
 /** A professional's own writes keep ratings and e-mail as they are. */
 function allowedInput<T extends ProfissionalInput>(
@@ -274,7 +274,7 @@ function resolveFuncoes(body: ProfissionalInput, currentMain: string | null) {
 
 function assertFuncoesFound(found: { id: string; nome: string }[], wanted: string[], regiao: string) {
   const missing = wanted.find((id) => !found.some((f) => f.id === id));
-  if (missing) throw new ApiError('NOT_FOUND', `funcoes_ids: function ${missing} not found in region ${regiao}`);
+  if (missing) throw new ApiError('NOT_FOUND', `funcoes_ids: função ${missing} não encontrada na região ${regiao}`);
 }
 
 type Writes = BatchItem<'sqlite'>[];
@@ -496,9 +496,9 @@ export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, re
     .leftJoin(users, eq(users.id, profissionais.usuarioId))
     .where(and(eq(profissionais.id, id), eq(profissionais.regiao, regiao)));
   if (!found) throw notFound();
-  if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'you cannot delete your own account');
+  if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
   if (found.role === 'SUPERADMIN' && user.role !== 'SUPERADMIN')
-    throw new ApiError('FORBIDDEN', 'only a SUPERADMIN may delete a SUPERADMIN');
+    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode excluir um SUPERADMIN');
   // The user goes first (its sessions cascade, the profile is unlinked); the profile is deleted
   // only once unlinked, so a refused user delete leaves both in place.
   const userWhere = found.usuarioId ? and(eq(users.id, found.usuarioId), notLastSuperadmin) : undefined;
@@ -522,5 +522,5 @@ export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, re
     ],
     [db.delete(profissionais).where(profileWhere)],
   );
-  if (gone.meta.changes === 0) throw new ApiError('CONFLICT', 'the last SUPERADMIN cannot be deleted');
+  if (gone.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
 }

@@ -29,7 +29,8 @@ export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], ex
   );
   const row = await db.values<unknown[]>(sql`select ${sql.join(extra ? [...cols, extra] : cols, sql`, `)}`);
   const missing = present.find((_, i) => row[0]?.[i] !== 1);
-  if (missing) throw new ApiError('NOT_FOUND', missing.message ?? `${missing.field}: not found in region ${regiao}`);
+  if (missing)
+    throw new ApiError('NOT_FOUND', missing.message ?? `${missing.field}: registro não encontrado na região ${regiao}`);
   return extra ? row[0]?.[present.length] : undefined;
 }
 
@@ -51,7 +52,10 @@ export function refsInRegion(db: Db, regiao: string | Placeholder, refs: Ref[]) 
     assertFound(rows: Record<string, number>[]) {
       const missing = present.find((_, i) => rows[0]?.[`r${i}`] !== 1);
       if (missing)
-        throw new ApiError('NOT_FOUND', missing.message ?? `${missing.field}: not found in region ${regiao}`);
+        throw new ApiError(
+          'NOT_FOUND',
+          missing.message ?? `${missing.field}: registro não encontrado na região ${regiao}`,
+        );
     },
   };
 }

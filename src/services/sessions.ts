@@ -82,7 +82,7 @@ export const registerKeys = (ip: string): LimitKey[] => [{ key: `register:${ip}`
 export const clientOf = (header: string | undefined) => header?.trim() || 'unknown';
 
 /** 429 with Retry-After when a counter has reached its limit in the window. */
-export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = 'failed logins') {
+export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = 'muitas tentativas de login sem sucesso') {
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
   const rows = await db
     .select({ key: loginFailures.key, n: sql<number>`count(*)`, oldest: sql<string>`min(${loginFailures.createdAt})` })
@@ -101,9 +101,13 @@ export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = 'faile
   if (blocked.length === 0) return;
   const retryAt = Math.max(...blocked.map((r) => Date.parse(r.oldest) + LOGIN_WINDOW_MS));
   const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
-  throw new ApiError('RATE_LIMITED', `too many ${what}: try again in ${retryAfter} seconds`, {
-    headers: { 'Retry-After': String(retryAfter) },
-  });
+  throw new ApiError(
+    'RATE_LIMITED',
+    `${what}: tente de novo em ${retryAfter} ${retryAfter === 1 ? 'segundo' : 'segundos'}`,
+    {
+      headers: { 'Retry-After': String(retryAfter) },
+    },
+  );
 }
 
 /** An attempt in flight is stored under its key with this prefix until the password is checked. */
@@ -172,13 +176,13 @@ export async function settleAttempt(
   keys: LimitKey[],
   ids: string[],
   result: unknown,
-  what = 'failed logins',
+  what = 'muitas tentativas de login sem sucesso',
 ): Promise<string[]> {
   if ((result as { meta: { changes: number } }).meta.changes === ids.length) return ids;
   // Some rows may have been taken: give them back (an id that was not taken deletes nothing).
   await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
   await assertLoginAllowed(db, keys, what);
-  throw new ApiError('RATE_LIMITED', 'too many attempts at once: try again in a second', {
+  throw new ApiError('RATE_LIMITED', 'muitas tentativas ao mesmo tempo: tente de novo em um segundo', {
     headers: { 'Retry-After': '1' },
   });
 }
@@ -201,7 +205,7 @@ export async function reserveLoginAttemptAnd<Q extends BatchItem<'sqlite'>>(
 export async function takeRegisterAttempt(db: Db, ip: string) {
   const keys = registerKeys(ip);
   const { ids, insert } = attemptStatements(db, keys, { inFlight: false });
-  await settleAttempt(db, keys, ids, await insert, 'sign-ups from this client');
+  await settleAttempt(db, keys, ids, await insert, 'muitos cadastros deste cliente');
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go); `also` joins the batch (the log entry). */

@@ -163,8 +163,8 @@ async function missingReference(db: Db, regiao: string, tipoEventoId: string) {
     .from(tiposEventos)
     .where(and(eq(tiposEventos.id, tipoEventoId), eq(tiposEventos.regiao, regiao)));
   return tipo
-    ? new ApiError('NOT_FOUND', 'funcao_profissional_id: function not found in this region')
-    : new ApiError('NOT_FOUND', 'tipo_evento_id: event type not found in this region');
+    ? new ApiError('NOT_FOUND', 'funcao_profissional_id: função não encontrada nesta região')
+    : new ApiError('NOT_FOUND', 'tipo_evento_id: tipo de evento não encontrado nesta região');
 }
 
 /** One query: the event type (404 when not in the region) left-joined with its prices. */
@@ -176,7 +176,7 @@ export async function listPrices(db: Db, regiao: string, id: string): Promise<Pr
     .leftJoin(funcoes, eq(funcoes.id, precos.funcaoProfissionalId))
     .where(and(eq(tiposEventos.id, id), eq(tiposEventos.regiao, regiao)))
     .orderBy(...byFuncaoName);
-  if (rows.length === 0) throw new ApiError('NOT_FOUND', 'tipo de evento not found');
+  if (rows.length === 0) throw new ApiError('NOT_FOUND', 'tipo de evento não encontrado');
   // Without prices the left join yields one row whose price columns are all null.
   return rows.flatMap(({ tipoId: _tipo, ...preco }) => (preco.id === null ? [] : [toPrecoResponse(preco as PrecoRow)]));
 }

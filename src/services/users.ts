@@ -96,11 +96,12 @@ export function toLoginResponse(
 /** EVENT_OWNER users belong to a company (docs/decisions.md#d4); others may name one too. */
 export async function assertCompany(db: Db, role: Role, empresaId: string | null | undefined) {
   if (!empresaId) {
-    if (role === 'EVENT_OWNER') throw new ApiError('VALIDATION_FAILED', 'empresa_id: is required for role EVENT_OWNER');
+    if (role === 'EVENT_OWNER')
+      throw new ApiError('VALIDATION_FAILED', 'empresa_id: é obrigatório para o perfil EVENT_OWNER');
     return;
   }
   const [hit] = await db.select({ id: empresas.id }).from(empresas).where(eq(empresas.id, empresaId)).limit(1);
-  if (!hit) throw new ApiError('VALIDATION_FAILED', 'empresa_id: no company with this id');
+  if (!hit) throw new ApiError('VALIDATION_FAILED', 'empresa_id: nenhuma empresa com este id');
 }
 
 /** A new account's fields, as registration and the admin create route validate them. */

@@ -90,7 +90,7 @@ describe('app skeleton', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await createApp().request('/health', {}, { ...env, JWT_SECRET: undefined });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: 'internal error', code: 'INTERNAL' });
+    expect(await res.json()).toEqual({ error: 'erro interno', code: 'INTERNAL' });
     expect(log).toHaveBeenCalledTimes(1);
     expect(String(log.mock.calls[0]?.[0])).toContain('JWT_SECRET');
     log.mockRestore();
@@ -108,7 +108,7 @@ describe('app skeleton', () => {
     };
     const res = await createApp().request('/health', {}, broken);
     expect(res.status).toBe(500);
-    expect(await res.text()).toBe('{"error":"internal error","code":"INTERNAL"}');
+    expect(await res.text()).toBe('{"error":"erro interno","code":"INTERNAL"}');
     log.mockRestore();
   });
 

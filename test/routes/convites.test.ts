@@ -188,7 +188,7 @@ describe('POST and GET /api/agenda/{id}/convites', () => {
     expect((await invite(admin, event.id, prof.id, foto.id)).status).toBe(201);
     const again = await invite(admin, event.id, prof.id, foto.id);
     expectError(again, 409, 'CONFLICT');
-    expect(again.body.error).toContain('already invited');
+    expect(again.body.error).toContain('já foi convidado');
     const mgPro = await makePro('MG', []);
     expectError(await invite(admin, event.id, mgPro.prof.id, foto.id), 404, 'NOT_FOUND');
     expectError(await invite(admin, crypto.randomUUID(), prof.id, foto.id), 404, 'NOT_FOUND');

@@ -156,7 +156,7 @@ describe('folded authentication: the guard rails', () => {
     const admin = await makeAdmin();
     const res = await app.request('/__probe/forgetful', { headers: authHeaders(admin.token) }, env);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: 'internal error', code: 'INTERNAL' });
+    expect(await res.json()).toEqual({ error: 'erro interno', code: 'INTERNAL' });
   });
 
   it('a folded read that never reads the user still answers 401 to a deleted user', async () => {

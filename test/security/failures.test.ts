@@ -2,7 +2,7 @@
  * D1 failing half-way through every multi-row write (test/helpers/failing-d1.ts): for EACH statement of
  * the write's batch in turn, that statement is replaced by an invalid one, so D1 itself fails and rolls
  * the batch back. Every time:
- *   - the answer is exactly 500 {"error":"internal error","code":"INTERNAL"};
+ *   - the answer is exactly 500 {"error":"erro interno","code":"INTERNAL"};
  *   - every table the write touches holds what it held before (all or nothing);
  *   - the one log line names no password, password hash, e-mail or other bound parameter, and no SQL;
  * and then the same request on the real binding succeeds and changes those tables (so the check above
@@ -31,7 +31,7 @@ import { keptColumnsAfterAll } from '../helpers/kept-columns';
 // Every team row these tests touched keeps its event's region, date and accepted count (triggers).
 keptColumnsAfterAll();
 
-const INTERNAL = '{"error":"internal error","code":"INTERNAL"}';
+const INTERNAL = '{"error":"erro interno","code":"INTERNAL"}';
 
 interface Write {
   method: string;

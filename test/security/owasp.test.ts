@@ -1149,7 +1149,7 @@ describe('API8 security misconfiguration', () => {
       expect(c[name]?.attrs, name).toEqual(expect.arrayContaining(['httponly', 'secure', 'samesite=none']));
   });
 
-  it('EVERY route answers a failing database with exactly {"error":"internal error","code":"INTERNAL"}: no stack, SQL or message', async () => {
+  it('EVERY route answers a failing database with exactly {"error":"erro interno","code":"INTERNAL"}: no stack, SQL or message', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const app = createApp();
     const problems: string[] = [];
@@ -1169,8 +1169,7 @@ describe('API8 security misconfiguration', () => {
       const text = await res.text();
       if (res.status === 500) {
         fiveHundreds++;
-        if (text !== '{"error":"internal error","code":"INTERNAL"}')
-          problems.push(`${opKey(op)}: ${text.slice(0, 120)}`);
+        if (text !== '{"error":"erro interno","code":"INTERNAL"}') problems.push(`${opKey(op)}: ${text.slice(0, 120)}`);
       } else if (op.secured || res.status > 500) {
         problems.push(`${opKey(op)}: ${res.status} (a protected route reads the user from D1 first, so it must fail)`);
       }

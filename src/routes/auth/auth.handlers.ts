@@ -49,7 +49,7 @@ const clientIp = (c: Context<AppEnv>) => clientOf(c.req.header('cf-connecting-ip
 export const register = handler(r.register, async (c) => {
   const input = c.req.valid('json');
   if (isAdmin(input.role))
-    throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} cannot be chosen at registration`);
+    throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} não pode ser escolhido no cadastro`);
   const { id, session } = await authFlows.register(c.get('db'), c.get('config'), logCtx(c), clientIp(c), input);
   setSessionCookies(c, session);
   return c.json(
@@ -83,7 +83,7 @@ function presentedRefreshToken(c: Context<AppEnv>, body: { refresh_token?: strin
 export const refresh = handler(r.refresh, async (c) => {
   const token = presentedRefreshToken(c, c.req.valid('json'));
   if (!token)
-    throw new ApiError('INVALID_REFRESH_TOKEN', 'no refresh token: send refresh_token in the body or the cookie');
+    throw new ApiError('INVALID_REFRESH_TOKEN', 'nenhum token de renovação: envie refresh_token no corpo ou no cookie');
   try {
     const session = await authFlows.refresh(c.get('db'), c.get('config'), logCtx(c), token);
     setSessionCookies(c, session);
@@ -106,7 +106,7 @@ export const logout = handler(r.logout, async (c) => {
 export const getMe = foldedHandler(r.getMe, async (c, read) => {
   // The account is the authentication query itself (its user row admits the caller): one statement.
   const account = await read.self(accountSelectLive, accountSelect);
-  if (!account) throw new ApiError('UNAUTHENTICATED', 'invalid or expired access token');
+  if (!account) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
   return c.json(toLoginResponse(account as Account, { access_token: '', expires_at: '' }), 200);
 });
 

@@ -37,7 +37,7 @@ const anonymousRead =
     fastSelect(c.get('db'), build(undefined as never));
 
 export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
-  const { table, field, noun } = cfg;
+  const { table, field, noun, notFound } = cfg;
 
   /** One round trip, authentication included: the page, its total when paged, the related rows. */
   const listWith = async (c: CatalogContext, read: Read) => {
@@ -76,13 +76,13 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
       regiao,
       c.req.valid('param').id,
       c.req.valid('json')[field]!,
-      noun,
+      notFound,
     );
     return c.json(await present.one(db, regiao, row, false), 200);
   };
 
   const remove: CatalogHandler = async (c) => {
-    await deleteCatalog(c.get('db'), logCtx(c), table, c.get('regiao'), c.req.valid('param').id, noun);
+    await deleteCatalog(c.get('db'), logCtx(c), table, c.get('regiao'), c.req.valid('param').id, notFound);
     return cfg.deleteStyle === 'message' ? c.json({ message: `${noun} deleted` }, 200) : c.body(null, 204);
   };
 

@@ -20,8 +20,10 @@ export interface CatalogConfig<F extends CatalogField = CatalogField, D extends 
   /** OpenAPI component names of the request and response bodies. */
   schemaNames: { request: string; response: string };
   tag: string;
-  /** Singular noun for summaries and messages ("curso"). */
+  /** Singular noun for summaries ("curso"). */
   noun: string;
+  /** The 404 sentence of an unknown id, in Portuguese with the noun's gender ("empresa não encontrada"). */
+  notFound: string;
   deleteStyle: D;
   /** GET list needs no token (still region-filtered): only /api/funcoes (docs/decisions.md#d4). */
   publicList?: boolean;

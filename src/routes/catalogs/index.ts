@@ -49,6 +49,7 @@ export const anosFormaturasConfig = {
   schemaNames: { request: 'CreateAnoFormaturaRequest', response: 'AnoFormaturaResponse' },
   tag: 'Graduation years',
   noun: 'ano de formatura',
+  notFound: 'ano de formatura não encontrado',
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 
@@ -61,6 +62,7 @@ export const cursosConfig = {
   schemaNames: { request: 'CreateCursoRequest', response: 'CursoResponse' },
   tag: 'Courses',
   noun: 'curso',
+  notFound: 'curso não encontrado',
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 
@@ -73,6 +75,7 @@ export const empresasConfig = {
   schemaNames: { request: 'CreateEmpresaRequest', response: 'EmpresaResponse' },
   tag: 'Companies',
   noun: 'empresa',
+  notFound: 'empresa não encontrada',
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 
@@ -85,6 +88,7 @@ export const funcoesConfig = {
   schemaNames: { request: 'CreateFuncaoRequest', response: 'FuncaoResponse' },
   tag: 'Professional functions',
   noun: 'funcao',
+  notFound: 'função não encontrada',
   deleteStyle: 'message',
   publicList: true,
 } as const satisfies CatalogConfig;
@@ -98,6 +102,7 @@ export const tiposServicosConfig = {
   schemaNames: { request: 'CreateTipoServicoRequest', response: 'TipoServicoResponse' },
   tag: 'Service types',
   noun: 'tipo de servico',
+  notFound: 'tipo de serviço não encontrado',
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 

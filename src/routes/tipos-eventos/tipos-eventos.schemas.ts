@@ -14,6 +14,7 @@ export const tiposEventosConfig = {
   schemaNames: { request: 'CreateEventoRequest', response: 'EventoResponse' },
   tag: 'Event types and prices',
   noun: 'tipo de evento',
+  notFound: 'tipo de evento não encontrado',
   deleteStyle: 'no-content',
 } as const satisfies CatalogConfig;
 
