@@ -87,7 +87,7 @@ describe('POST /api/admin/users', () => {
     const body = newUser();
     const res = await api('POST', '/api/admin/users', { token: admin.token, body });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), message: 'user created' });
+    expect(res.body).toEqual({ id: expect.any(String), message: 'usuário criado' });
     const login = await api('POST', '/auth/login', { body: { email: body.email, senha: body.senha } });
     expect(login.status).toBe(200);
     expect(login.body.user.ativo).toBe(true);
@@ -220,7 +220,7 @@ describe('DELETE /api/admin/users/{id}', () => {
     const [p] = await db.insert(profissionais).values({ regiao: 'SP', nome: 'Perfil', usuarioId: u.id }).returning();
     const res = await api('DELETE', `/api/admin/users/${u.id}`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'user deleted' });
+    expect(res.body).toEqual({ message: 'usuário excluído' });
     expectError(await api('GET', '/api/me', { token: u.token }), 401, 'UNAUTHENTICATED');
     expectError(
       await api('POST', '/auth/refresh', { body: { refresh_token: login.body.refresh_token } }),
@@ -286,7 +286,7 @@ describe('PATCH /api/admin/users/{id}/approve', () => {
     expectError(await api('POST', '/auth/login', { body: creds }), 401, 'ACCOUNT_PENDING');
     const res = await api('PATCH', `/api/admin/users/${reg.body.id}/approve`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'user approved' });
+    expect(res.body).toEqual({ message: 'usuário aprovado' });
     expect((await api('POST', '/auth/login', { body: creds })).status).toBe(200);
     expect(
       (await api('GET', '/api/admin/users/pending', { token: admin.token })).body.map((u: { id: string }) => u.id),

@@ -607,7 +607,7 @@ describe('POST /auth/logout', () => {
     const { body } = await login(u.email);
     const res = await api('POST', '/auth/logout', { body: { refresh_token: body.refresh_token } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'logged out' });
+    expect(res.body).toEqual({ message: 'sessão encerrada' });
     const c = cookies(res.headers);
     expect(c.access_token?.attrs).toContain('max-age=0');
     expect(c.refresh_token?.attrs).toContain('max-age=0');

@@ -158,7 +158,7 @@ describe('unread count and marking read', () => {
     await makeNotifications(other.id, 2);
     const res = await api('PUT', `${N}/read-all`, { token: me.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: expect.any(String), count: 4 });
+    expect(res.body).toEqual({ message: '4 notificações marcadas como lidas', count: 4 });
     expect((await api('GET', `${N}/unread-count`, { token: me.token })).body.count).toBe(0);
     expect((await inbox(me)).every((n) => n.lida)).toBe(true);
     expect((await api('PUT', `${N}/read-all`, { token: me.token })).body.count).toBe(0);

@@ -525,7 +525,7 @@ describe('DELETE /api/profissionais/{id}', () => {
     const p = await makeProfissional('SP', { usuarioId: u.id }, [f.id]);
     const res = await api('DELETE', `/api/profissionais/${p.id}`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'professional deleted' });
+    expect(res.body).toEqual({ message: 'profissional excluído' });
     expect(await db.select().from(users).where(eq(users.id, u.id))).toHaveLength(0);
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.userId, u.id))).toHaveLength(0);
     expect(

@@ -20,23 +20,23 @@ export const get = handler(r.get, async (c) => c.json(await admin.getUser(c.get(
 
 export const create = handler(r.create, async (c) => {
   const id = await admin.createUser(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), c.req.valid('json'));
-  return c.json({ id, message: 'user created' }, 201);
+  return c.json({ id, message: 'usuário criado' }, 201);
 });
 
 export const remove = handler(r.remove, async (c) => {
   await admin.deleteUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id);
-  return c.json({ message: 'user deleted' }, 200);
+  return c.json({ message: 'usuário excluído' }, 200);
 });
 
 export const approve = handler(r.approve, async (c) => {
   await admin.approveUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id, pushOf(c));
-  return c.json({ message: 'user approved' }, 200);
+  return c.json({ message: 'usuário aprovado' }, 200);
 });
 
 export const changeRole = handler(r.changeRole, async (c) => {
   const { role } = c.req.valid('json');
   await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id, role, pushOf(c));
-  return c.json({ message: `role changed to ${role}` }, 200);
+  return c.json({ message: `perfil alterado para ${role}` }, 200);
 });
 
 export const accessInvitation = handler(r.accessInvitation, async (c) => {
@@ -44,5 +44,5 @@ export const accessInvitation = handler(r.accessInvitation, async (c) => {
   const config = c.get('config');
   const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
-  return c.json({ message: 'access invitation queued' }, 202);
+  return c.json({ message: 'convite de acesso na fila de envio' }, 202);
 });

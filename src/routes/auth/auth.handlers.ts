@@ -53,7 +53,7 @@ export const register = handler(r.register, async (c) => {
   const { id, session } = await authFlows.register(c.get('db'), c.get('config'), logCtx(c), clientIp(c), input);
   setSessionCookies(c, session);
   return c.json(
-    { id, ...tokenFields(session), message: 'registered: the account is pending approval by an administrator' },
+    { id, ...tokenFields(session), message: 'cadastro feito: a conta aguarda a aprovação de um administrador' },
     201,
   );
 });
@@ -100,7 +100,7 @@ export const logout = handler(r.logout, async (c) => {
   const token = body.refresh_token ?? getCookie(c, 'refresh_token');
   if (token) await authFlows.logout(c.get('db'), logCtx(c), token);
   clearSessionCookies(c);
-  return c.json({ message: 'logged out' }, 200);
+  return c.json({ message: 'sessão encerrada' }, 200);
 });
 
 export const getMe = foldedHandler(r.getMe, async (c, read) => {

@@ -37,7 +37,7 @@ const anonymousRead =
     fastSelect(c.get('db'), build(undefined as never));
 
 export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
-  const { table, field, noun, notFound } = cfg;
+  const { table, field, notFound } = cfg;
 
   /** One round trip, authentication included: the page, its total when paged, the related rows. */
   const listWith = async (c: CatalogContext, read: Read) => {
@@ -83,7 +83,7 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
 
   const remove: CatalogHandler = async (c) => {
     await deleteCatalog(c.get('db'), logCtx(c), table, c.get('regiao'), c.req.valid('param').id, notFound);
-    return cfg.deleteStyle === 'message' ? c.json({ message: `${noun} deleted` }, 200) : c.body(null, 204);
+    return cfg.deleteStyle === 'message' ? c.json({ message: cfg.deleted ?? 'excluído' }, 200) : c.body(null, 204);
   };
 
   return { list, publicList, create, update, remove };

@@ -25,6 +25,8 @@ export interface CatalogConfig<F extends CatalogField = CatalogField, D extends 
   /** The 404 sentence of an unknown id, in Portuguese with the noun's gender ("empresa não encontrada"). */
   notFound: string;
   deleteStyle: D;
+  /** The 200 answer's sentence of a delete with deleteStyle 'message' ("função excluída"). */
+  deleted?: string;
   /** GET list needs no token (still region-filtered): only /api/funcoes (docs/decisions.md#d4). */
   publicList?: boolean;
 }

@@ -90,6 +90,7 @@ export const funcoesConfig = {
   noun: 'funcao',
   notFound: 'função não encontrada',
   deleteStyle: 'message',
+  deleted: 'função excluída',
   publicList: true,
 } as const satisfies CatalogConfig;
 

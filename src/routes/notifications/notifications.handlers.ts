@@ -18,7 +18,10 @@ export const unreadCount = foldedHandler(r.unreadCount, async (c, read) => {
 
 export const readAll = handler(r.readAll, async (c) => {
   const n = await inbox.markAllRead(c.get('db'), logCtx(c), c.get('user').id);
-  return c.json({ message: `${n} notification${n === 1 ? '' : 's'} marked as read`, count: n }, 200);
+  return c.json(
+    { message: n === 1 ? '1 notificação marcada como lida' : `${n} notificações marcadas como lidas`, count: n },
+    200,
+  );
 });
 
 export const markRead = handler(r.markRead, async (c) =>

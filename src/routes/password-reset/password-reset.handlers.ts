@@ -12,12 +12,12 @@ export const forgotPassword = handler(r.forgotPassword, async (c) => {
   );
   // Enqueued after the answer is built, in the background: the answer's timing does not depend on it.
   if (outboxId) mailOf(c)([outboxId]);
-  return c.json({ message: 'if the address has an account, a link to reset its password is on its way' }, 202);
+  return c.json({ message: 'se o endereço tiver uma conta, um link para redefinir a senha está a caminho' }, 202);
 });
 
 export const resetPassword = handler(r.resetPassword, async (c) => {
   const { token, nova_senha } = c.req.valid('json');
   const outboxId = await reset(c.get('db'), c.get('config'), token, nova_senha, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
-  return c.json({ message: 'password changed: log in with the new password' }, 200);
+  return c.json({ message: 'senha alterada: entre com a nova senha' }, 200);
 });

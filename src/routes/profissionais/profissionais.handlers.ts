@@ -54,7 +54,7 @@ export const update = handler(r.update, async (c) => {
 
 export const remove = handler(r.remove, async (c) => {
   await deleteProfissional(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), c.req.valid('param').id);
-  return c.json({ message: 'professional deleted' }, 200);
+  return c.json({ message: 'profissional excluído' }, 200);
 });
 
 export const minhasAvaliacoes = handler(r.minhasAvaliacoes, async (c) =>

@@ -8,7 +8,7 @@ export const { list, publicList, create, update, remove } = catalogHandlers(tipo
 
 export const setPrice = handler(r.setPrice, async (c) => {
   const id = await savePrice(c.get('db'), logCtx(c), c.get('regiao'), c.req.valid('json'));
-  return c.json({ message: 'price saved', id }, 200);
+  return c.json({ message: 'preço salvo', id }, 200);
 });
 
 export const listPrices = handler(r.listPrices, async (c) =>
