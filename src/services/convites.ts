@@ -671,11 +671,28 @@ function acceptAnswer(db: Db, who: Answerer, id: string | Placeholder, now: stri
  * acceptAnswer built once per author check (db/prepared-statement.ts): the hot write of a
  * professional's day, whose seven statements drizzle would otherwise build on every request.
  */
-const acceptBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
-  const p = sql.placeholder;
-  const who = { usuario: p('usuario'), guard: guardTemplate(db, s.author), log: LOG_TEMPLATE };
-  return acceptAnswer(db, who, p('id'), sql`${p('now')}`, p('fee_id'));
+const acceptBatch = preparedBatch((db: Db, s: AnswerShape) =>
+  acceptAnswer(db, templateAnswerer(db, s), ph('id'), sql`${ph('now')}`, ph('fee_id')),
+);
+
+/** What a cached answer's SQL depends on: which author check it carries. */
+type AnswerShape = { author: GuardShape };
+const ph = sql.placeholder;
+
+/** The answerer of a cached answer: the caller's user and its log entries as placeholders (answerBinds). */
+const templateAnswerer = (db: Db, s: AnswerShape): Answerer => ({
+  usuario: ph('usuario'),
+  guard: guardTemplate(db, s.author),
+  log: LOG_TEMPLATE,
 });
+
+/** A cached answer's statements for this request: the invitation, the time and the caller, and the answer's own new ids. */
+const answerBinds = <T>(
+  batch: (db: Db, shape: AnswerShape, values: Record<string, unknown>) => T,
+  db: Db,
+  author: Author,
+  values: { id: string; now: string } & Record<string, string>,
+) => batch(db, { author: author.template.shape }, writeBinds(author, { ...values, usuario: author.scope.id }));
 
 /**
  * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
@@ -686,8 +703,7 @@ const acceptBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
  */
 function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
   if (status === 'aceito') {
-    const values = { id, now, usuario: author.scope.id, fee_id: crypto.randomUUID() };
-    const statements = acceptBatch(db, { author: author.template.shape }, writeBinds(author, values));
+    const statements = answerBinds(acceptBatch, db, author, { id, now, fee_id: crypto.randomUUID() });
     return {
       statements,
       wrote: (results) => wrote(results, ACCEPT_UPDATE),
@@ -717,14 +733,12 @@ function answerPlan(db: Db, author: Author, id: string, status: Answer, now: str
     };
   }
 
-  const values = {
+  const statements = answerBinds(declineBatch, db, author, {
     id,
     now,
-    usuario: author.scope.id,
     promocao_id: crypto.randomUUID(),
     fee_id: crypto.randomUUID(),
-  };
-  const statements = declineBatch(db, { author: author.template.shape }, writeBinds(author, values));
+  });
   return {
     statements,
     wrote: (results) => wrote(results, DECLINE_UPDATE),
@@ -793,11 +807,12 @@ function declineAnswer(
 }
 
 /** declineAnswer built once per author check, as acceptBatch. */
-const declineBatch = preparedBatch((db: Db, s: { author: GuardShape }) => {
-  const p = sql.placeholder;
-  const who = { usuario: p('usuario'), guard: guardTemplate(db, s.author), log: LOG_TEMPLATE };
-  return declineAnswer(db, who, p('id'), sql`${p('now')}`, { promocaoId: p('promocao_id'), feeId: p('fee_id') });
-});
+const declineBatch = preparedBatch((db: Db, s: AnswerShape) =>
+  declineAnswer(db, templateAnswerer(db, s), ph('id'), sql`${ph('now')}`, {
+    promocaoId: ph('promocao_id'),
+    feeId: ph('fee_id'),
+  }),
+);
 
 /**
  * An administrator of the event's region decides an application waiting for approval

@@ -81,8 +81,11 @@ export const registerKeys = (ip: string): LimitKey[] => [{ key: `register:${ip}`
 /** The client a limit counts: Cloudflare's edge sets cf-connecting-ip (see SECURITY.md). */
 export const clientOf = (header: string | undefined) => header?.trim() || 'unknown';
 
+/** What the 429 of a login limit names (its sentence, followed by when to try again). */
+const FAILED_LOGINS = 'muitas tentativas de login sem sucesso';
+
 /** 429 with Retry-After when a counter has reached its limit in the window. */
-export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = 'muitas tentativas de login sem sucesso') {
+export async function assertLoginAllowed(db: Db, keys: LimitKey[], what = FAILED_LOGINS) {
   const since = new Date(Date.now() - LOGIN_WINDOW_MS).toISOString();
   const rows = await db
     .select({ key: loginFailures.key, n: sql<number>`count(*)`, oldest: sql<string>`min(${loginFailures.createdAt})` })
@@ -176,7 +179,7 @@ export async function settleAttempt(
   keys: LimitKey[],
   ids: string[],
   result: unknown,
-  what = 'muitas tentativas de login sem sucesso',
+  what = FAILED_LOGINS,
 ): Promise<string[]> {
   if ((result as { meta: { changes: number } }).meta.changes === ids.length) return ids;
   // Some rows may have been taken: give them back (an id that was not taken deletes nothing).

@@ -107,9 +107,15 @@ const fromFunctionPlaces = (x: VagasShape) => [
   x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
 ];
 
-/** The page's order: the event's date (the place's kept copy when the page starts from places), time, id, function. */
+/**
+ * Where the page starts: the city's open places, one function's, or the region's events in date
+ * order (agenda_regiao_data_idx). Decides the page's leading terms and its date column.
+ */
+const pageStart = (x: VagasShape) => (x.cidade ? 'cidade' : x.funcao ? 'funcao' : 'eventos');
+
+/** The page's order: the event's date (the place's kept copy when it walks one function's places), time, id, function. */
 const vagasOrder = (x: VagasShape) => [
-  asc(x.funcao && !x.cidade ? agendaEquipe.dataEvento : agenda.dataEvento),
+  asc(pageStart(x) === 'funcao' ? agendaEquipe.dataEvento : agenda.dataEvento),
   asc(agenda.horario),
   asc(agenda.id),
   asc(funcoes.labelKey),
@@ -123,7 +129,11 @@ const vagasOrder = (x: VagasShape) => [
 function vagasWhere(x: VagasShape) {
   return and(
     openPlace,
-    ...(x.cidade ? fromCityPlaces : x.funcao ? fromFunctionPlaces(x) : [eq(agenda.regiao, profissionais.regiao)]),
+    ...{
+      cidade: () => fromCityPlaces,
+      funcao: () => fromFunctionPlaces(x),
+      eventos: () => [eq(agenda.regiao, profissionais.regiao)],
+    }[pageStart(x)](),
     gte(agenda.dataEvento, ph('desde')),
     x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
     x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
