@@ -37,16 +37,35 @@ export const logsAtividade = sqliteTable(
 );
 
 /**
- * The hash chain, sealed by the scheduled job (src/scheduled/seal-activity-log.ts) in seq order:
- * hash = SHA-256(hash_anterior + canonical JSON of the entry). Append-only too; the primary key on
- * seq and the job's guard ("only the entry right after the last seal") make a second seal of an
- * entry impossible, whatever the number of overlapping runs.
+ * The hash chain, sealed by the scheduled job (src/scheduled/seal-activity-log.ts) in seq order.
+ * `versao` says which rule sealed the row (docs/decisions.md#d15): 0, the first rule, without a key:
+ * hash = SHA-256(hash_anterior + canonical JSON of the entry); n >= 1, HMAC-SHA256 of the same text
+ * under version n of LOG_CHAIN_SECRET (a Worker secret, never in D1). Rows sealed before the key
+ * existed keep version 0 and are never sealed again. Append-only too; the primary key on seq and
+ * the job's guard ("only the entry right after the last seal") make a second seal of an entry
+ * impossible, whatever the number of overlapping runs.
  */
 export const logsAtividadeSelos = sqliteTable('logs_atividade_selos', {
   seq: integer('seq').primaryKey(),
   hashAnterior: text('hash_anterior').notNull(),
   hash: text('hash').notNull(),
   seladoEm: text('selado_em').notNull(),
+  versao: integer('versao').notNull().default(0),
+});
+
+/**
+ * The head of the chain published once per São Paulo day (the e-mail to the SUPERADMINs): the day
+ * is the primary key, so overlapping runs publish one head and send one e-mail; `id` is the run
+ * that got in (its e-mails are written only with its row). Append-only (triggers). A copy in D1 is
+ * no proof: the e-mail is; this row is what made it exactly once.
+ */
+export const logsAtividadeCabecas = sqliteTable('logs_atividade_cabecas', {
+  dia: text('dia').primaryKey(),
+  id: text('id').notNull(),
+  seq: integer('seq').notNull(),
+  hash: text('hash').notNull(),
+  versao: integer('versao').notNull(),
+  createdAt: text('created_at').notNull(),
 });
 
 export type LogAtividadeRow = typeof logsAtividade.$inferSelect;
