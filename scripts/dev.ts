@@ -95,6 +95,18 @@ function ensureDevPayments(vars: Record<string, string>) {
   console.log(`Added MP_API_URL=${FAKE_MP_URL}, MP_ACCESS_TOKEN and a random MP_WEBHOOK_SECRET to ${DEV_VARS}.`);
 }
 
+/** A .dev.vars without the activity log's chain key gets a random one once (docs/decisions.md#d15). */
+function ensureDevLogChain(vars: Record<string, string>) {
+  if (vars.LOG_CHAIN_SECRET !== undefined) return;
+  const key = randomHex(32);
+  appendFileSync(
+    DEV_VARS,
+    `\n# Added by npm run dev: the key of the activity log's seals (without it the scheduled job seals nothing).\nLOG_CHAIN_SECRET=${key}\n`,
+  );
+  vars.LOG_CHAIN_SECRET = key;
+  console.log(`Added a random LOG_CHAIN_SECRET to ${DEV_VARS}.`);
+}
+
 /** wrangler's own launcher, run with this node: it passes SIGINT/SIGTERM on and shuts workerd down. */
 function wranglerBin(): string {
   const require = createRequire(import.meta.url);
@@ -110,6 +122,7 @@ async function main() {
   const vars = readDevVars(DEV_VARS);
   ensureDevCorsOrigins(vars);
   ensureDevPayments(vars);
+  ensureDevLogChain(vars);
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
 

@@ -38,6 +38,8 @@ export interface Bindings {
   /** Calendar feeds (docs/decisions-2 D16): the API's public origin for feed urls, and the token key. */
   API_URL?: string;
   ICAL_TOKEN_SECRET?: string;
+  /** The activity log's chain key(s) (docs/decisions.md#d15): a secret, never in D1. */
+  LOG_CHAIN_SECRET?: string;
   /** Upper bound of the edge cache TTL of public GETs (middleware/cached.ts); 0: no Cache API. */
   EDGE_CACHE_TTL_SECONDS?: string;
 }
@@ -87,6 +89,40 @@ const optionalSecret = z
   .trim()
   .optional()
   .transform((s) => s || undefined);
+
+/** The keys of the activity log's chain by version; `current` seals new entries (docs/decisions.md#d15). */
+export interface LogChainKeys {
+  current: number;
+  keys: ReadonlyMap<number, string>;
+}
+
+const LOG_CHAIN_MIN = 32;
+
+/**
+ * LOG_CHAIN_SECRET: one key (version 1), or after a rotation a list `<version>:<key>` separated by
+ * spaces or commas, the current key first and with the highest version (older ones only verify
+ * what they sealed). Each key at least 32 characters. Unset: nothing is sealed (the job fails).
+ */
+export function parseLogChainSecret(raw: string): LogChainKeys | string {
+  const parts = raw.split(/[\s,]+/).filter(Boolean);
+  if (parts.length === 0) return 'is empty';
+  if (parts.length === 1 && !/^\d+:/.test(parts[0]!)) {
+    if (parts[0]!.length < LOG_CHAIN_MIN) return `must be at least ${LOG_CHAIN_MIN} characters`;
+    return { current: 1, keys: new Map([[1, parts[0]!]]) };
+  }
+  const keys = new Map<number, string>();
+  for (const part of parts) {
+    const m = /^([1-9]\d{0,5}):(.*)$/.exec(part);
+    if (!m) return 'must be one key, or a list of <version>:<key> (version a positive integer)';
+    const version = Number(m[1]);
+    if (keys.has(version)) return `has version ${version} twice`;
+    if (m[2]!.length < LOG_CHAIN_MIN) return `key version ${version} must be at least ${LOG_CHAIN_MIN} characters`;
+    keys.set(version, m[2]!);
+  }
+  const current = Number(/^\d+/.exec(parts[0]!)![0]);
+  if (Math.max(...keys.keys()) !== current) return 'must list the current key (the highest version) first';
+  return { current, keys };
+}
 
 export const configSchema = z.object({
   JWT_SECRET: z
@@ -174,6 +210,17 @@ export const configSchema = z.object({
     .transform((s) => s || undefined)
     .refine((s) => s === undefined || s.length >= 32, 'ICAL_TOKEN_SECRET must be at least 32 characters'),
   EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
+  /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */
+  LOG_CHAIN_SECRET: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s?.trim()) return undefined;
+      const parsed = parseLogChainSecret(s.trim());
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: `LOG_CHAIN_SECRET ${parsed}` });
+      return z.NEVER;
+    }),
 });
 
 export type Config = z.infer<typeof configSchema>;

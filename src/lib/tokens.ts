@@ -157,7 +157,23 @@ export const fromB64url = (s: string) => {
 /** 32 random bytes, base64url. */
 export const newRefreshToken = () => b64url(crypto.getRandomValues(new Uint8Array(32)));
 
+const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
 export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value)));
+}
+
+/** Two strings compared in constant time (for their length; a different length is unequal at once). */
+export function sameText(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  if (x.length !== y.length) return false;
+  return (
+    crypto.subtle as unknown as { timingSafeEqual(a: ArrayBufferView, b: ArrayBufferView): boolean }
+  ).timingSafeEqual(x, y);
+}
+
+/** HMAC-SHA256 of `value` under `secret` (its UTF-8 bytes), lowercase hex. */
+export async function hmacSha256Hex(secret: string, value: string): Promise<string> {
+  return hex(await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(value)));
 }

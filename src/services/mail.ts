@@ -150,6 +150,23 @@ function template(
         outro: ['Obrigado por nos ajudar a melhorar nossos eventos.'],
       };
     }
+    case 'cabeca_log': {
+      // The activity log's daily head (docs/decisions.md#d15): kept outside D1, it lets an auditor see later
+      // whether the chain still reaches this seal.
+      const { dia, seq, hash, versao } = dados as { dia?: unknown; seq?: unknown; hash?: unknown; versao?: unknown };
+      return {
+        subject: `Selo diário do log de atividades (${String(dia)})`,
+        intro: [
+          `Olá, ${nome}.`,
+          `Este é o selo do log de atividades de ${String(dia)}: a última entrada selada é a seq ${String(seq)}, com o selo ${String(hash)} (versão da chave ${String(versao)}).`,
+          'Guarde este e-mail fora do sistema (não o apague). Para conferir depois que o log não foi alterado nem encurtado até esta entrada, um SUPERADMIN abre:',
+          `GET /api/logs-atividade/verificacao?seq=${String(seq)}&hash=${String(hash)}`,
+        ],
+        outro: [
+          'A resposta deve ter "ok": true. Qualquer outra resposta indica uma alteração no log: avise o responsável pela segurança.',
+        ],
+      };
+    }
     case 'senha_alterada':
       return {
         subject: 'Sua senha foi alterada',

@@ -33,6 +33,8 @@ export const TEST_VARS = {
   // Calendar feeds (D16): urls on this origin, tokens derived with this key.
   API_URL: 'https://api.example.test',
   ICAL_TOKEN_SECRET: 'ical-test-secret-for-vitest-only-0123456789',
+  // The activity log's chain key (D15): one key, version 1. Tests of rotation bind a keyring of their own.
+  LOG_CHAIN_SECRET: 'log-chain-test-secret-for-vitest-only-0123456789',
   // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
   EDGE_CACHE_TTL_SECONDS: '0',
 } as const;

@@ -9,4 +9,8 @@ export const list = foldedHandler(r.list, async (c, read) => {
   return c.json(pageWithCursor(c, rows, q.limit, (last) => encodeCursor(last.seq)).map(toLogResponse), 200);
 });
 
-export const verify = handler(r.verify, async (c) => c.json(await verifyChain(c.get('db')), 200));
+export const verify = handler(r.verify, async (c) => {
+  const { seq, hash } = c.req.valid('query');
+  const expected = seq !== undefined && hash !== undefined ? { seq, hash } : undefined;
+  return c.json(await verifyChain(c.get('db'), c.get('config').LOG_CHAIN_SECRET, expected), 200);
+});

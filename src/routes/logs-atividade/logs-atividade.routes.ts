@@ -3,7 +3,7 @@ import { nextCursorHeader } from '../../lib/cursor';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
-import { LogEntrySchema, LogListQuery, VerificationSchema } from './logs-atividade.schemas';
+import { LogEntrySchema, LogListQuery, VerificationQuery, VerificationSchema } from './logs-atividade.schemas';
 
 const tags = ['Activity log'];
 
@@ -31,8 +31,12 @@ export const verify = authedRoute({
   allow: requireRole('SUPERADMIN'),
   summary: 'Recompute the hash chain over the sealed entries',
   description:
-    '`{"ok": true, "total": N}` when every sealed entry still hashes to its seal, in seq order; otherwise ' +
-    '`{"ok": false, "quebra_em_seq": N}`, the first entry that was changed, removed or re-chained. Entries not yet sealed ' +
-    '(the last 15 minutes) are not covered.',
+    '`{"ok": true, "total": N, "cabeca", "sem_chave_ate_seq"}` when the sealed entries run from seq 1 without a gap and ' +
+    'each still matches its seal (HMAC-SHA256 under the key version it names, or SHA-256 for entries sealed before the key; ' +
+    'docs/decisions.md#d15); otherwise `{"ok": false, "quebra_em_seq": N, "motivo"}`, the first seq where it breaks (and, for ' +
+    'a gap, `lacuna`: the missing seqs). With `seq` and `hash` (a head published by a sealing run: its log line or the daily ' +
+    'e-mail to the SUPERADMINs), the chain must also still reach that seal: a removed end answers `cabeca_ausente`. Entries ' +
+    'not yet sealed (the last 15 minutes) are not covered.',
+  request: { query: VerificationQuery },
   responses: { 200: jsonResponse(VerificationSchema, 'The result of the check') },
 });

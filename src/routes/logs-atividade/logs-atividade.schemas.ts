@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { cursorAntes, cursorLimit, cursorParts, isIsoInstant } from '../../lib/cursor';
 import { isIsoDate, saoPauloDayStart } from '../../lib/dates';
 import { uuid } from '../../lib/fields';
-import type { LogCursor } from '../../services/activity-log';
+import { MOTIVOS, type LogCursor } from '../../services/activity-log';
 import { out } from '../openapi';
 
 export const LogEntrySchema = z
@@ -77,9 +77,74 @@ export const LogListQuery = z.object({
   antes: cursorAntes(decodeLogCursor, 'entries'),
 });
 
+/** A published head (a sealing run's log line or daily e-mail): `seq` and `hash` together, or neither. */
+export const VerificationQuery = z
+  .object({
+    seq: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'deve ser um inteiro positivo')
+      .transform(Number)
+      .optional()
+      .openapi({
+        param: { name: 'seq', in: 'query' },
+        type: 'integer',
+        minimum: 1,
+        description: "The expected head's seq (from a sealing run's log line or daily e-mail); with `hash`",
+      }),
+    hash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'deve ter 64 dígitos hexadecimais')
+      .transform((s) => s.toLowerCase())
+      .optional()
+      .openapi({
+        param: { name: 'hash', in: 'query' },
+        pattern: '^[0-9a-fA-F]{64}$',
+        description: "The expected head's seal (`hash` of that entry); with `seq`",
+      }),
+  })
+  .refine((q) => (q.seq === undefined) === (q.hash === undefined), {
+    path: ['hash'],
+    message: 'informe seq e hash juntos, ou nenhum dos dois',
+  });
+
+const Head = z
+  .object({
+    seq: z.number().int(),
+    hash: z.string(),
+    versao: z.number().int().openapi({ description: '0: the first rule, without a key; n: key version n' }),
+  })
+  .openapi('LogCabeca');
+
 export const VerificationSchema = z
   .union([
-    z.object({ ok: z.literal(true), total: z.number().int() }),
-    z.object({ ok: z.literal(false), quebra_em_seq: z.number().int() }),
+    z.object({
+      ok: z.literal(true),
+      total: z.number().int(),
+      cabeca: Head.nullable().openapi({ description: 'The last seal now; null when nothing is sealed' }),
+      sem_chave_ate_seq: z.number().int().nullable().openapi({
+        description:
+          'The last seq sealed by the first rule, without a key (null: none). It never grows once LOG_CHAIN_SECRET is set',
+      }),
+      cabeca_esperada_alcancada: z
+        .literal(true)
+        .optional()
+        .openapi({ description: 'Present when `seq` and `hash` were given: the chain still reaches that seal' }),
+    }),
+    z.object({
+      ok: z.literal(false),
+      quebra_em_seq: z.number().int(),
+      motivo: z.enum(MOTIVOS).openapi({
+        description:
+          '`lacuna`: seqs missing (see `lacuna`); `entrada_ausente`: a sealed entry is gone; `selo_invalido`: the entry was ' +
+          'changed or its seal does not follow the previous one; `versao_invalida`: a seal of an older rule after a newer ' +
+          'one; `chave_desconhecida`: a seal of a key version the Worker does not have; `cabeca_ausente`: the expected ' +
+          'head is past the last sealed entry (the end was removed); `cabeca_divergente`: the seal at the expected seq ' +
+          'is another one (history up to it was rewritten)',
+      }),
+      lacuna: z
+        .object({ de: z.number().int(), ate: z.number().int() })
+        .optional()
+        .openapi({ description: 'The missing seqs, both ends included (motivo `lacuna`)' }),
+    }),
   ])
   .openapi('LogVerificacao');
