@@ -51,3 +51,49 @@ export async function runCron(when: Date = new Date()) {
   await worker.scheduled(controller, env, ctx);
   await waitOnExecutionContext(ctx);
 }
+
+/** The append-only triggers of the log and its seals (drizzle/0005_activity_log_append_only.sql). */
+const APPEND_ONLY = ['logs_atividade', 'logs_atividade_selos'].flatMap((table) =>
+  (['update', 'delete'] as const).map(
+    (verb) =>
+      `create trigger ${table}_no_${verb} before ${verb} on ${table} begin select raise(abort, '${table} is append-only: ${verb.toUpperCase()} refused'); end`,
+  ),
+);
+
+/**
+ * Runs SQL as someone with D1 write access would, behind the API: the append-only triggers are
+ * lifted for these statements only (one atomic batch), then put back as they were.
+ */
+export async function behindTheApi(...statements: (string | D1PreparedStatement)[]) {
+  const drop = APPEND_ONLY.map((ddl) => env.DB.prepare(`drop trigger ${ddl.split(' ')[2]}`));
+  await env.DB.batch([
+    ...drop,
+    ...statements.map((s) => (typeof s === 'string' ? env.DB.prepare(s) : s)),
+    ...APPEND_ONLY.map((ddl) => env.DB.prepare(ddl)),
+  ]);
+}
+
+/** One raw row of `logs_atividade` (snake_case, as D1 answers). */
+export type RawEntry = Record<string, unknown> & { seq: number };
+
+/** The entries from `seq` on, as stored: what a test puts back after tampering (restoreFrom). */
+export async function entriesFrom(seq: number): Promise<RawEntry[]> {
+  const { results } = await env.DB.prepare('select * from logs_atividade where seq >= ? order by seq').bind(seq).all();
+  return results as RawEntry[];
+}
+
+/**
+ * Undoes a test's tampering: the entries saved by entriesFrom(seq) are stored again as they were,
+ * every seal from `seq` on is removed, and the sealing job seals them again (with the key, the
+ * same seals as before). The chain verifies again for the next test of the file.
+ */
+export async function restoreFrom(seq: number, saved: RawEntry[]) {
+  const put = saved.map((e) => {
+    const cols = Object.keys(e);
+    return env.DB.prepare(
+      `insert or replace into logs_atividade (${cols.join(', ')}) values (${cols.map(() => '?').join(', ')})`,
+    ).bind(...cols.map((c) => e[c]));
+  });
+  await behindTheApi(env.DB.prepare('delete from logs_atividade_selos where seq >= ?').bind(seq), ...put);
+  await runCron();
+}

@@ -8,11 +8,23 @@ import { LogEntrySchema, VerificationSchema } from '../../src/routes/logs-ativid
 import { runScheduled } from '../../src/scheduled';
 import { canonicalEntry, entryHash, GENESIS, sealPending } from '../../src/services/activity-log';
 import { createDb } from '../../src/db/client';
-import { entriesOf, logEntries, runCron } from '../helpers/activity-log';
+import { getConfig } from '../../src/env';
+import { TEST_VARS } from '../setup/vars';
+import { behindTheApi, entriesFrom, entriesOf, logEntries, restoreFrom, runCron } from '../helpers/activity-log';
 import { failingD1 } from '../helpers/failing-d1';
 import { db, makeAdmin, makeCatalog, makeUser, uniq } from '../helpers/factories';
 import { api, expectError } from '../helpers/request';
-import { count } from 'drizzle-orm';
+
+/** HMAC-SHA256, lowercase hex: how anyone holding the key recomputes a seal (docs/decisions.md#d15). */
+async function hmacHex(secret: string, text: string) {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(text)));
+  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+import { count, desc, gte, lt } from 'drizzle-orm';
 
 const L = '/api/logs-atividade';
 
@@ -216,7 +228,7 @@ describe('append-only', () => {
 });
 
 describe('the hash chain', () => {
-  it('is sealed by the scheduled job in seq order; GET shows the hashes; verificacao passes', async () => {
+  it('is sealed by the scheduled job in seq order, keyed; GET shows the hashes; verificacao passes', async () => {
     const admin = await makeAdmin();
     const { body } = await newCurso(admin.token);
     await runCron(new Date('2026-11-23T12:00:00Z'));
@@ -227,18 +239,27 @@ describe('the hash chain', () => {
     const [first] = await db.select().from(logsAtividadeSelos).orderBy(logsAtividadeSelos.seq).limit(1);
     expect(first!.hashAnterior).toBe(GENESIS);
     for (let i = 1; i < chain.length; i++) expect(chain[i]!.hash_anterior).toBe(chain[i - 1]!.hash);
-    // hash = SHA-256(hash_anterior + canonical JSON), recomputable outside the API.
+    // hash = HMAC-SHA256 under LOG_CHAIN_SECRET (version 1) of hash_anterior + canonical JSON,
+    // recomputable outside the API with the key; no longer the unkeyed SHA-256.
     const [row] = await db
       .select()
       .from(logsAtividade)
       .where((await import('drizzle-orm')).eq(logsAtividade.entidadeId, body.id));
     const entry = (await entriesOf(body.id))[0]!;
-    expect(await entryHash(entry.hash_anterior!, row!)).toBe(entry.hash);
+    expect(await hmacHex(TEST_VARS.LOG_CHAIN_SECRET, entry.hash_anterior! + canonicalEntry(row!))).toBe(entry.hash);
+    expect(await entryHash(entry.hash_anterior!, row!)).not.toBe(entry.hash);
     expect(canonicalEntry(row!)).toMatch(/^\{"seq":\d+,"id":"[^"]+","created_at":".*,"dados":\{"nome":\{"depois":"/);
+    const versions = await env.DB.prepare('select distinct versao from logs_atividade_selos').all();
+    expect(versions.results).toEqual([{ versao: 1 }]);
 
     const v = await api('GET', `${L}/verificacao`, { token: admin.token });
     expect(v.status).toBe(200);
-    expect(VerificationSchema.parse(v.body)).toEqual({ ok: true, total: all.length });
+    expect(VerificationSchema.parse(v.body)).toEqual({
+      ok: true,
+      total: all.length,
+      cabeca: { seq: chain.at(-1)!.seq, hash: chain.at(-1)!.hash, versao: 1 },
+      sem_chave_ate_seq: null,
+    });
   });
 
   it('a second run seals nothing twice; two overlapping runs seal each entry once', async () => {
@@ -246,16 +267,17 @@ describe('the hash chain', () => {
     await runCron();
     for (let i = 0; i < 30; i++) await newCurso(admin.token); // 30 entries: two insert statements of seals
     const dbx = createDb(env.DB);
+    const keys = getConfig(env).LOG_CHAIN_SECRET!;
     const now = new Date();
-    const [a, b] = await Promise.all([sealPending(dbx, now), sealPending(dbx, now)]);
+    const [a, b] = await Promise.all([sealPending(dbx, keys, now), sealPending(dbx, keys, now)]);
     expect(a + b).toBe(30);
-    expect(await sealPending(dbx, now)).toBe(0);
+    expect(await sealPending(dbx, keys, now)).toBe(0);
     await runCron();
     const [seals] = await db.select({ n: count() }).from(logsAtividadeSelos);
     const [entries] = await db.select({ n: count() }).from(logsAtividade);
     expect(seals!.n).toBe(entries!.n);
     const v = await api('GET', `${L}/verificacao`, { token: admin.token });
-    expect(v.body).toEqual({ ok: true, total: entries!.n });
+    expect(v.body).toMatchObject({ ok: true, total: entries!.n });
   });
 
   it('a run seals at most its limit; the next run carries on', async () => {
@@ -263,8 +285,9 @@ describe('the hash chain', () => {
     await runCron();
     for (let i = 0; i < 3; i++) await newCurso(admin.token);
     const dbx = createDb(env.DB);
-    expect(await sealPending(dbx, new Date(), 2)).toBe(2);
-    expect(await sealPending(dbx, new Date(), 2)).toBe(1);
+    const keys = getConfig(env).LOG_CHAIN_SECRET!;
+    expect(await sealPending(dbx, keys, new Date(), 2)).toBe(2);
+    expect(await sealPending(dbx, keys, new Date(), 2)).toBe(1);
   });
 
   it('verificacao names the first entry changed behind the API (test-only SQL path)', async () => {
@@ -273,20 +296,190 @@ describe('the hash chain', () => {
     await newCurso(admin.token);
     await runCron();
     const entry = (await entriesOf(body.id))[0]!;
-    // Tamper: lift the trigger, edit the entry, put the trigger back.
-    await env.DB.prepare('drop trigger logs_atividade_no_update').run();
-    await env.DB.prepare(`update logs_atividade set dados = '{"nome":{"depois":"forjado"}}' where seq = ?`)
-      .bind(entry.seq)
-      .run();
-    await env.DB.prepare(
-      `create trigger logs_atividade_no_update before update on logs_atividade begin select raise(abort, 'logs_atividade is append-only: UPDATE refused'); end`,
-    ).run();
+    const saved = await entriesFrom(entry.seq);
+    await behindTheApi(
+      env.DB.prepare(`update logs_atividade set dados = '{"nome":{"depois":"forjado"}}' where seq = ?`).bind(entry.seq),
+    );
     const v = await api('GET', `${L}/verificacao`, { token: admin.token });
     expect(v.status).toBe(200);
-    expect(v.body).toEqual({ ok: false, quebra_em_seq: entry.seq });
+    expect(v.body).toEqual({ ok: false, quebra_em_seq: entry.seq, motivo: 'selo_invalido' });
     // Only a SUPERADMIN verifies.
     const owner = await makeUser({ role: 'BUSINESS_OWNER' });
     expectError(await api('GET', `${L}/verificacao`, { token: owner.token }), 403, 'FORBIDDEN');
+    await restoreFrom(entry.seq, saved);
+    expect((await api('GET', `${L}/verificacao`, { token: admin.token })).body).toMatchObject({ ok: true });
+  });
+});
+
+/** The chain's seals from `seq` on, recomputed with the first, unkeyed rule (what anyone can compute). */
+async function resealUnkeyed(seq: number, versao?: number) {
+  const [prev] = await db
+    .select({ hash: logsAtividadeSelos.hash })
+    .from(logsAtividadeSelos)
+    .where(lt(logsAtividadeSelos.seq, seq))
+    .orderBy(desc(logsAtividadeSelos.seq))
+    .limit(1);
+  let hash = prev?.hash ?? GENESIS;
+  const updates: D1PreparedStatement[] = [];
+  for (const e of await db.select().from(logsAtividade).where(gte(logsAtividade.seq, seq)).orderBy(logsAtividade.seq)) {
+    const next = await entryHash(hash, e);
+    const set = versao === undefined ? '' : `, versao = ${versao}`;
+    updates.push(
+      env.DB.prepare(`update logs_atividade_selos set hash_anterior = ?, hash = ?${set} where seq = ?`).bind(
+        hash,
+        next,
+        e.seq,
+      ),
+    );
+    hash = next;
+  }
+  return updates;
+}
+
+const verify = async (token: string, head?: { seq: number; hash: string }) => {
+  const res = await api('GET', `${L}/verificacao${head ? `?seq=${head.seq}&hash=${head.hash}` : ''}`, { token });
+  expect(res.status).toBe(200);
+  return VerificationSchema.parse(res.body);
+};
+
+describe('the chain under an attacker with D1 write access (issue 32, item 8)', () => {
+  it('an entry edited and re-sealed with the unkeyed rule fails verification (the seals are keyed)', async () => {
+    const admin = await makeAdmin();
+    await newCurso(admin.token);
+    const { body } = await newCurso(admin.token);
+    await newCurso(admin.token);
+    await runCron();
+    const entry = (await entriesOf(body.id))[0]!;
+    const saved = await entriesFrom(entry.seq);
+    // Edit the entry, then recompute its seal and every later one by the SHA-256 rule, as anyone can.
+    await behindTheApi(
+      env.DB.prepare(`update logs_atividade set dados = '{"nome":{"depois":"forjado"}}' where seq = ?`).bind(entry.seq),
+    );
+    await behindTheApi(...(await resealUnkeyed(entry.seq)));
+    expect(await verify(admin.token)).toEqual({ ok: false, quebra_em_seq: entry.seq, motivo: 'selo_invalido' });
+    // Calling them seals of the unkeyed rule (version 0) does not help: a version never steps back.
+    await behindTheApi(...(await resealUnkeyed(entry.seq, 0)));
+    expect(await verify(admin.token)).toEqual({ ok: false, quebra_em_seq: entry.seq, motivo: 'versao_invalida' });
+    await restoreFrom(entry.seq, saved);
+    expect(await verify(admin.token)).toMatchObject({ ok: true, sem_chave_ate_seq: null });
+  });
+
+  it('a whole chain recomputed without the key passes alone, but not against a head published before', async () => {
+    const admin = await makeAdmin();
+    await newCurso(admin.token);
+    await runCron();
+    const published = (await verify(admin.token)) as { cabeca: { seq: number; hash: string } };
+    await behindTheApi(...(await resealUnkeyed(1, 0)));
+    // Every seal is now of the first rule: nothing inside D1 tells it from a log sealed before the key...
+    const alone = await verify(admin.token);
+    expect(alone).toMatchObject({ ok: true, sem_chave_ate_seq: published.cabeca.seq });
+    // ...but the head the sealing run published (its log line, the daily e-mail) is another seal.
+    expect(await verify(admin.token, published.cabeca)).toEqual({
+      ok: false,
+      quebra_em_seq: published.cabeca.seq,
+      motivo: 'cabeca_divergente',
+    });
+    await restoreFrom(1, await entriesFrom(1));
+    expect(await verify(admin.token, published.cabeca)).toMatchObject({ ok: true, cabeca_esperada_alcancada: true });
+  });
+
+  it('a deleted middle entry is a gap, even when the seals after it are made again with the key', async () => {
+    const admin = await makeAdmin();
+    await newCurso(admin.token);
+    const { body } = await newCurso(admin.token);
+    await newCurso(admin.token);
+    await runCron();
+    const entry = (await entriesOf(body.id))[0]!;
+    const saved = await entriesFrom(entry.seq);
+    // Remove the entry and every seal from it on; the next sealing run (it has the key) seals the rest again.
+    await behindTheApi(
+      env.DB.prepare('delete from logs_atividade_selos where seq >= ?').bind(entry.seq),
+      env.DB.prepare('delete from logs_atividade where seq = ?').bind(entry.seq),
+    );
+    await runCron();
+    expect(await verify(admin.token)).toEqual({
+      ok: false,
+      quebra_em_seq: entry.seq,
+      motivo: 'lacuna',
+      lacuna: { de: entry.seq, ate: entry.seq },
+    });
+    await restoreFrom(entry.seq, saved);
+    expect(await verify(admin.token)).toMatchObject({ ok: true });
+  });
+
+  it('a removed seal with its entry kept is a gap too; a seal whose entry is gone is entrada_ausente', async () => {
+    const admin = await makeAdmin();
+    await newCurso(admin.token);
+    const { body } = await newCurso(admin.token);
+    await newCurso(admin.token);
+    await runCron();
+    const entry = (await entriesOf(body.id))[0]!;
+    const saved = await entriesFrom(entry.seq);
+    await behindTheApi(env.DB.prepare('delete from logs_atividade where seq = ?').bind(entry.seq));
+    expect(await verify(admin.token)).toEqual({ ok: false, quebra_em_seq: entry.seq, motivo: 'entrada_ausente' });
+    await restoreFrom(entry.seq, saved);
+    const seals = await env.DB.prepare('select * from logs_atividade_selos where seq = ?').bind(entry.seq).all();
+    await behindTheApi(env.DB.prepare('delete from logs_atividade_selos where seq = ?').bind(entry.seq));
+    expect(await verify(admin.token)).toMatchObject({ ok: false, motivo: 'lacuna', lacuna: { de: entry.seq } });
+    const s0 = seals.results[0] as Record<string, unknown>;
+    await behindTheApi(
+      env.DB.prepare('insert into logs_atividade_selos values (?, ?, ?, ?, ?)').bind(
+        s0.seq,
+        s0.hash_anterior,
+        s0.hash,
+        s0.selado_em,
+        s0.versao,
+      ),
+    );
+    expect(await verify(admin.token)).toMatchObject({ ok: true });
+  });
+
+  it('a truncated end passes alone but is detected against a published head; new entries after it are a gap', async () => {
+    const admin = await makeAdmin();
+    for (let i = 0; i < 4; i++) await newCurso(admin.token);
+    await runCron();
+    const head = ((await verify(admin.token)) as { cabeca: { seq: number; hash: string } }).cabeca;
+    expect(await verify(admin.token, head)).toMatchObject({ ok: true, cabeca_esperada_alcancada: true });
+    // Upper-case hex is the same seal.
+    expect(await verify(admin.token, { seq: head.seq, hash: head.hash.toUpperCase() })).toMatchObject({ ok: true });
+    const cut = head.seq - 1;
+    const saved = await entriesFrom(cut);
+    await behindTheApi(
+      env.DB.prepare('delete from logs_atividade_selos where seq >= ?').bind(cut),
+      env.DB.prepare('delete from logs_atividade where seq >= ?').bind(cut),
+    );
+    // Without the head, the shorter chain is a valid chain: the published head is what tells.
+    expect(await verify(admin.token)).toMatchObject({ ok: true, cabeca: { seq: cut - 1 } });
+    expect(await verify(admin.token, head)).toEqual({ ok: false, quebra_em_seq: cut, motivo: 'cabeca_ausente' });
+    // A head that is another seal at a seq the chain has: cabeca_divergente.
+    expect(await verify(admin.token, { seq: cut - 1, hash: head.hash })).toEqual({
+      ok: false,
+      quebra_em_seq: cut - 1,
+      motivo: 'cabeca_divergente',
+    });
+    // seq is AUTOINCREMENT: the next entry does not reuse the removed seqs, so once sealed it shows the gap.
+    await newCurso(admin.token);
+    await runCron();
+    expect(await verify(admin.token)).toEqual({
+      ok: false,
+      quebra_em_seq: cut,
+      motivo: 'lacuna',
+      lacuna: { de: cut, ate: head.seq },
+    });
+    await restoreFrom(cut, saved);
+    expect(await verify(admin.token, head)).toMatchObject({ ok: true, cabeca_esperada_alcancada: true });
+  });
+
+  it('refuses a malformed expected head (seq and hash go together)', async () => {
+    const admin = await makeAdmin();
+    for (const q of [
+      'seq=1',
+      `hash=${'a'.repeat(64)}`,
+      `seq=0&hash=${'a'.repeat(64)}`,
+      'seq=1&hash=abc',
+      'seq=x&hash=1',
+    ])
+      expectError(await api('GET', `${L}/verificacao?${q}`, { token: admin.token }), 400, 'VALIDATION_FAILED');
   });
 });
 
@@ -306,7 +499,7 @@ describe('the scheduled dispatcher', () => {
     log.mockRestore();
     expect(ran).toHaveLength(1);
     expect(await runScheduled(env, new Date())).toEqual({
-      'seal-activity-log': { sealed: expect.any(Number) },
+      'seal-activity-log': { sealed: expect.any(Number), head: expect.any(Object), emailed: expect.any(Number) },
       'requeue-pending-emails': expect.any(Array),
       'expirar-pedidos': expect.any(Number),
       'requeue-payments': expect.any(Number),
