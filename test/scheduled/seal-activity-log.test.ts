@@ -145,7 +145,7 @@ describe('seal-activity-log', () => {
     const admin = await makeAdmin();
     const lines: Record<string, unknown>[] = [];
     for (const [i, at] of ['2031-02-10T12:00:00Z', '2031-02-10T12:15:00Z', '2031-02-10T12:30:00Z'].entries()) {
-      for (let k = 0; k < i; k++) await newCurso(admin.token);
+      for (let k = 0; k <= i; k++) await newCurso(admin.token);
       const [line, ...more] = await headLines(() => run(new Date(at)));
       expect(more).toEqual([]);
       const [last] = (await allSeals()).slice(-1);
@@ -154,7 +154,7 @@ describe('seal-activity-log', () => {
         message: 'activity log head',
         job: 'seal-activity-log',
         at: new Date(at).toISOString(),
-        sealed: i,
+        sealed: i + 1,
         seq: last!.seq,
         hash: last!.hash,
         versao: 1,
