@@ -48,6 +48,8 @@ export const MIN_ANONIMO = 3;
 const notFound = () => new ApiError('NOT_FOUND', 'pesquisa não encontrada');
 const frozen = () =>
   new ApiError('INVALID_STATE', 'a pesquisa já tem respostas: perguntas, público e anonimato não mudam mais');
+const anonimaLocked = () =>
+  new ApiError('INVALID_STATE', 'a pesquisa já tem links enviados: o anonimato não muda mais');
 
 export interface PerguntaInput {
   texto: string;
@@ -73,6 +75,13 @@ const visible = (regiao: string, ...more: (SQL | undefined)[]) => and(eq(pesquis
 const respostasCount = sql<number>`(select count(*) from ${pesquisaRespostas} where ${pesquisaRespostas.pesquisaId} = ${sql.raw('"pesquisas"."id"')})`;
 const hasRespostas = (id: string) =>
   sql`exists (select 1 from ${pesquisaRespostas} where ${pesquisaRespostas.pesquisaId} = ${id})`;
+/**
+ * `anonima` may become `value`: no link sent yet, or it already is `value`. Self-contained (no bare
+ * column), so it also guards the question statements of the same batch.
+ */
+const anonimaMayBe = (id: string, value: boolean) =>
+  sql`(not exists (select 1 from ${pesquisaEnvios} where ${pesquisaEnvios.pesquisaId} = ${id})
+    or exists (select 1 from ${pesquisas} where ${pesquisas.id} = ${id} and ${pesquisas.anonima} = ${value ? 1 : 0}))`;
 
 const selectPesquisas = (db: Db) =>
   db.select({ p: pesquisas, respostas: respostasCount.as('respostas') }).from(pesquisas);
@@ -237,8 +246,9 @@ export async function createPesquisa(
 }
 
 /**
- * Changes a survey. Questions, `publico` and `anonima` are frozen once a response exists: the
- * statements that change them are guarded by "no response" inside the batch (a response stored
+ * Changes a survey. Questions, `publico` and `anonima` are frozen once a response exists, and
+ * `anonima` already once a link is sent (answers were promised it): the statements are guarded by
+ * "no response" and "no link, or `anonima` unchanged" inside the batch (a response or a link stored
  * meanwhile makes them write nothing, and the answer is 409), never by a read before.
  */
 export async function updatePesquisa(db: Db, log: LogCtx, regiao: string, id: string, body: PesquisaInput) {
@@ -261,7 +271,10 @@ export async function updatePesquisa(db: Db, log: LogCtx, regiao: string, id: st
   if (body.anonima !== undefined) set.anonima = body.anonima;
   if (body.tipo_evento_id !== undefined) set.tipoEventoId = body.tipo_evento_id;
   if (body.status !== undefined) set.status = body.status;
-  const guard = touchesFrozen ? sql`not ${hasRespostas(id)}` : sql`1`;
+  const guard = and(
+    touchesFrozen ? sql`not ${hasRespostas(id)}` : sql`1`,
+    body.anonima !== undefined ? anonimaMayBe(id, body.anonima) : undefined,
+  )!;
   const where = and(eq(pesquisas.id, id), guard);
   const writes: BatchItem<'sqlite'>[] = [
     logRowWrite(db, log, pesquisas, where, {
@@ -282,7 +295,12 @@ export async function updatePesquisa(db: Db, log: LogCtx, regiao: string, id: st
     db.update(pesquisas).set(set).where(where),
     ...byId(db, regiao, id),
   ]);
-  if (written.meta.changes === 0) throw frozen();
+  const [after] = rest[0] as PesquisaView[];
+  if (written.meta.changes === 0) {
+    if (!after) throw notFound();
+    // Not the responses' guard: the links' one (a link exists and `anonima` would change).
+    throw touchesFrozen && after.respostas > 0 ? frozen() : anonimaLocked();
+  }
   return onePesquisa(rest[0] as PesquisaView[], rest[1] as PerguntaRow[]);
 }
 

@@ -260,6 +260,87 @@ describe('freezing under concurrency', () => {
   });
 });
 
+describe('anonima is locked once a link is sent', () => {
+  it('changes freely before any link; after one, a change is 409 INVALID_STATE and writes nothing; the same value passes', async () => {
+    const admin = await makeAdmin();
+    const { event } = await makeEvent();
+    const p = await makePesquisa(admin);
+    const put = (body: Record<string, unknown>) => api('PUT', `/api/pesquisas/${p.id}`, { token: admin.token, body });
+    expect((await put({ anonima: true })).body.anonima).toBe(true);
+    expect((await put({ anonima: false })).body.anonima).toBe(false);
+    await sendTo(admin, p.id, event.id, 1);
+    const before = await entriesOf(p.id, 'pesquisas.update');
+    const refused = await put({ anonima: true });
+    expectError(refused, 409, 'INVALID_STATE');
+    expect(refused.body.error).toBe('a pesquisa já tem links enviados: o anonimato não muda mais');
+    // With other fields and the questions in the same request: nothing of it is written.
+    expectError(
+      await put({ anonima: true, titulo: 'Outro', perguntas: [{ texto: 'Nova', tipo: 'texto' }] }),
+      409,
+      'INVALID_STATE',
+    );
+    const after = (await api('GET', `/api/pesquisas/${p.id}`, { token: admin.token })).body;
+    expect(after).toMatchObject({ anonima: false, titulo: 'Satisfação' });
+    expect(after.perguntas.map((q: any) => q.id)).toEqual(p.perguntas.map((q: any) => q.id));
+    expect(await entriesOf(p.id, 'pesquisas.update')).toHaveLength(before.length);
+    // The value it already has (a client sending the whole object) still passes, with the rest.
+    const same = await put({ anonima: false, titulo: 'Renomeada' });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toMatchObject({ anonima: false, titulo: 'Renomeada' });
+  });
+
+  it('a link sent by the scheduled job locks it too', async () => {
+    const admin = await makeAdmin();
+    const { event, fot, tipo } = await makeEvent('SP', '2032-03-10');
+    await makeUser({ role: 'EVENT_OWNER', empresaId: fot.empresaId });
+    const p = await makePesquisa(admin, { tipo_evento_id: tipo.id, anonima: true });
+    const job = { 'enviar-pesquisas': jobs['enviar-pesquisas']! };
+    expect(await runScheduled(env, new Date('2032-03-11T12:00:00.000Z'), job)).toEqual({ 'enviar-pesquisas': 1 });
+    const [link] = await db.select().from(pesquisaEnvios).where(eq(pesquisaEnvios.pesquisaId, p.id));
+    expect(link?.agendaId).toBe(event.id);
+    expectError(
+      await api('PUT', `/api/pesquisas/${p.id}`, { token: admin.token, body: { anonima: false } }),
+      409,
+      'INVALID_STATE',
+    );
+  });
+
+  it('a change racing a send: either the change comes first (its log entry before the links), or it is refused', async () => {
+    const admin = await makeAdmin();
+    const { event } = await makeEvent();
+    // The change starts 0-3 ticks after the send: both orders happen (the send's read and write
+    // between the change's read and its write too).
+    for (let round = 0; round < 12; round++) {
+      const from = round % 2 === 0;
+      const p = await makePesquisa(admin, { anonima: from });
+      const emails = Array.from({ length: 3 }, () => `${uniq('cli')}@example.com`);
+      const [put, sent] = await Promise.all([
+        (async () => {
+          for (let i = 0; i < round % 4; i++) await null;
+          return api('PUT', `/api/pesquisas/${p.id}`, { token: admin.token, body: { anonima: !from } });
+        })(),
+        api('POST', `/api/pesquisas/${p.id}/envios`, {
+          token: admin.token,
+          body: { agenda_id: event.id, destinatarios: emails.map((email) => ({ email })) },
+        }),
+      ]);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      const now = (await api('GET', `/api/pesquisas/${p.id}`, { token: admin.token })).body;
+      const [envio] = await entriesOf(p.id, 'pesquisas.envio');
+      const updates = await entriesOf(p.id, 'pesquisas.update');
+      if (put.status === 200) {
+        expect(now.anonima).toBe(!from);
+        expect(updates).toHaveLength(1);
+        expect(updates[0]!.seq).toBeLessThan(envio!.seq); // committed before any link existed
+      } else {
+        expectError(put, 409, 'INVALID_STATE');
+        expect(now.anonima).toBe(from);
+        expect(updates).toHaveLength(0);
+      }
+    }
+  });
+});
+
 describe('sending links', () => {
   it('one single-use link per recipient, hashed, 14 days, e-mailed through the outbox with the APP_URL link', async () => {
     const researcher = await makeUser({ role: 'RESEARCHER' });

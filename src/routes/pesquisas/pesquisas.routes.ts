@@ -51,7 +51,8 @@ export const update = authedRoute({
   method: 'put',
   path: '/{id}',
   summary: 'Change a survey; questions, publico and anonima are frozen once a response exists',
-  description: 'Changing `perguntas`, `publico` or `anonima` of a survey with responses: 409 INVALID_STATE.',
+  description:
+    'Changing `perguntas`, `publico` or `anonima` of a survey with responses: 409 INVALID_STATE. `anonima` is locked earlier, once any link was sent (by hand or by the scheduled job): changing it is 409 INVALID_STATE and nothing of the request is written; sending the value it already has is accepted.',
   request: { params: IdParam, body: jsonBody(PesquisaUpdate) },
   responses: { 200: jsonResponse(PesquisaSchema, 'Changed'), 404: errors[404], 409: errors[409] },
 });
