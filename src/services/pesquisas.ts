@@ -878,9 +878,9 @@ export async function resultados(db: Db, regiao: string, id: string) {
 }
 
 /**
- * `GET /api/pesquisas/{id}/respostas.csv`: one line per answer (a `criterio` question one per
- * professional). A non-anonymous survey adds the recipient's e-mail and the event; an anonymous
- * one has neither, and has no lines at all while it holds fewer than 3 responses.
+ * `GET /api/pesquisas/{id}/respostas.csv`. A non-anonymous survey: one line per answer (a
+ * `criterio` question one per professional) with the recipient's e-mail, the event and the exact
+ * time. An anonymous survey: `anonymousCsv()`, never one line per answer.
  */
 export async function respostasCsv(db: Db, regiao: string, id: string) {
   const [[p], rows] = await db.batch([
@@ -907,7 +907,13 @@ export async function respostasCsv(db: Db, regiao: string, id: string) {
       .from(pesquisaRespostaItens)
       .innerJoin(pesquisaRespostas, eq(pesquisaRespostas.id, pesquisaRespostaItens.respostaId))
       .innerJoin(pesquisaPerguntas, eq(pesquisaPerguntas.id, pesquisaRespostaItens.perguntaId))
-      .where(eq(pesquisaRespostas.pesquisaId, id))
+      .where(
+        and(
+          eq(pesquisaRespostas.pesquisaId, id),
+          // The single answers of an anonymous survey are never read for the file.
+          sql`exists (select 1 from ${pesquisas} where ${pesquisas.id} = ${id} and ${pesquisas.anonima} = 0)`,
+        ),
+      )
       .orderBy(
         asc(pesquisaRespostas.createdAt),
         asc(pesquisaRespostas.id),
@@ -916,36 +922,79 @@ export async function respostasCsv(db: Db, regiao: string, id: string) {
       ),
   ]);
   if (!p) throw notFound();
-  const anon = p.p.anonima;
-  const header = anon
-    ? ['resposta_id', 'data', 'pergunta_ordem', 'pergunta', 'profissional_id', 'profissional', 'valor']
-    : [
-        'resposta_id',
-        'data',
-        'email',
-        'agenda_id',
-        'pergunta_ordem',
-        'pergunta',
-        'profissional_id',
-        'profissional',
-        'valor',
-      ];
-  const lines: (string | number | null)[][] = [];
-  if (!anon || p.respostas >= MIN_ANONIMO) {
-    for (const r of rows) {
-      const valor =
-        r.tipo === 'sim_nao'
-          ? r.valorNum === 1
-            ? 'sim'
-            : 'nao'
-          : r.opcoes
-            ? r.opcoes.join('; ')
-            : (r.texto ?? r.valorNum);
-      const cells = anon
-        ? [r.respostaId, r.data.slice(0, 10), r.ordem, r.pergunta, r.profissionalId, r.profissional, valor]
-        : [r.respostaId, r.data, r.email, r.agendaId, r.ordem, r.pergunta, r.profissionalId, r.profissional, valor];
-      lines.push(cells);
-    }
-  }
+  if (p.p.anonima) return anonymousCsv(await resultados(db, regiao, id));
+  const header = [
+    'resposta_id',
+    'data',
+    'email',
+    'agenda_id',
+    'pergunta_ordem',
+    'pergunta',
+    'profissional_id',
+    'profissional',
+    'valor',
+  ];
+  const lines = rows.map((r) => {
+    const valor =
+      r.tipo === 'sim_nao'
+        ? r.valorNum === 1
+          ? 'sim'
+          : 'nao'
+        : r.opcoes
+          ? r.opcoes.join('; ')
+          : (r.texto ?? r.valorNum);
+    return [r.respostaId, r.data, r.email, r.agendaId, r.ordem, r.pergunta, r.profissionalId, r.profissional, valor];
+  });
   return toCsv(header, lines, ',');
+}
+
+const ANONYMOUS_CSV_HEADER = [
+  'pergunta_ordem',
+  'pergunta',
+  'profissional_id',
+  'profissional',
+  'medida',
+  'categoria',
+  'valor',
+] as const;
+
+/**
+ * The CSV of an anonymous survey: the figures of `/resultados` (so the same MIN_ANONIMO rule
+ * decides what is withheld), one per line, and nothing per answer: no response id, date, e-mail or
+ * event, no two answers of one response on a line or linked by a column. Per question its `n`;
+ * when shown, `media`, `nps`, `distribuicao` and `opcao` counts, and each free text alone on its
+ * line, sorted by text (not in the order they came). A `criterio` question gives `n` and `media`
+ * per professional shown, and no figure over the whole question: with the professionals' figures
+ * it would give away a withheld professional's ratings. A withheld professional has no line.
+ */
+function anonymousCsv(r: Awaited<ReturnType<typeof resultados>>) {
+  const lines: (string | number | null)[][] = [];
+  for (const q of r.perguntas) {
+    const line = (
+      medida: string,
+      categoria: string | null,
+      valor: string | number | null,
+      prof?: [string, string | null],
+    ) => lines.push([q.ordem, q.texto, prof?.[0] ?? null, prof?.[1] ?? null, medida, categoria, valor]);
+    line('n', null, q.n);
+    if (q.por_profissional) {
+      const shown = q.por_profissional.filter((x) => !x.retido);
+      shown.sort(
+        (a, b) =>
+          (a.nome ?? '').localeCompare(b.nome ?? '', 'pt-BR') || a.profissional_id.localeCompare(b.profissional_id),
+      );
+      for (const x of shown) {
+        line('n', null, x.n, [x.profissional_id, x.nome]);
+        line('media', null, x.media, [x.profissional_id, x.nome]);
+      }
+      continue;
+    }
+    if (q.retido) continue;
+    if (q.media !== null) line('media', null, q.media);
+    if (q.nps !== null) line('nps', null, q.nps);
+    for (const [valor, n] of Object.entries(q.distribuicao ?? {})) line('distribuicao', valor, n); // integer keys: ascending
+    for (const o of q.opcoes ?? []) line('opcao', o.opcao, o.total);
+    for (const t of [...(q.textos ?? [])].sort((a, b) => a.localeCompare(b, 'pt-BR'))) line('texto', null, t);
+  }
+  return toCsv(ANONYMOUS_CSV_HEADER, lines, ',');
 }

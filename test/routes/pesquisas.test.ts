@@ -15,6 +15,7 @@ import {
 } from '../../src/db/schema';
 import { jobs, runScheduled } from '../../src/scheduled';
 import { openSecret, renderEmail } from '../../src/services/mail';
+import { parseCsv } from '../../src/lib/csv';
 import { getConfig } from '../../src/env';
 import {
   db,
@@ -39,8 +40,8 @@ const PERGUNTAS = [
   { texto: 'Qualidade técnica', tipo: 'nota_1_5', criterio: 'qual_tec', obrigatoria: true },
 ];
 
-/** An event of the region with a team of two accepted professionals (and one declined). */
-async function makeEvent(regiao = 'SP', dataEvento = '2027-06-10') {
+/** An event of the region with a team of `aceitos` accepted professionals (two by default) and one declined. */
+async function makeEvent(regiao = 'SP', dataEvento = '2027-06-10', aceitos = 2) {
   const admin = await makeAdmin();
   const fot = await makeFot(regiao);
   const tipo = await makeCatalog(tiposEventos, regiao);
@@ -50,7 +51,8 @@ async function makeEvent(regiao = 'SP', dataEvento = '2027-06-10') {
     .values({ regiao, userId: admin.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
     .returning();
   const team = [];
-  for (const nome of ['Ana', 'Bruno', 'Carla']) {
+  const nomes = ['Ana', 'Bruno', 'Dora', 'Edu', 'Fábio'].slice(0, aceitos);
+  for (const nome of [...nomes, 'Carla']) {
     const p = await makeProfissional(regiao, { nome: `${nome} ${uniq('p')}` }, [foto.id]);
     await db.insert(convites).values({
       agendaId: ev!.id,
@@ -60,7 +62,7 @@ async function makeEvent(regiao = 'SP', dataEvento = '2027-06-10') {
     });
     team.push(p);
   }
-  return { event: ev!, fot, tipo, team: team.slice(0, 2), declined: team[2]!, foto };
+  return { event: ev!, fot, tipo, team: team.slice(0, aceitos), declined: team[aceitos]!, foto };
 }
 
 async function makePesquisa(user: TestUser, body: Record<string, unknown> = {}, regiao = 'SP') {
@@ -655,7 +657,10 @@ describe('results and CSV', () => {
     const csv = await send('GET', `/api/pesquisas/${p.id}/respostas.csv`, {
       headers: { authorization: `Bearer ${admin.token}` },
     });
-    expect((await csv.text()).trim().split('\r\n')).toHaveLength(1); // the header only
+    // Each question's count only: no figure, no professional.
+    const rows = (await csv.text()).trim().split('\r\n').slice(1);
+    expect(rows).toHaveLength(PERGUNTAS.length);
+    expect(rows.every((l) => /^\d+,[^,]+,,,n,,\d+$/.test(l))).toBe(true);
     // A third answer: shown.
     await answer(tokens[2]!, answers(p, team));
     r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
@@ -688,6 +693,152 @@ describe('results and CSV', () => {
       404,
       'NOT_FOUND',
     );
+  });
+
+  it('respostas.csv of a non-anonymous survey: exactly as before (each answer with its e-mail, event and time)', async () => {
+    const admin = await makeAdmin();
+    const { event, team } = await makeEvent();
+    const p = await makePesquisa(admin);
+    const tokens = await sendTo(admin, p.id, event.id, 2);
+    const sets = [answers(p, team, { 4: '=1+1' }, [4, 5]), answers(p, team, { 0: 2, 3: ['Vídeo'], 5: false }, [3, 1])];
+    for (const [i, t] of tokens.entries()) expect((await answer(t, sets[i])).status).toBe(201);
+    const res = await send('GET', `/api/pesquisas/${p.id}/respostas.csv`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    // The expected file, built from what was sent and the stored rows (ids, times, addresses).
+    const stored = (await db.select().from(pesquisaRespostas).where(eq(pesquisaRespostas.pesquisaId, p.id))).sort(
+      (x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : 1),
+    );
+    const links = await db.select().from(pesquisaEnvios).where(eq(pesquisaEnvios.pesquisaId, p.id));
+    const textos = await db
+      .select()
+      .from(pesquisaRespostaItens)
+      .where(
+        inArray(
+          pesquisaRespostaItens.respostaId,
+          stored.map((r) => r.id),
+        ),
+      );
+    const byId = new Map(p.perguntas.map((q: any) => [q.id, q]));
+    const nomes = new Map(team.map((t) => [t.id, t.nome]));
+    const cell = (v: string) => (v.startsWith('=') ? `'${v}` : v.includes(';') ? `"${v}"` : v);
+    const expected = ['resposta_id,data,email,agenda_id,pergunta_ordem,pergunta,profissional_id,profissional,valor'];
+    for (const r of stored) {
+      const texto = textos.find((x) => x.respostaId === r.id && x.texto !== null)!.texto;
+      const set = sets.find((a) => a.some((x: any) => x.valor === texto))!;
+      const email = links.find((l) => l.id === r.envioId)!.email;
+      const items = [...set].sort((x: any, y: any) => {
+        const d = (byId.get(x.pergunta_id) as any).ordem - (byId.get(y.pergunta_id) as any).ordem;
+        return d || (x.profissional_id < y.profissional_id ? -1 : 1);
+      });
+      for (const it of items) {
+        const q: any = byId.get(it.pergunta_id);
+        const valor =
+          typeof it.valor === 'boolean'
+            ? it.valor
+              ? 'sim'
+              : 'nao'
+            : Array.isArray(it.valor)
+              ? it.valor.join('; ')
+              : String(it.valor);
+        expected.push(
+          [
+            r.id,
+            r.createdAt,
+            email,
+            event.id,
+            q.ordem,
+            q.texto,
+            it.profissional_id ?? '',
+            nomes.get(it.profissional_id) ?? '',
+            cell(valor),
+          ].join(','),
+        );
+      }
+    }
+    expect(res.status).toBe(200);
+    // Decoded keeping the BOM (res.text() drops it), so the bytes are compared too.
+    const body = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await res.arrayBuffer());
+    expect(body).toBe(`\uFEFF${expected.join('\r\n')}\r\n`);
+    expect(stored.every((r) => !r.createdAt.endsWith('T00:00:00.000Z'))).toBe(true); // exact times there
+  });
+
+  it('anonymous respostas.csv: figures only; no line ties an answer to its event, team, time or other answers; a professional below the minimum has no line', async () => {
+    const admin = await makeAdmin();
+    const a = await makeEvent('SP', '2027-06-10', 2);
+    const b = await makeEvent('SP', '2027-06-11', 3);
+    const p = await makePesquisa(admin, { anonima: true });
+    // Event A (team of 2): three responses; event B (team of 3): one. Texts sent in no sorted order.
+    const textosA = ['Zebra no cenário', 'Adorei as fotos', 'Mais ou menos'];
+    const textoB = 'Faltou o totem';
+    const tokensA = await sendTo(admin, p.id, a.event.id, 3);
+    const [tokenB] = await sendTo(admin, p.id, b.event.id, 1);
+    for (const [i, t] of tokensA.entries())
+      expect((await answer(t, answers(p, a.team, { 0: 3 + i, 4: textosA[i] }, [5, 3 + i]))).status).toBe(201);
+    expect((await answer(tokenB!, answers(p, b.team, { 0: 1, 4: textoB }, [1, 2, 1]))).status).toBe(201);
+
+    const res = await send('GET', `/api/pesquisas/${p.id}/respostas.csv`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const { header, rows } = parseCsv(text);
+    const cells = rows.map((r) => r.cells);
+    expect(header).toEqual([
+      'pergunta_ordem',
+      'pergunta',
+      'profissional_id',
+      'profissional',
+      'medida',
+      'categoria',
+      'valor',
+    ]);
+    // Nothing names a response, a link, a recipient, an event or a day.
+    const stored = await db.select().from(pesquisaRespostas).where(eq(pesquisaRespostas.pesquisaId, p.id));
+    const links = await db.select().from(pesquisaEnvios).where(eq(pesquisaEnvios.pesquisaId, p.id));
+    expect(stored).toHaveLength(4);
+    for (const secret of [...stored.map((r) => r.id), ...links.flatMap((l) => [l.id, l.email]), a.event.id, b.event.id])
+      expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    // Event B's team was rated by one answer each (below the minimum): no trace of them.
+    for (const m of b.team) {
+      expect(text).not.toContain(m.id);
+      expect(text).not.toContain(m.nome);
+    }
+    // Each line is one figure (a count, a mean, an option's count...) or one text, never an answer's row.
+    expect(new Set(cells.map((c) => c[4]))).toEqual(new Set(['n', 'media', 'nps', 'distribuicao', 'opcao', 'texto']));
+    // The texts: alone on their lines (the question and the text), sorted, not in the order they came.
+    const textLines = cells.filter((c) => c[4] === 'texto');
+    expect(textLines).toEqual(
+      [...textosA, textoB]
+        .sort((x, y) => x.localeCompare(y, 'pt-BR'))
+        .map((t) => ['5', 'Comentários', '', '', 'texto', '', t]),
+    );
+    // Per question, the figures of /resultados.
+    expect(cells.filter((c) => c[0] === '1')).toEqual([
+      ['1', 'Nota geral', '', '', 'n', '', '4'],
+      ['1', 'Nota geral', '', '', 'media', '', '3.25'], // (3 + 4 + 5 + 1) / 4
+      ...[1, 0, 1, 1, 1].map((n, v) => ['1', 'Nota geral', '', '', 'distribuicao', String(v + 1), String(n)]),
+    ]);
+    expect(cells.filter((c) => c[0] === '6')).toEqual([
+      ['6', 'Voltaria?', '', '', 'n', '', '4'],
+      ['6', 'Voltaria?', '', '', 'opcao', 'sim', '4'],
+      ['6', 'Voltaria?', '', '', 'opcao', 'nao', '0'],
+    ]);
+    // The criterio question: event A's professionals as aggregates of their 3 answers; no figure over
+    // the whole question (with theirs it would give away event B's ratings).
+    const [ana, bruno] = a.team;
+    expect(cells.filter((c) => c[0] === '7')).toEqual([
+      ['7', 'Qualidade técnica', '', '', 'n', '', '9'],
+      ['7', 'Qualidade técnica', ana!.id, ana!.nome, 'n', '', '3'],
+      ['7', 'Qualidade técnica', ana!.id, ana!.nome, 'media', '', '5'],
+      ['7', 'Qualidade técnica', bruno!.id, bruno!.nome, 'n', '', '3'],
+      ['7', 'Qualidade técnica', bruno!.id, bruno!.nome, 'media', '', '4'], // (3 + 4 + 5) / 3
+    ]);
+    const r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    expect(r.body.perguntas[0].media).toBe(3.25);
+    expect(r.body.perguntas[1].nps).toBe(100);
+    expect(cells.find((c) => c[0] === '2' && c[4] === 'nps')![6]).toBe('100');
   });
 });
 

@@ -1,5 +1,6 @@
 import { listResponse } from '../../lib/pagination';
 import { requireRole } from '../../middleware/require-role';
+import { MIN_ANONIMO } from '../../services/pesquisas';
 import { csvContent, errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 import {
@@ -94,7 +95,16 @@ export const csv = authedRoute({
   ...base,
   method: 'get',
   path: '/{id}/respostas.csv',
-  summary: 'Every answer as CSV (one line per answer; formula-escaped)',
+  summary: 'The answers as CSV: one line per answer, or the figures of an anonymous survey (formula-escaped)',
+  description: [
+    '`,`-separated, UTF-8 with BOM, CRLF. A survey that is not anonymous: one line per answer (a criterio question one per professional), columns `resposta_id, data, email, agenda_id, pergunta_ordem, pergunta, profissional_id, profissional, valor` (`data` the exact time; multiple choices joined with `; `).',
+    'An anonymous survey never has a line per answer: columns `pergunta_ordem, pergunta, profissional_id, profissional, medida, categoria, valor`, one figure of `/resultados` per line, under the same rule (anything over fewer than ' +
+      MIN_ANONIMO +
+      ' answers is withheld). `medida`: `n` (every question), and for a question that is not withheld `media`, `nps`, `distribuicao` (`categoria` the value), `opcao` (`categoria` the option, also `sim`/`nao`) or `texto` (one free text per line, sorted by text, with nothing else on its line).',
+    'A criterio question gives `n` and `media` per professional rated by at least ' +
+      MIN_ANONIMO +
+      ' answers (`profissional_id`, `profissional`), none over the whole question; a professional with fewer has no line. No response id, date, e-mail or event.',
+  ].join('\n\n'),
   request: { params: IdParam },
   responses: {
     200: csvContent('CSV with a header row'),
