@@ -291,6 +291,10 @@ async function calls(): Promise<Call[]> {
       ],
     },
   });
+  const surveyAnon = await api('POST', '/api/pesquisas', {
+    token: admin.token,
+    body: { titulo: 'Anon', publico: 'cliente', anonima: true, perguntas: survey.body.perguntas },
+  });
   const surveyDel = await api('POST', '/api/pesquisas', {
     token: admin.token,
     body: { titulo: 'Del', publico: 'formando' },
@@ -692,6 +696,14 @@ async function calls(): Promise<Call[]> {
       name: 'pesquisa respostas.csv',
       method: 'GET',
       path: `/api/pesquisas/${survey.body.id}/respostas.csv`,
+      token: a,
+      expect: 200,
+    },
+    {
+      // An anonymous survey's file is made of its results: the survey, then resultados().
+      name: 'pesquisa respostas.csv (anonymous)',
+      method: 'GET',
+      path: `/api/pesquisas/${surveyAnon.body.id}/respostas.csv`,
       token: a,
       expect: 200,
     },
