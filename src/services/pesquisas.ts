@@ -298,7 +298,7 @@ export async function updatePesquisa(db: Db, log: LogCtx, regiao: string, id: st
   const [after] = rest[0] as PesquisaView[];
   if (written.meta.changes === 0) {
     if (!after) throw notFound();
-    // Not the responses' guard: the links' one (a link exists and `anonima` would change).
+    // Which guard refused: a response (frozen), else a link while `anonima` would change.
     throw touchesFrozen && after.respostas > 0 ? frozen() : anonimaLocked();
   }
   return onePesquisa(rest[0] as PesquisaView[], rest[1] as PerguntaRow[]);
