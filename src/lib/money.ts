@@ -2,6 +2,17 @@
 export const toCentavos = (valor: number) => Math.round(valor * 100);
 export const fromCentavos = (centavos: number) => centavos / 100;
 
+/**
+ * An amount in reais as integer cents only when it IS a whole number of cents (10.01 → 1001), else
+ * null (10.005, 1e-7): never rounded, so an outside figure off by a fraction of a cent is not taken
+ * for the price. `c / 100` is the double nearest to the decimal c/100, the same double a parser makes
+ * of that decimal, so the comparison is exact.
+ */
+export function exactCentavos(valor: number): number | null {
+  const c = Math.round(valor * 100);
+  return Number.isSafeInteger(c) && c / 100 === valor ? c : null;
+}
+
 /** True when the number has at most 2 decimals (tolerating binary representation noise). */
 export const hasAtMost2Decimals = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
 

@@ -1,7 +1,7 @@
 import { createDb } from '../db/client';
 import type { Db } from '../db/client';
 import { getConfig, type Bindings } from '../env';
-import type { PaymentMessage } from '../lib/messages';
+import type { PaymentMessage, PushMessage } from '../lib/messages';
 import { applyPayment, ignoreNotification, notificationById } from '../services/pagamentos';
 import { pedidoForPreference, savePreference } from '../services/pedidos';
 import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments';
@@ -13,7 +13,8 @@ import { gatewayFor, type Gateway, type GatewayResult } from '../services/paymen
  *   (guarded: a redelivered message never replaces it; the order id is the gateway's idempotency key);
  * - `notificacao`: reads the payment of a recorded webhook notification from the gateway (the
  *   notification's body is never trusted) and applies it to its order (services/pagamentos.ts: every
- *   effect exactly once, whatever the order or repetition of notifications).
+ *   effect exactly once, whatever the order or repetition of notifications); the push of the
+ *   notifications it wrote (a duplicate payment's, to the administrators) goes to PUSH_QUEUE after.
  *
  * A transient gateway failure (network, timeout, 5xx, 429) retries the message with backoff; a
  * refusal (other 4xx) is logged and acknowledged. Messages that still fail land in the dead-letter
@@ -58,7 +59,23 @@ async function createCheckout(db: Db, gateway: Gateway, pedidoId: string): Promi
   return { kind: 'done' };
 }
 
-async function processNotification(db: Db, gateway: Gateway, notificacaoId: string, now: () => Date): Promise<Done> {
+/** Push of the notifications a payment wrote (a duplicate's, to the administrators): a failed enqueue leaves the in-app ones. */
+async function sendPush(queue: Queue<PushMessage> | undefined, push: PushMessage[]) {
+  if (!queue) return;
+  const PER_BATCH = 100; // the Queues limit per sendBatch
+  for (let i = 0; i < push.length; i += PER_BATCH)
+    await queue
+      .sendBatch(push.slice(i, i + PER_BATCH).map((body) => ({ body })))
+      .catch((err: unknown) => log('error', `push enqueue failed: ${errText(err)}`));
+}
+
+async function processNotification(
+  db: Db,
+  gateway: Gateway,
+  pushQueue: Queue<PushMessage> | undefined,
+  notificacaoId: string,
+  now: () => Date,
+): Promise<Done> {
   const notification = await notificationById(db, notificacaoId);
   if (!notification || notification.status !== 'recebida') return { kind: 'done' };
   const result = await gateway.getPayment(notification.pagamentoId);
@@ -70,8 +87,9 @@ async function processNotification(db: Db, gateway: Gateway, notificacaoId: stri
     }
     return result;
   }
-  const outcome = await applyPayment(db, notificacaoId, result.value, now());
+  const { outcome, push } = await applyPayment(db, notification, result.value, now());
   if (outcome === 'divergente') log('warn', 'payment amount does not match its order: nothing paid', { notificacaoId });
+  if (push.length) await sendPush(pushQueue, push);
   return { kind: 'done' };
 }
 
@@ -96,7 +114,7 @@ export async function handlePaymentBatch(
         if (body?.kind === 'preferencia' && typeof body.pedidoId === 'string')
           done = await createCheckout(db, gateway, body.pedidoId);
         else if (body?.kind === 'notificacao' && typeof body.notificacaoId === 'string')
-          done = await processNotification(db, gateway, body.notificacaoId, now);
+          done = await processNotification(db, gateway, env.PUSH_QUEUE, body.notificacaoId, now);
         else {
           log('error', 'malformed payment message dropped');
           done = { kind: 'done' };

@@ -4,7 +4,7 @@ import type { Scope } from '../db/scope';
 import { ApiError } from '../lib/errors';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { and, desc, eq, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { notifications, pushTokens, type NotificationRow } from '../db/schema';
+import { notifications, pushTokens, users, type NotificationRow } from '../db/schema';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
 import { keptCount } from '../db/kept-count';
@@ -37,6 +37,8 @@ export const NOTIFICATION_TIPOS = [
   'chamado_atribuido',
   'chamado_atualizado',
   'chamado_mensagem',
+  // Photo-package orders (docs/decisions.md#d19): a second payment of a paid order, to refund.
+  'pagamento_duplicado',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 
@@ -166,6 +168,25 @@ export function notifyFromRow(
     insert: db.insert(notifications).select(rows).returning(),
     push: notifiedPush,
   };
+}
+
+/**
+ * One notification to every user a condition over `users` selects (e.g. services/users.ts
+ * `regionAdmin(regiao)`), written by SQL in the write's own batch: the recipients are not read
+ * first, so a write whose outcome is only decided inside its batch (a guarded or ON CONFLICT insert)
+ * notifies exactly when it happened, put as `when`. The insert returns its rows; `push` turns them
+ * into the push messages to enqueue once the batch succeeded.
+ */
+export function notifyUsersWhere(
+  db: Db,
+  n: Omit<NewNotification, 'userId'>,
+  o: { users: SQL; when: SQL; now?: string },
+) {
+  const now = o.now ?? new Date().toISOString();
+  // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
+  const rows = sql`select ${generatedId}, ${users.id}, ${n.tipo}, ${n.titulo}, ${n.mensagem}, ${JSON.stringify(n.dados ?? {})}, 0, null, ${now}, ${now}
+    from ${users} where ${o.users} and ${o.when}`;
+  return { insert: db.insert(notifications).select(rows).returning(), push: notifiedPush };
 }
 
 /** Where a service hands the push messages of its notifications once its batch succeeded. */

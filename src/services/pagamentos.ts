@@ -1,29 +1,49 @@
-import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
-import { pagamentoNotificacoes, pedidos, type PedidoRow } from '../db/schema';
+import { insertWhere } from '../db/guarded';
+import {
+  pagamentoNotificacoes,
+  pagamentosDuplicados,
+  pedidos,
+  systemKey,
+  type NotificationRow,
+  type PagamentoNotificacaoRow,
+  type PedidoRow,
+} from '../db/schema';
 import { nowIso } from '../db/schema/columns';
+import { formatMoney } from '../lib/csv';
 import { ApiError } from '../lib/errors';
 import { saoPauloDate } from '../lib/dates';
 import { UUID_RE } from '../lib/fields';
+import type { PushMessage } from '../lib/messages';
 import { logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { entryInsert, estornoStatements } from './financeiro';
+import { notifiedPush, notifyUsersWhere } from './notifications';
 import { PAID_STATUSES, REVERSED_STATUSES, type GatewayPayment } from './payments/gateway';
 import { verifyWebhookSignature } from './payments/mercadopago';
+import { regionAdmin } from './users';
 
 /**
- * Payments of orders (docs/decisions-2 D19): the webhook's record of a notification, and what the
+ * Payments of orders (docs/decisions.md#d19): the webhook's record of a notification, and what the
  * payment consumer does with the payment it reads from the gateway.
  *
  * Exactly once, whatever the number, order or repetition of notifications: every effect is a step
  * guarded by the order's state, in ONE batch, its log entry and revenue entry written before its
  * UPDATE under the same condition (so they exist exactly when the UPDATE changes the row):
- *   pay:    pendente | expirado | cancelado → pago   (+ revenue entry)   when the payment is approved,
- *                                                                         refunded or charged back
- *   refund: pago → estornado                         (+ mirror entry)    when refunded or charged back
+ *   pay:       pendente | expirado | cancelado → pago, `pagamento_id` = this payment (+ revenue entry)
+ *              when the payment is approved, refunded or charged back;
+ *   refund:    pago → estornado (+ mirror entry) when refunded or charged back, and ONLY when this
+ *              payment is the order's `pagamento_id` (another payment's refund leaves the order alone);
+ *   duplicate: an approved payment of an order another payment paid is recorded once per payment
+ *              (pagamentos_duplicados, unique key) with its log entry and the region's administrators
+ *              notified (the money must be refunded); the order is never touched.
  * The gateway's current state is what counts (re-read on every notification): a refund notified
  * before its approval, or an approval processed after its refund, both end `estornado` with the
- * revenue entry and its mirror; nothing ever moves an order back from `estornado`.
+ * revenue entry and its mirror; nothing ever moves an order back from `estornado`. Which step applies
+ * is decided inside the batch (the duplicate's condition reads the order after the pay step), never
+ * from the order read before it: two payments of one order processed at once pay it once and record
+ * the other as the duplicate.
  */
 
 /** Who acts in the log for the gateway's changes: no user; the notification id as the request id. */
@@ -95,22 +115,21 @@ const receitaStatements = (db: Db, log: LogCtx, order: PedidoRow, id: string, at
       status: 'pago',
       pagoEm: spDate(at),
       fotId: order.fotId,
-      chaveExterna: `pedido:${order.id}`,
+      chaveExterna: systemKey('pedido:', order.id),
     },
     { when },
   ).statements;
 
 /**
  * The reversal of the order's revenue entry (`estornado` plus its mirror): the entry is named by the
- * order's `lancamento_id` while the order is `pago`, so when it is not, nothing matches.
+ * order's `lancamento_id` only while `refundable` holds (the order `pago` by this payment), so when
+ * it does not, nothing matches.
  */
-const estornoOf = (db: Db, log: LogCtx, order: PedidoRow, at: string) =>
+const estornoOf = (db: Db, log: LogCtx, refundable: SQL, at: string) =>
   estornoStatements(
     db,
     log,
-    {
-      id: sql`(select ${pedidos.lancamentoId} from ${pedidos} where ${pedidos.id} = ${order.id} and ${pedidos.status} = 'pago')`,
-    },
+    { id: sql`(select ${pedidos.lancamentoId} from ${pedidos} where ${refundable})` },
     spDate(at),
   ).statements;
 
@@ -128,13 +147,23 @@ export async function ignoreNotification(db: Db, id: string, erro: string) {
   await settle(db, id, 'ignorada', null, erro);
 }
 
-/** Applies the gateway's view of a payment to its order (see the file comment). Answers the outcome. */
+/** The notification a payment is applied for. */
+export type NotificationRef = Pick<PagamentoNotificacaoRow, 'id' | 'provedor'>;
+
+/** What applying a payment did, and the push messages of the notifications it wrote (to enqueue after it). */
+export interface Applied {
+  outcome: Outcome;
+  push: PushMessage[];
+}
+
+/** Applies the gateway's view of a payment to its order (see the file comment). */
 export async function applyPayment(
   db: Db,
-  notificacaoId: string,
+  notification: NotificationRef,
   payment: GatewayPayment,
   now: Date,
-): Promise<Outcome> {
+): Promise<Applied> {
+  const notificacaoId = notification.id;
   const ref = payment.externalReference?.toLowerCase();
   const [order] = ref && UUID_RE.test(ref) ? await db.select().from(pedidos).where(eq(pedidos.id, ref)) : [];
   if (!order) {
@@ -145,17 +174,18 @@ export async function applyPayment(
       null,
       `external_reference ${payment.externalReference ?? '(none)'} names no order`,
     );
-    return 'ignorada';
+    return { outcome: 'ignorada', push: [] };
   }
   const pays = PAID_STATUSES.has(payment.status) || REVERSED_STATUSES.has(payment.status);
   if (!pays) {
     // pending, in_process, rejected, cancelled...: the order waits (the buyer may pay again until it expires).
     await settle(db, notificacaoId, 'processada', order.id);
-    return 'processada';
+    return { outcome: 'processada', push: [] };
   }
   const log = gatewayLog(notificacaoId);
   const open = sql`exists (select 1 from ${pagamentoNotificacoes} where ${pagamentoNotificacoes.id} = ${notificacaoId} and ${pagamentoNotificacoes.status} = 'recebida')`;
-  if (payment.moeda !== 'BRL' || payment.valorCentavos !== order.valorCentavos) {
+  // Exact cents: an amount that is not a whole number of cents (10.005) diverges, it is never rounded.
+  if (payment.moeda !== 'BRL' || payment.valorCentavos === null || payment.valorCentavos !== order.valorCentavos) {
     // Nothing is paid. Logged once per notification (its settle is guarded the same way).
     await db.batch([
       logStatement(db, log, {
@@ -165,6 +195,7 @@ export async function applyPayment(
         regiao: order.regiao,
         dados: {
           valor_centavos: { antes: order.valorCentavos, depois: payment.valorCentavos },
+          valor_gateway: { depois: payment.valor },
           moeda: { depois: payment.moeda },
           pagamento_id: { depois: payment.id },
           status_gateway: { depois: payment.status },
@@ -176,10 +207,10 @@ export async function applyPayment(
         notificacaoId,
         'divergente',
         order.id,
-        `amount ${payment.valorCentavos} ${payment.moeda} != ${order.valorCentavos} BRL`,
+        `amount ${payment.valor} ${payment.moeda} != ${(order.valorCentavos / 100).toFixed(2)} BRL`,
       ),
     ]);
-    return 'divergente';
+    return { outcome: 'divergente', push: [] };
   }
   const at = now.toISOString();
   const lancamentoId = crypto.randomUUID();
@@ -203,24 +234,128 @@ export async function applyPayment(
       .set({ status: 'pago', pagoEm: at, pagamentoId: payment.id, lancamentoId, updatedAt: at })
       .where(payable),
   ];
+  let notifiedAt: number | undefined;
   if (REVERSED_STATUSES.has(payment.status)) {
-    const refundable = and(byId, eq(pedidos.status, 'pago'))!;
+    // Only the payment that paid the order reverses it: another payment's refund leaves it `pago`.
+    const refundable = and(byId, eq(pedidos.status, 'pago'), eq(pedidos.pagamentoId, payment.id))!;
     steps.push(
       logRowWrite(db, log, pedidos, refundable, {
         acao: 'pedidos.estornar',
         entidade: 'pedidos',
         regiao: order.regiao,
-        dados: { status: { antes: pedidos.status, depois: 'estornado' }, status_gateway: { depois: payment.status } },
+        dados: {
+          status: { antes: pedidos.status, depois: 'estornado' },
+          pagamento_id: { depois: payment.id },
+          status_gateway: { depois: payment.status },
+        },
       }),
-      ...estornoOf(db, log, order, at),
+      ...estornoOf(db, log, refundable, at),
       db.update(pedidos).set({ status: 'estornado', estornadoEm: at, updatedAt: at }).where(refundable),
+      ...duplicateReversed(db, log, notification, payment, at),
     );
+  } else {
+    const amount = { ...payment, valorCentavos: payment.valorCentavos };
+    const dup = duplicateStatements(db, log, notification, order, amount, at);
+    notifiedAt = steps.length + dup.notifyAt;
+    steps.push(...dup.statements);
   }
-  await db.batch([...steps, settle(db, notificacaoId, 'processada', order.id)] as unknown as [
+  const results = await db.batch([...steps, settle(db, notificacaoId, 'processada', order.id)] as unknown as [
     BatchItem<'sqlite'>,
     ...BatchItem<'sqlite'>[],
   ]);
-  return 'processada';
+  const written = notifiedAt === undefined ? [] : (results[notifiedAt] as unknown as NotificationRow[]);
+  return { outcome: 'processada', push: notifiedPush(written) };
+}
+
+/**
+ * An approved payment of an order ANOTHER payment paid (the order's `pagamento_id` as the pay step
+ * of the same batch left it): recorded once per gateway payment (unique (provedor, pagamento_id),
+ * ON CONFLICT DO NOTHING), and only the statement that recorded it writes the log entry
+ * `pedidos.pagamento_duplicado` and notifies the region's administrators, who must refund it. The
+ * order is not touched. `notifyAt`: the notifications' insert among `statements`.
+ */
+function duplicateStatements(
+  db: Db,
+  log: LogCtx,
+  notification: NotificationRef,
+  order: PedidoRow,
+  payment: GatewayPayment & { valorCentavos: number },
+  at: string,
+) {
+  const id = crypto.randomUUID();
+  const paidByAnother = sql`exists (select 1 from ${pedidos} where ${and(
+    eq(pedidos.id, order.id),
+    isNotNull(pedidos.pagamentoId),
+    ne(pedidos.pagamentoId, payment.id),
+  )})`;
+  const recorded = sql`exists (select 1 from ${pagamentosDuplicados} where ${pagamentosDuplicados.id} = ${id})`;
+  const notes = notifyUsersWhere(
+    db,
+    {
+      tipo: 'pagamento_duplicado',
+      titulo: 'Pagamento em duplicidade',
+      mensagem: `O pedido "${order.pacoteNome}" de ${order.compradorNome} já estava pago e recebeu outro pagamento (${payment.id}, R$ ${formatMoney(payment.valorCentavos)}): devolva-o no Mercado Pago.`,
+      dados: { pedido_id: order.id, pagamento_id: payment.id },
+    },
+    { users: regionAdmin(order.regiao), when: recorded, now: at },
+  );
+  const statements: BatchItem<'sqlite'>[] = [
+    insertWhere(
+      db,
+      pagamentosDuplicados,
+      {
+        id,
+        regiao: order.regiao,
+        pedidoId: order.id,
+        provedor: notification.provedor,
+        pagamentoId: payment.id,
+        valorCentavos: payment.valorCentavos,
+        statusGateway: payment.status,
+        createdAt: at,
+        updatedAt: at,
+      },
+      paidByAnother,
+    ).onConflictDoNothing(),
+    logStatement(db, log, {
+      acao: 'pedidos.pagamento_duplicado',
+      entidade: 'pedidos',
+      entidadeId: order.id,
+      regiao: order.regiao,
+      dados: {
+        pagamento_id: { depois: payment.id },
+        valor_centavos: { depois: payment.valorCentavos },
+        pago_por: { depois: sql`(select ${pedidos.pagamentoId} from ${pedidos} where ${pedidos.id} = ${order.id})` },
+      },
+      when: recorded,
+    }),
+    notes.insert,
+  ];
+  return { statements, notifyAt: 2 };
+}
+
+/**
+ * A recorded duplicate the gateway now reports refunded or charged back: its `status_gateway`
+ * follows, logged once (guarded by the status it leaves). The order is not touched.
+ */
+function duplicateReversed(db: Db, log: LogCtx, notification: NotificationRef, payment: GatewayPayment, at: string) {
+  const where = and(
+    eq(pagamentosDuplicados.provedor, notification.provedor),
+    eq(pagamentosDuplicados.pagamentoId, payment.id),
+    ne(pagamentosDuplicados.statusGateway, payment.status),
+  );
+  return [
+    logRowWrite(db, log, pagamentosDuplicados, where, {
+      acao: 'pedidos.pagamento_duplicado_estornado',
+      entidade: 'pagamentos_duplicados',
+      regiao: pagamentosDuplicados.regiao,
+      dados: {
+        pedido_id: { depois: pagamentosDuplicados.pedidoId },
+        pagamento_id: { depois: payment.id },
+        status_gateway: { antes: pagamentosDuplicados.statusGateway, depois: payment.status },
+      },
+    }),
+    db.update(pagamentosDuplicados).set({ statusGateway: payment.status, updatedAt: at }).where(where),
+  ];
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { vi } from 'vitest';
+import type { Bindings } from '../../src/env';
 import { PAYMENT_QUEUE_NAME, type PaymentMessage } from '../../src/lib/messages';
 import { handlePaymentBatch } from '../../src/queue/payment-consumer';
 import { hmacHex, signatureManifest } from '../../src/services/payments/mercadopago';
@@ -54,11 +55,15 @@ export function fakeMercadoPago(opts: { answer?: (url: URL, init: RequestInit) =
   return { payments, calls, fetchImpl };
 }
 
-/** Runs the payment consumer on these messages; the pool's result (acked, retried) plus each retry's delay. */
+/**
+ * Runs the payment consumer on these messages; the pool's result (acked, retried) plus each retry's
+ * delay. `bindings` replaces some of the env's (a capturing PUSH_QUEUE).
+ */
 export async function runPayments(
   messages: PaymentMessage[],
   fetchImpl: typeof fetch,
   now: () => Date = () => new Date(),
+  bindings: Partial<Bindings> = {},
 ) {
   const batch = createMessageBatch<PaymentMessage>(
     PAYMENT_QUEUE_NAME,
@@ -66,7 +71,7 @@ export async function runPayments(
   );
   const delays = recordRetryDelays(batch);
   const ctx = createExecutionContext();
-  await handlePaymentBatch(batch, { ...env, MP_ACCESS_TOKEN: MP_TEST_TOKEN }, fetchImpl, now);
+  await handlePaymentBatch(batch, { ...env, MP_ACCESS_TOKEN: MP_TEST_TOKEN, ...bindings }, fetchImpl, now);
   return { ...(await getQueueResult(batch, ctx)), delays, ids: batch.messages.map((m) => m.id) };
 }
 

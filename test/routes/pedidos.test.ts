@@ -7,11 +7,14 @@ import {
   lancamentos,
   pacotes,
   pagamentoNotificacoes,
+  pagamentosDuplicados,
   pedidos,
 } from '../../src/db/schema';
+import type { PushMessage } from '../../src/lib/messages';
 import { runScheduled } from '../../src/scheduled';
 import { expirarPedidos, requeuePayments } from '../../src/scheduled/pedidos';
-import { db, makeAdmin, makeFot, makeUser, uniq, type TestUser } from '../helpers/factories';
+import { db, makeAdmin, makeFot, makeProfissional, makeUser, uniq, type TestUser } from '../helpers/factories';
+import { capturingQueue } from '../helpers/queue';
 import { entriesOf } from '../helpers/activity-log';
 import { fakeMercadoPago, notify, runPayments, signedHeaders } from '../helpers/mercadopago';
 import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
@@ -430,6 +433,14 @@ async function financeOf(orderId: string) {
 const notificationsOf = (pagamentoId: string) =>
   db.select().from(pagamentoNotificacoes).where(eq(pagamentoNotificacoes.pagamentoId, pagamentoId));
 
+/** A notification of payment `payId` sent to the webhook (signed, through HTTP); the id it was recorded with. */
+async function notifiedOf(payId: string) {
+  const requestId = crypto.randomUUID();
+  expect((await notify(payId, await signedHeaders(payId, { requestId }))).status).toBe(200);
+  const rows = await notificationsOf(payId);
+  return rows.find((n) => n.chave.includes(`request-id:${requestId};`))!.id;
+}
+
 describe('POST /webhooks/mercadopago (signature)', () => {
   it('a correctly signed notification is recorded once, logged, and answered 200; the body is not part of it', async () => {
     const payId = String(Date.now()) + Math.floor(Math.random() * 1000);
@@ -700,6 +711,190 @@ describe('payments (payment consumer, notificacao)', () => {
     expect((await rowOf(c.id)).status).toBe('pago');
     expect((await financeOf(o.id)).receitas.length).toBe(1);
     expect((await financeOf(c.id)).receitas.length).toBe(1);
+  });
+});
+
+describe('a second payment of a paid order, and refunds (issue 32, item 4)', () => {
+  /** A BUSINESS_OWNER of a region: its professional profile is there (services/users.ts regionAdmin). */
+  async function makeRegionAdmin(regiao: string) {
+    const u = await makeUser({ role: 'BUSINESS_OWNER' });
+    await makeProfissional(regiao, { usuarioId: u.id });
+    return u;
+  }
+  /** An order paid by payment `a`; `b`, a second approved payment of it, not yet notified. */
+  async function paidTwice() {
+    const w = await world();
+    const spAdmin = await makeRegionAdmin('SP');
+    const mgAdmin = await makeRegionAdmin('MG');
+    const o = await placeOrder(w);
+    const mp = fakeMercadoPago();
+    const a = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    const b = `${a}2`;
+    mp.payments.set(a, { id: a, status: 'approved', external_reference: o.id, transaction_amount: 890 });
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(a) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('pago');
+    mp.payments.set(b, { id: b, status: 'approved', external_reference: o.id, transaction_amount: 890 });
+    return { w, o, mp, a, b, spAdmin, mgAdmin };
+  }
+  /** The caller's notifications of a kind, through the API. */
+  const inbox = async (u: TestUser, tipo: string) => {
+    const res = await api('GET', '/api/v1/notifications?limit=100', { token: u.token });
+    expect(res.status).toBe(200);
+    return (res.body as { tipo: string; dados: Record<string, unknown> }[]).filter((n) => n.tipo === tipo);
+  };
+  const order = async (w: Awaited<ReturnType<typeof world>>, id: string) =>
+    (await api('GET', `/api/pedidos/${id}`, { token: w.admin.token })).body;
+  const duplicatesOf = (pagamentoId: string) =>
+    db.select().from(pagamentosDuplicados).where(eq(pagamentosDuplicados.pagamentoId, pagamentoId));
+
+  it('is recorded, logged pagamento_duplicado and notified to the region administrators once (5 parallel notifications, redelivery); the order stays paid by the first', async () => {
+    const { w, o, mp, a, b, spAdmin, mgAdmin } = await paidTwice();
+    // Five deliveries of the webhook at once, then their five queue messages at once.
+    const ids = await Promise.all(Array.from({ length: 5 }, () => notifiedOf(b)));
+    const push = capturingQueue<PushMessage>();
+    await Promise.all(
+      ids.map((id) =>
+        runPayments([{ kind: 'notificacao', notificacaoId: id }], mp.fetchImpl, undefined, { PUSH_QUEUE: push.queue }),
+      ),
+    );
+    // Redelivered: the same messages again, and Mercado Pago notifying the payment once more.
+    await runPayments(
+      [...ids, await notifiedOf(b)].map((id) => ({ kind: 'notificacao', notificacaoId: id })),
+      mp.fetchImpl,
+      undefined,
+      { PUSH_QUEUE: push.queue },
+    );
+    expect(await order(w, o.id)).toMatchObject({ status: 'pago', estornado_em: null });
+    expect((await rowOf(o.id)).pagamentoId).toBe(a);
+    expect((await financeOf(o.id)).receitas.length).toBe(1);
+    expect((await entriesOf(o.id, 'pedidos.pago')).length).toBe(1);
+    expect(await duplicatesOf(b)).toEqual([
+      expect.objectContaining({ pedidoId: o.id, regiao: 'SP', valorCentavos: 89_000, statusGateway: 'approved' }),
+    ]);
+    const [entry, ...more] = await entriesOf(o.id, 'pedidos.pagamento_duplicado');
+    expect(more).toEqual([]);
+    expect(entry?.dados).toEqual({
+      pagamento_id: { depois: b },
+      valor_centavos: { depois: 89_000 },
+      pago_por: { depois: a },
+    });
+    const notes = await inbox(spAdmin, 'pagamento_duplicado');
+    expect(notes).toEqual([
+      expect.objectContaining({ titulo: 'Pagamento em duplicidade', dados: { pedido_id: o.id, pagamento_id: b } }),
+    ]);
+    expect((notes[0] as unknown as { mensagem: string }).mensagem).toContain('R$ 890,00');
+    expect(await inbox(mgAdmin, 'pagamento_duplicado')).toEqual([]);
+    // One push per notification written, sent once.
+    const pushed = push.sent.flat().map((m) => m.body);
+    expect(pushed.filter((m) => m.userId === spAdmin.id)).toEqual([
+      expect.objectContaining({ titulo: 'Pagamento em duplicidade', dados: { pedido_id: o.id, pagamento_id: b } }),
+    ]);
+    expect((await notificationsOf(b)).every((n) => n.status === 'processada')).toBe(true);
+    // The first payment's own notification again changes nothing and is no duplicate.
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(a) }], mp.fetchImpl);
+    expect(await duplicatesOf(a)).toEqual([]);
+  });
+
+  it("the duplicate's refund leaves the order pago with no mirror; the first payment's refund reverses it once", async () => {
+    const { w, o, mp, a, b } = await paidTwice();
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(b) }], mp.fetchImpl);
+    mp.payments.get(b)!.status = 'refunded';
+    for (let i = 0; i < 2; i++)
+      await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(b) }], mp.fetchImpl);
+    expect(await order(w, o.id)).toMatchObject({ status: 'pago', estornado_em: null });
+    let f = await financeOf(o.id);
+    expect(f.receitas.map((r) => r.l.status)).toEqual(['pago']);
+    expect(f.mirrors).toEqual([]);
+    expect(await entriesOf(o.id, 'pedidos.estornar')).toEqual([]);
+    // The duplicate's record follows its payment, logged once.
+    const [dup] = await duplicatesOf(b);
+    expect(dup?.statusGateway).toBe('refunded');
+    expect((await entriesOf(dup!.id, 'pedidos.pagamento_duplicado_estornado')).length).toBe(1);
+
+    // A charged-back payment never seen approved is no duplicate either, and reverses nothing.
+    const c = `${a}3`;
+    mp.payments.set(c, { id: c, status: 'charged_back', external_reference: o.id, transaction_amount: 890 });
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(c) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('pago');
+    expect(await duplicatesOf(c)).toEqual([]);
+
+    // The payment that paid it: estornado, one mirror, however often notified (5 at once).
+    mp.payments.get(a)!.status = 'refunded';
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await notifiedOf(a));
+    await Promise.all(ids.map((id) => runPayments([{ kind: 'notificacao', notificacaoId: id }], mp.fetchImpl)));
+    expect((await order(w, o.id)).status).toBe('estornado');
+    f = await financeOf(o.id);
+    expect(f.receitas.map((r) => r.l.status)).toEqual(['estornado']);
+    expect(f.mirrors).toEqual([
+      expect.objectContaining({ tipo: 'despesa', origem: 'estorno', status: 'pago', valorCentavos: 89_000 }),
+    ]);
+    expect((await entriesOf(o.id, 'pedidos.estornar')).map((e) => e.dados.pagamento_id)).toEqual([{ depois: a }]);
+  });
+
+  it('two payments of one pendente order processed at once: one pays it, the other is its one duplicate', async () => {
+    const w = await world();
+    const admin = await makeRegionAdmin('SP');
+    const o = await placeOrder(w);
+    const mp = fakeMercadoPago();
+    const base = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    const pays = [`${base}1`, `${base}2`];
+    for (const id of pays)
+      mp.payments.set(id, { id, status: 'approved', external_reference: o.id, transaction_amount: 890 });
+    const ids = [...(await Promise.all(pays.map(notifiedOf))), ...(await Promise.all(pays.map(notifiedOf)))];
+    await Promise.all(ids.map((id) => runPayments([{ kind: 'notificacao', notificacaoId: id }], mp.fetchImpl)));
+    const paidBy = (await rowOf(o.id)).pagamentoId!;
+    const other = pays.find((p) => p !== paidBy)!;
+    expect(pays).toContain(paidBy);
+    expect((await rowOf(o.id)).status).toBe('pago');
+    expect((await financeOf(o.id)).receitas.length).toBe(1);
+    expect((await duplicatesOf(other)).length).toBe(1);
+    expect(await duplicatesOf(paidBy)).toEqual([]);
+    expect((await entriesOf(o.id, 'pedidos.pagamento_duplicado')).length).toBe(1);
+    expect((await inbox(admin, 'pagamento_duplicado')).map((n) => n.dados)).toEqual([
+      { pedido_id: o.id, pagamento_id: other },
+    ]);
+  });
+
+  it('an approved payment of an order refunded by another payment is a duplicate too (its money is held)', async () => {
+    const { o, mp, a, b } = await paidTwice();
+    mp.payments.get(a)!.status = 'refunded';
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(a) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(b) }], mp.fetchImpl);
+    expect((await rowOf(o.id)).status).toBe('estornado');
+    expect((await duplicatesOf(b)).length).toBe(1);
+    expect((await financeOf(o.id)).mirrors.length).toBe(1);
+  });
+
+  it('an amount that is not a whole number of cents is a divergence, never rounded; exact cents pay', async () => {
+    const w = await world();
+    const o = await placeOrder(w);
+    const mp = fakeMercadoPago();
+    const base = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    for (const [i, amount] of [890.005, 889.995, 890.0000001].entries()) {
+      const id = `${base}${i}`;
+      mp.payments.set(id, { id, status: 'approved', external_reference: o.id, transaction_amount: amount });
+      await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(id) }], mp.fetchImpl);
+      expect((await rowOf(o.id)).status, String(amount)).toBe('pendente');
+      expect((await notificationsOf(id))[0]?.status).toBe('divergente');
+    }
+    const entries = await entriesOf(o.id, 'pedidos.pagamento_divergente');
+    const seen = entries.map((e) => [e.dados.valor_centavos, e.dados.valor_gateway]);
+    expect(seen.sort((x, y) => (x[1] as { depois: number }).depois - (y[1] as { depois: number }).depois)).toEqual([
+      [{ antes: 89_000, depois: null }, { depois: 889.995 }],
+      [{ antes: 89_000, depois: null }, { depois: 890.0000001 }],
+      [{ antes: 89_000, depois: null }, { depois: 890.005 }],
+    ]);
+    expect((await financeOf(o.id)).receitas).toEqual([]);
+    // Two decimals whose binary form is inexact (0.29 × 100 = 28.999...) are exact cents and pay.
+    const cheap = await makePacote('SP', { precoCentavos: 29, parcelasMax: 1 });
+    const c = await placeOrder({ ...w, pacote: cheap }, { parcelas: 1 });
+    const id = `${base}9`;
+    mp.payments.set(id, { id, status: 'approved', external_reference: c.id, transaction_amount: 0.29 });
+    await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(id) }], mp.fetchImpl);
+    expect((await rowOf(c.id)).status).toBe('pago');
+    expect((await financeOf(c.id)).receitas[0]?.l.valorCentavos).toBe(29);
   });
 });
 

@@ -112,7 +112,7 @@ export const lancamentos = sqliteTable(
     parcela: integer('parcela'),
     /** The fee of one invitation (origem `cache`): at most one not `cancelado` per invitation (partial unique index). */
     conviteId: text('convite_id').references(() => convites.id, { onDelete: 'set null' }),
-    /** Caller-chosen key (imports, orders): unique per region when present. */
+    /** Caller-chosen key (imports, orders): unique per region when present; SYSTEM_KEY_PREFIXES are the system's. */
     chaveExterna: text('chave_externa'),
     /**
      * Kept by triggers (drizzle/0035_result_sums.sql): the FOT record of the entry's event, so that
@@ -144,6 +144,21 @@ export const lancamentos = sqliteTable(
     check('lancamentos_valor_positivo', sql`${t.valorCentavos} > 0`),
   ],
 );
+
+/**
+ * The `chave_externa` prefixes the system writes itself: `pedido:<order id>` on an order's revenue
+ * entry (services/pagamentos.ts). A client's key may not start with one, in any case (400 on
+ * `POST /api/financeiro/lancamentos` and in the import): an administrator's entry holding an order's
+ * key in advance would make that order's real payment fail on the unique key for ever. System keys
+ * are built only by `systemKey`, so a new kind of key is added to this one list.
+ */
+export const SYSTEM_KEY_PREFIXES = ['pedido:'] as const;
+export type SystemKeyPrefix = (typeof SYSTEM_KEY_PREFIXES)[number];
+
+export const systemKey = (prefix: SystemKeyPrefix, id: string) => `${prefix}${id}`;
+
+/** The reserved prefix `key` starts with (any case), or undefined. */
+export const reservedKeyPrefix = (key: string) => SYSTEM_KEY_PREFIXES.find((p) => key.toLowerCase().startsWith(p));
 
 export type CategoriaFinanceiraRow = typeof categoriasFinanceiras.$inferSelect;
 export type ContratoRow = typeof contratos.$inferSelect;

@@ -31,9 +31,10 @@ export const pacotes = sqliteTable(
 export type PacoteRow = typeof pacotes.$inferSelect;
 
 /**
- * pendente → pago (approved payment) → estornado (refunded or charged back);
+ * pendente → pago (approved payment) → estornado (its paying payment refunded or charged back);
  * pendente → expirado (scheduled job, past expira_em) or cancelado (POST /cancelar).
  * A payment approved on an expired or cancelled order still makes it pago: the money arrived.
+ * Another payment approved once the order is paid changes nothing: it is a pagamentos_duplicados row.
  */
 export const PEDIDO_STATUS = ['pendente', 'pago', 'expirado', 'cancelado', 'estornado'] as const;
 export type PedidoStatus = (typeof PEDIDO_STATUS)[number];
@@ -59,7 +60,7 @@ export const pedidos = sqliteTable(
     /** The checkout's init_point, filled by the payment consumer (null while it is being created). */
     urlPagamento: text('url_pagamento'),
     preferenciaId: text('preferencia_id'),
-    /** The gateway's payment that paid (or refunded) the order. */
+    /** The gateway's payment that paid the order: only its refund or chargeback reverses the order. */
     pagamentoId: text('pagamento_id'),
     /** The revenue entry its payment posted (decisions-2 D18), which a refund reverses. */
     lancamentoId: text('lancamento_id'),
@@ -84,6 +85,35 @@ export const pedidos = sqliteTable(
 );
 
 export type PedidoRow = typeof pedidos.$inferSelect;
+
+/**
+ * A payment approved for an order that another payment had already paid (docs/decisions.md#d19): the
+ * money arrived twice and the second must be refunded. Recorded once per gateway payment (the unique
+ * key is what makes its log entry and the administrators' notification happen once, however often
+ * the gateway notifies it); it never changes the order. `status_gateway` follows the payment
+ * (`approved`, then `refunded` / `charged_back` once it is given back).
+ */
+export const pagamentosDuplicados = sqliteTable(
+  'pagamentos_duplicados',
+  {
+    id: uuidPk(),
+    regiao: text('regiao').notNull(),
+    pedidoId: text('pedido_id')
+      .notNull()
+      .references(() => pedidos.id, { onDelete: 'restrict' }),
+    provedor: text('provedor').notNull(),
+    pagamentoId: text('pagamento_id').notNull(),
+    valorCentavos: integer('valor_centavos').notNull(),
+    statusGateway: text('status_gateway').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('pagamentos_duplicados_pagamento_uq').on(t.provedor, t.pagamentoId),
+    index('pagamentos_duplicados_pedido_idx').on(t.pedidoId),
+  ],
+);
+
+export type PagamentoDuplicadoRow = typeof pagamentosDuplicados.$inferSelect;
 
 /** recebida → processada (the payment was read and applied) | ignorada (not ours, unknown) | divergente (amount mismatch). */
 export const NOTIFICACAO_STATUS = ['recebida', 'processada', 'ignorada', 'divergente'] as const;

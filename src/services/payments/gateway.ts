@@ -21,7 +21,10 @@ export interface GatewayPayment {
   /** The gateway's status (Mercado Pago: approved, pending, in_process, rejected, cancelled, refunded, charged_back, ...). */
   status: string;
   externalReference: string | null;
-  valorCentavos: number;
+  /** The amount as the gateway gave it (reais). */
+  valor: number;
+  /** The same in integer cents, or null when it is not a whole number of cents (never rounded: a divergence). */
+  valorCentavos: number | null;
   moeda: string;
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { toCentavos } from '../../lib/money';
+import { exactCentavos } from '../../lib/money';
 import type { Gateway, GatewayPayment, GatewayResult, PreferenceInput } from './gateway';
 
 /**
@@ -104,7 +104,8 @@ export function mercadoPagoGateway(
             id: d.id,
             status: d.status,
             externalReference: d.external_reference ?? null,
-            valorCentavos: toCentavos(d.transaction_amount),
+            valor: d.transaction_amount,
+            valorCentavos: exactCentavos(d.transaction_amount),
             moeda: d.currency_id ?? 'BRL',
           };
         },
