@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type * as core from 'zod/v4/core';
+import { reservedKeyPrefix, SYSTEM_KEY_PREFIXES } from '../db/schema/financeiro';
 import { isUf, normalizeCpf, normalizeCpfCnpj, UFS } from './brazil';
 import { isIsoDate, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
@@ -108,6 +109,24 @@ export const optStr = (max: number) =>
     .max(max)
     .nullish()
     .transform((s) => (s === '' ? null : s));
+
+/** The reserved `chave_externa` prefixes as the OpenAPI descriptions name them: `` `pedido:` ``. */
+export const RESERVED_KEY_PREFIXES_DOC = SYSTEM_KEY_PREFIXES.map((p) => `\`${p}\``).join(', ');
+
+/** Why a client's `chave_externa` is refused: the prefixes the system writes (db/schema/financeiro.ts). */
+export const RESERVED_KEY_MESSAGE = `não pode começar com ${SYSTEM_KEY_PREFIXES.map((p) => `"${p}"`).join(' nem ')}: prefixo reservado ao sistema`;
+
+/**
+ * A finance entry's `chave_externa` as a client sends it: optStr, refusing a key that starts with a
+ * prefix the system writes (any case), which would take the key of an order's future revenue entry.
+ */
+export const clientKey = (max: number) =>
+  optStr(max)
+    .refine((k) => k == null || reservedKeyPrefix(k) === undefined, RESERVED_KEY_MESSAGE)
+    .openapi({
+      description: `Your own key (an invoice number, an id in another system), unique per region (409 CONFLICT when taken). Keys starting with ${RESERVED_KEY_PREFIXES_DOC} (any case) are reserved for the entries the system writes itself (an order's revenue entry is \`pedido:<order id>\`): 400 VALIDATION_FAILED.`,
+      example: 'NF-2027-0001',
+    });
 
 export const email = () =>
   z

@@ -18,6 +18,7 @@ import {
   passwordResetTokens,
   profissionais,
   profissionalFuncoes,
+  reservedKeyPrefix,
   tiposEventos,
   users,
   type AuthUser,
@@ -45,7 +46,7 @@ import {
 import { saoPauloDayStart } from '../lib/dates';
 import { toCentavos } from '../lib/money';
 import { ApiError, type ErrorCode } from '../lib/errors';
-import { UUID_RE } from '../lib/fields';
+import { RESERVED_KEY_MESSAGE, UUID_RE } from '../lib/fields';
 import { nameKey } from '../lib/names';
 import { hashPassword } from '../lib/password';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
@@ -542,7 +543,9 @@ const KEY_LABEL: Record<string, string> = {
 /**
  * Finance entries (D18): the category's kind is the entry's; an import creates `previsto` or `pago`
  * entries only, and changes only entries still `previsto` (a paid amount never changes; payments,
- * cancellations and refunds go through their own routes).
+ * cancellations and refunds go through their own routes). A `chave_externa` with a prefix the
+ * system writes (`pedido:`) is refused as on the entries' route, except on the entry that already
+ * holds it: an export of an order's revenue entry reads back unchanged.
  */
 function lancamentoRules(
   cols: Row,
@@ -550,6 +553,9 @@ function lancamentoRules(
   existing: Existing,
   err: (coluna: string | null, code: ErrorCode, error: string) => void,
 ) {
+  const key = cols.chaveExterna;
+  if (typeof key === 'string' && reservedKeyPrefix(key) !== undefined && target?.chaveExterna !== key)
+    err('chave_externa', 'VALIDATION_FAILED', `chave_externa: ${RESERVED_KEY_MESSAGE}`);
   const catTipo = existing.categoriaTipo?.get(String(cols.categoriaId));
   if (catTipo && cols.tipo && catTipo !== cols.tipo)
     err(

@@ -13,7 +13,17 @@ import readme from '../../README.md?raw';
 import fotWin1252 from '../fixtures/cadastro-fot-win1252.csv.txt?inline';
 import { entriesOf, lastSeq, logEntries } from '../helpers/activity-log';
 import { failingD1 } from '../helpers/failing-d1';
-import { db, makeAdmin, makeCatalog, makeFot, makeProfissional, makeUser, nextFot, uniq } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeCatalog,
+  makeFot,
+  makeProfissional,
+  makeUser,
+  nextFot,
+  systemCategoryId,
+  uniq,
+} from '../helpers/factories';
 import { api, expectError, send, UNKNOWN_ID } from '../helpers/request';
 import { keptColumnsAfterAll } from '../helpers/kept-columns';
 
@@ -890,6 +900,62 @@ describe('lancamentos (finance entries, D18)', () => {
 
     const exp = await exportar(admin.token, 'lancamentos', '?de=2027-01-01&ate=2027-01-31');
     expect(rowsOf(exp.body).length).toBeGreaterThanOrEqual(2);
+    const back = await upload(admin.token, 'lancamentos', exp.body);
+    expect(back.body).toMatchObject({ status: 'validado', por_acao: { criar: 0, atualizar: 0, erro: 0 } });
+  });
+  it('refuses a chave_externa with a system prefix (pedido:) on a new line or as a new key; the entry that holds it reads back unchanged', async () => {
+    const receita = { id: crypto.randomUUID(), regiao: 'SP', label: uniq('Avulsa'), tipo: 'receita' as const };
+    await db.insert(schema.categoriasFinanceiras).values({ ...receita, labelKey: receita.label.toLowerCase() });
+    // An order's revenue entry as the payment consumer writes it, and an entry of the office's own.
+    const orderKey = `pedido:${crypto.randomUUID()}`;
+    await db.insert(schema.lancamentos).values({
+      regiao: 'SP',
+      tipo: 'receita',
+      categoriaId: await systemCategoryId('SP', 'pacotes_fotos'),
+      descricao: 'Pedido: Álbum — Maria',
+      valorCentavos: 89_000,
+      vencimento: '2031-03-10',
+      status: 'pago',
+      pagoEm: '2031-03-10',
+      origem: 'pedido',
+      chaveExterna: orderKey,
+    });
+    const [own] = await db
+      .insert(schema.lancamentos)
+      .values({
+        regiao: 'SP',
+        tipo: 'receita',
+        categoriaId: receita.id,
+        descricao: 'Própria',
+        valorCentavos: 100,
+        vencimento: '2031-03-11',
+        chaveExterna: uniq('NF'),
+      })
+      .returning();
+    const head = 'id;chave_externa;tipo;categoria;descricao;valor;vencimento';
+    const res = await upload(
+      admin.token,
+      'lancamentos',
+      [
+        head,
+        `;pedido:${crypto.randomUUID()};receita;${receita.label};Nova;10;10/03/2031`,
+        `;Pedido:${crypto.randomUUID()};receita;${receita.label};Nova;10;10/03/2031`,
+        `${own!.id};${orderKey};receita;${receita.label};Própria;1;11/03/2031`,
+        `;${uniq('pedidos:')};receita;${receita.label};Nova;10;10/03/2031`,
+      ].join('\n'),
+    );
+    expect(res.body).toMatchObject({ status: 'com_erros', por_acao: { criar: 1, erro: 3 } });
+    const message = 'chave_externa: não pode começar com "pedido:": prefixo reservado ao sistema';
+    for (const linha of [2, 3, 4])
+      expect(res.body.erros).toContainEqual({
+        linha,
+        coluna: 'chave_externa',
+        code: 'VALIDATION_FAILED',
+        error: message,
+      });
+    // Exported, the order's entry (and the rest) reads back as no change.
+    const exp = await exportar(admin.token, 'lancamentos', '?de=2000-01-01');
+    expect(exp.body).toContain(orderKey);
     const back = await upload(admin.token, 'lancamentos', exp.body);
     expect(back.body).toMatchObject({ status: 'validado', por_acao: { criar: 0, atualizar: 0, erro: 0 } });
   });

@@ -13,7 +13,16 @@ import {
 import type { PushMessage } from '../../src/lib/messages';
 import { runScheduled } from '../../src/scheduled';
 import { expirarPedidos, requeuePayments } from '../../src/scheduled/pedidos';
-import { db, makeAdmin, makeFot, makeProfissional, makeUser, uniq, type TestUser } from '../helpers/factories';
+import {
+  db,
+  makeAdmin,
+  makeFot,
+  makeProfissional,
+  makeUser,
+  systemCategoryId,
+  uniq,
+  type TestUser,
+} from '../helpers/factories';
 import { capturingQueue } from '../helpers/queue';
 import { entriesOf } from '../helpers/activity-log';
 import { fakeMercadoPago, notify, runPayments, signedHeaders } from '../helpers/mercadopago';
@@ -895,6 +904,44 @@ describe('a second payment of a paid order, and refunds (issue 32, item 4)', () 
     await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(id) }], mp.fetchImpl);
     expect((await rowOf(c.id)).status).toBe('pago');
     expect((await financeOf(c.id)).receitas[0]?.l.valorCentavos).toBe(29);
+  });
+});
+
+describe("system keys are reserved (issue 32, item 10): an administrator's entry cannot take an order's key", () => {
+  it("POST /api/financeiro/lancamentos refuses a chave_externa starting with pedido: (any case), and the order's payment still books", async () => {
+    const w = await world();
+    const o = await placeOrder(w);
+    const categoria = await systemCategoryId('SP', 'pacotes_fotos');
+    const post = (chave: string) =>
+      api('POST', '/api/financeiro/lancamentos', {
+        token: w.admin.token,
+        body: {
+          tipo: 'receita',
+          categoria_id: categoria,
+          descricao: 'Venda avulsa',
+          valor: 890,
+          vencimento: '2027-01-10',
+          chave_externa: chave,
+        },
+      });
+    for (const chave of [`pedido:${o.id}`, `PEDIDO:${o.id}`, `  Pedido:${o.id}`, 'pedido:qualquer-coisa']) {
+      const res = await post(chave);
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error).toBe('chave_externa: não pode começar com "pedido:": prefixo reservado ao sistema');
+    }
+    // Keys that only look alike are the client's own.
+    for (const chave of [uniq('pedido-'), uniq('NF pedido:'), uniq('pedidos:')])
+      expect((await post(chave)).status).toBe(201);
+    const mp = fakeMercadoPago();
+    const payId = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    mp.payments.set(payId, { id: payId, status: 'approved', external_reference: o.id, transaction_amount: 890 });
+    const r = await runPayments([{ kind: 'notificacao', notificacaoId: await notifiedOf(payId) }], mp.fetchImpl);
+    expect(r.explicitAcks).toEqual(r.ids);
+    expect((await api('GET', `/api/pedidos/${o.id}`, { token: w.admin.token })).body.status).toBe('pago');
+    expect((await financeOf(o.id)).receitas.map((x) => x.l.origem)).toEqual(['pedido']);
+    // The document says so.
+    const doc = await (await send('GET', '/openapi.json')).json<any>();
+    expect(doc.components.schemas.LancamentoRequest.properties.chave_externa.description).toContain('`pedido:`');
   });
 });
 

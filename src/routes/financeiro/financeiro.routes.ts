@@ -1,4 +1,5 @@
 import { requireAdmin, requireRole } from '../../middleware/require-role';
+import { RESERVED_KEY_PREFIXES_DOC } from '../../lib/fields';
 import { listResponse, PageQuery } from '../../lib/pagination';
 import { csvContent, errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
@@ -95,7 +96,7 @@ export const createLancamento = authedRoute({
   regional: true,
   fold: true,
   summary: 'Create an entry (previsto, origem manual)',
-  description: `${inRegion} categoria_id, fot_id, agenda_id, profissional_id must be of the region (404 otherwise); the category's tipo must match (400); agenda_id must belong to fot_id when both are given (400). A chave_externa already used in the region is 409 CONFLICT, and so is a reference created while the request ran (nothing written: send it again).`,
+  description: `${inRegion} categoria_id, fot_id, agenda_id, profissional_id must be of the region (404 otherwise); the category's tipo must match (400); agenda_id must belong to fot_id when both are given (400). A chave_externa already used in the region is 409 CONFLICT, and so is a reference created while the request ran (nothing written: send it again). A chave_externa starting with a prefix the system writes itself (${RESERVED_KEY_PREFIXES_DOC}, any case: an order's revenue entry is \`pedido:<order id>\`) is 400 VALIDATION_FAILED.`,
   request: { body: jsonBody(LancamentoRequest) },
   responses: { 201: jsonResponse(LancamentoSchema, 'Created'), 404: errors[404], 409: errors[409] },
 });

@@ -7,7 +7,7 @@ import {
   TIPO_CHAVE_PIX,
   TIPO_LANCAMENTO,
 } from '../../db/schema';
-import { isoDate, money, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
+import { clientKey, isoDate, money, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
 import { out } from '../openapi';
 
@@ -39,7 +39,7 @@ export const LancamentoRequest = z
     fot_id: uuid().nullish(),
     agenda_id: uuid().nullish(),
     profissional_id: uuid().nullish(),
-    chave_externa: optStr(100),
+    chave_externa: clientKey(100),
   })
   .openapi('LancamentoRequest');
 

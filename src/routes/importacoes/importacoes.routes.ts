@@ -1,4 +1,5 @@
 import { IMPORT_TIPOS } from '../../db/schema';
+import { RESERVED_KEY_PREFIXES_DOC } from '../../lib/fields';
 import { requireAdmin } from '../../middleware/require-role';
 import { csvContent, errors, IdParam, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
@@ -32,7 +33,10 @@ export const create = authedRoute({
     'Body: the file, `Content-Type: text/csv` (UTF-8 with or without BOM, or Windows-1252; `;` or `,` separated; at most ' +
     '1 MiB and 5,000 lines, else 413). Every line is validated by the rules of the single-record route; the answer lists each ' +
     'error with its spreadsheet line and column, and how many lines would create, update or change nothing. ' +
-    'An unknown or missing header column is 400. See README "Importing spreadsheets".',
+    'An unknown or missing header column is 400. A finance entry whose `chave_externa` starts with a prefix the system ' +
+    `writes itself (${RESERVED_KEY_PREFIXES_DOC}, any case) is a VALIDATION_FAILED line, unless the line is the ` +
+    'entry that already holds that key (an exported order revenue entry reads back unchanged). ' +
+    'See README "Importing spreadsheets".',
   request: {
     query: TipoQuery,
     body: { required: true, ...csvContent('The CSV file') },
