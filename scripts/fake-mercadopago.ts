@@ -6,6 +6,8 @@
  *   npm run fake:mercadopago -- pay <pedido_id> [approved|rejected]
  *                                                 pays the order's checkout: creates the payment and sends
  *                                                 the worker a signed notification, as Mercado Pago does
+ *                                                 (again on a paid order: a second payment, which the
+ *                                                 worker records as a duplicate to refund, order unchanged)
  *   npm run fake:mercadopago -- refund <payment_id> [refunded|charged_back]
  *   npm run fake:mercadopago -- notify <payment_id>  only sends a signed notification
  *
