@@ -72,16 +72,26 @@ export const unescapeFormula = (s: string) => (s.startsWith("'") && FORMULA_STAR
 const quote = (s: string) => (/[;,"\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s);
 
 /**
- * CSV text: header plus rows, `;`-separated (what Excel in pt-BR opens by double click), CRLF, a UTF-8
- * BOM (without it Excel reads the accents as Windows-1252), every cell formula-escaped.
+ * A cell the code has validated as a value that is not text (a PIX key checked against its type, a
+ * number it formatted): written as it is, without the formula escape, which would corrupt it for the
+ * program that reads the file (a bank's importer takes `'+5511...` as a wrong key). Never for text
+ * a user typed. Still quoted when it holds a separator.
  */
-export function toCsv(
-  header: readonly string[],
-  rows: readonly (readonly (string | number | null | undefined)[])[],
-  delimiter = ';',
-) {
-  const line = (cells: readonly (string | number | null | undefined)[]) =>
-    cells.map((c) => quote(escapeFormula(c == null ? '' : String(c)))).join(delimiter);
+export class VerbatimCell {
+  constructor(readonly value: string) {}
+}
+export const verbatim = (value: string) => new VerbatimCell(value);
+
+export type CsvCell = string | number | null | undefined | VerbatimCell;
+
+/**
+ * CSV text: header plus rows, `;`-separated (what Excel in pt-BR opens by double click), CRLF, a UTF-8
+ * BOM (without it Excel reads the accents as Windows-1252), every cell formula-escaped but those
+ * marked `verbatim()`.
+ */
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[], delimiter = ';') {
+  const cell = (c: CsvCell) => (c instanceof VerbatimCell ? c.value : escapeFormula(c == null ? '' : String(c)));
+  const line = (cells: readonly CsvCell[]) => cells.map((c) => quote(cell(c))).join(delimiter);
   return `\uFEFF${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
 }
 

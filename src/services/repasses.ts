@@ -17,7 +17,8 @@ import {
 } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { saoPauloDate } from '../lib/dates';
-import { toCsv, formatMoney } from '../lib/csv';
+import { pixKey } from '../lib/brazil';
+import { toCsv, formatMoney, verbatim } from '../lib/csv';
 import { ApiError } from '../lib/errors';
 import { fromCentavos, withholding } from '../lib/money';
 import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
@@ -435,9 +436,22 @@ export async function pixCsv(db: Db, regiao: string, id: string) {
       'INVALID_STATE',
       `o repasse está ${batch.status}: o arquivo PIX sai de um repasse aprovado ou pago`,
     );
+  // The key and the amount go to the bank as they are (a phone key starts with +): the key only when it
+  // is still valid for its type in its stored form; names stay formula-escaped.
+  const key = (tipo: string | null, chave: string | null) => {
+    if (tipo === null || chave === null) return chave;
+    const checked = pixKey(tipo as TipoChavePix, chave);
+    return 'chave' in checked && checked.chave === chave ? verbatim(chave) : chave;
+  };
   return toCsv(
     ['nome', 'cpf_cnpj', 'tipo_chave_pix', 'chave_pix', 'valor_liquido'],
-    itens.map((i) => [i.nome, i.cpfCnpj, i.tipoChavePix, i.chavePix, formatMoney(i.valorLiquidoCentavos)]),
+    itens.map((i) => [
+      i.nome,
+      i.cpfCnpj,
+      i.tipoChavePix,
+      key(i.tipoChavePix, i.chavePix),
+      verbatim(formatMoney(i.valorLiquidoCentavos)),
+    ]),
   );
 }
 

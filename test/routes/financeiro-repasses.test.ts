@@ -268,6 +268,29 @@ describe('payout batches', () => {
     expect(await entriesOf(res.body.id, 'repasses.aprovar')).toHaveLength(1);
   });
 
+  it('the PIX file writes a validated key and the amount as they are (a +55 phone key); names stay formula-escaped (issue 32 item 9)', async () => {
+    const m = nextMonth();
+    const phone = await prof('SP', {
+      nome: `=Perigo ${uniq('n')}`,
+      contaPix: '+5511987654321',
+      tipoChavePix: 'telefone',
+    });
+    // A key its type does not validate (written around the API) is not trusted: escaped like text.
+    const forged = await prof('SP', { nome: uniq('Forjada'), contaPix: '-2+3', tipoChavePix: 'aleatoria' });
+    await fee(phone, m.day(3), 10_000);
+    await fee(forged, m.day(3), 5_000);
+    const b = await gather({ de: m.de, ate: m.ate, profissional_ids: [phone.id, forged.id] });
+    expect(b.status).toBe(201);
+    expect((await act(b.body.id, 'aprovar')).status).toBe(200);
+    const csv = await api('GET', `${f}/repasses/${b.body.id}/pix.csv`, { token: admin.token });
+    const lines = (csv.body as string)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines, lines.join('\n')).toContain(`'${phone.nome};52998224725;telefone;+5511987654321;"100,00"`);
+    expect(lines).toContain(`${forged.nome};52998224725;aleatoria;'-2+3;"50,00"`);
+  });
+
   it('an autonomo_rpa item needs a tax table in force on ate; mei and pj do not', async () => {
     const rpa = await prof('SP', { regimeFiscal: 'autonomo_rpa' });
     await fee(rpa, '2029-06-10', 10_000);
