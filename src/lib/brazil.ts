@@ -111,3 +111,54 @@ export function pixKey(tipo: TipoChavePix, chave: string): { chave: string } | {
         : fail('uma chave aleatória (32 hexadecimais, com ou sem os hífens de um UUID)');
   }
 }
+
+/** Brazilian area codes (DDD) in use, for telling an 11-digit mobile number from a CPF. */
+const DDDS = new Set(
+  [
+    ...[11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38],
+    ...[41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69],
+    ...[71, 73, 74, 75, 77, 79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99],
+  ].map(String),
+);
+
+/** Every type, in the order their keys are tried; no key is valid for two of them (lengths and shapes differ). */
+const TIPOS_CHAVE: readonly TipoChavePix[] = ['email', 'telefone', 'aleatoria', 'cnpj', 'cpf'];
+
+/**
+ * The type of a PIX key sent without one, as a bank reads it: an e-mail, a `+55` phone, a random key
+ * (UUID), 14 digits with CNPJ check digits, 11 digits with CPF check digits. `{tipo, chave}` (the key
+ * in its stored form, as pixKey answers it) or `{error}`, a Portuguese sentence for the
+ * `tipo_chave_pix` field: when the key fits no type, or when it is both a valid CPF and a mobile
+ * number written without `+55` (DDD, then 9, then 8 digits), unless written with a CPF's mask
+ * (`000.000.000-00`). docs/decisions.md#d18-finance.
+ */
+export function inferPixKey(chave: string): { tipo: TipoChavePix; chave: string } | { error: string } {
+  const v = chave.trim();
+  for (const tipo of TIPOS_CHAVE) {
+    const checked = pixKey(tipo, v);
+    if ('error' in checked) continue;
+    const d = checked.chave;
+    const mobileWithoutCountry = tipo === 'cpf' && DDDS.has(d.slice(0, 2)) && d[2] === '9';
+    if (mobileWithoutCountry && !/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(v))
+      return {
+        error:
+          'a chave em conta_pix é um CPF válido e também um celular sem +55; informe tipo_chave_pix (cpf ou telefone) ou escreva o telefone com +55',
+      };
+    return { tipo, chave: d };
+  }
+  return {
+    error: `não foi possível deduzir o tipo da chave em conta_pix: ${looksLike(v)}; corrija a chave ou informe tipo_chave_pix`,
+  };
+}
+
+/** What a key that fits no type seems to be, so the sentence says what to fix. */
+function looksLike(v: string): string {
+  const d = digitsOnly(v);
+  if (/^[\d.\-/\s]+$/.test(v) && d.length === 11)
+    return 'tem 11 dígitos mas não é um CPF válido (dígitos verificadores), e um telefone precisa de +55';
+  if (/^[\d.\-/\s]+$/.test(v) && d.length === 14)
+    return 'tem 14 dígitos mas não é um CNPJ válido (dígitos verificadores)';
+  if (v.includes('@')) return 'não é um e-mail válido';
+  if (v.startsWith('+')) return 'não é um telefone +55 com DDD (10 ou 11 dígitos)';
+  return 'não é um e-mail, um telefone com +55, uma chave aleatória (UUID) nem um CPF ou CNPJ válido';
+}

@@ -3,13 +3,19 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import { profissionais, refreshTokens, users, type AuthUser } from '../db/schema';
 import { preparedStatement } from '../db/prepared-statement';
-import { writeThenRead } from '../db/write-read';
 import type { Config } from '../env';
 import { ApiError } from '../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../lib/password';
 import { sha256Hex } from '../lib/tokens';
 import { changed, created, logBinds, logRowWrite, logStatement, logTemplate, type LogCtx } from './activity-log';
-import { profissionalColumns, withPixChecked } from './profissionais';
+import {
+  pixChangeNotices,
+  pixOf,
+  profissionalColumns,
+  withoutOwnRegime,
+  withPixChecked,
+  type PixNoticeCtx,
+} from './profissionais';
 import {
   attemptStatements,
   endSession,
@@ -197,16 +203,33 @@ export async function updateMe(
     nova_senha?: string;
     profissional?: Record<string, unknown>;
   },
+  notices: PixNoticeCtx,
 ) {
-  // The PIX key is checked against the stored key type first (decisions-2 D18 "Tax"), before any
-  // password attempt is counted: a read for validation only.
+  // The PIX pair and the regime are checked against the stored profile first (docs/decisions.md#d18-finance),
+  // before any password attempt is counted: a read for validation only.
   let profissional = body.profissional;
-  if (profissional && (profissional.conta_pix !== undefined || profissional.tipo_chave_pix !== undefined)) {
+  let told: Awaited<ReturnType<typeof pixChangeNotices>> | undefined;
+  const profileWhere = eq(profissionais.usuarioId, user.id);
+  if (
+    profissional &&
+    (profissional.conta_pix !== undefined ||
+      profissional.tipo_chave_pix !== undefined ||
+      profissional.regime_fiscal !== undefined)
+  ) {
     const [stored] = await db
-      .select({ contaPix: profissionais.contaPix, tipoChavePix: profissionais.tipoChavePix })
+      .select({
+        contaPix: profissionais.contaPix,
+        tipoChavePix: profissionais.tipoChavePix,
+        regimeFiscal: profissionais.regimeFiscal,
+        regiao: profissionais.regiao,
+      })
       .from(profissionais)
-      .where(eq(profissionais.usuarioId, user.id));
-    if (stored) profissional = withPixChecked(profissional, stored);
+      .where(profileWhere);
+    if (stored) {
+      profissional = withPixChecked(withoutOwnRegime(user, profissional, stored.regimeFiscal), stored);
+      const pix = pixOf(profissional);
+      if (pix) told = await pixChangeNotices(db, notices, profileWhere, pix, stored.regiao, user);
+    }
   }
   const writes: BatchItem<'sqlite'>[] = [];
   const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
@@ -249,8 +272,9 @@ export async function updateMe(
   if (profissional) {
     const cols = profissionalColumns(profissional);
     if (Object.keys(cols).length > 0) {
-      const where = eq(profissionais.usuarioId, user.id);
+      const where = profileWhere;
       writes.push(
+        ...(told?.statements ?? []),
         logRowWrite(db, log, profissionais, where, {
           acao: 'profissionais.update',
           entidade: 'profissionais',
@@ -262,7 +286,12 @@ export async function updateMe(
     }
   }
   // The account is read back in the same batch as the writes: one round trip.
-  const [[account]] = await writeThenRead(db, writes, [accountQuery(db, eq(users.id, user.id))]);
+  const results = await db.batch([...writes, accountQuery(db, eq(users.id, user.id))] as unknown as [
+    BatchItem<'sqlite'>,
+    ...BatchItem<'sqlite'>[],
+  ]);
+  if (told) told.settle(results, writes.indexOf(told.statements[0]));
+  const [account] = results[results.length - 1] as Awaited<ReturnType<typeof accountQuery>>;
   if (!account) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
   return { account, session };
 }

@@ -584,9 +584,10 @@ function lancamentoRules(
 }
 
 /**
- * Professionals (D18 "Tax"): the PIX key and its type by the routes' own rule (services/profissionais.ts
- * checkPixPair), the key stored normalized. A pair the row leaves as stored is not checked again, so an
- * export of a profile whose key predates the type reads back unchanged.
+ * Professionals (docs/decisions.md#d18-finance): the PIX key and its type by the routes' own rule
+ * (services/profissionais.ts checkPixPair): a key without a type gets the type it shows, the key is
+ * stored normalized, and a pair the row leaves as stored is not checked again, so an export of a
+ * profile whose key predates the type reads back unchanged.
  */
 function pixRule(
   cols: Row,
@@ -598,16 +599,13 @@ function pixRule(
     tipoChavePix: (target?.tipoChavePix as TipoChavePix | null | undefined) ?? null,
   };
   const sent = (key: string) => (key in cols ? (cols[key] ?? null) : undefined);
-  const body = { conta_pix: sent('contaPix'), tipo_chave_pix: sent('tipoChavePix') };
-  const unchanged =
-    target &&
-    same(body.conta_pix === undefined ? stored.contaPix : body.conta_pix, stored.contaPix) &&
-    same(body.tipo_chave_pix === undefined ? stored.tipoChavePix : body.tipo_chave_pix, stored.tipoChavePix);
-  if (unchanged) return;
-  const checked = checkPixPair(body, stored);
-  if (checked && 'error' in checked)
-    err(checked.error.slice(0, checked.error.indexOf(':')), 'VALIDATION_FAILED', checked.error);
-  else if (checked && body.conta_pix !== undefined) cols.contaPix = checked.chave;
+  const checked = checkPixPair({ conta_pix: sent('contaPix'), tipo_chave_pix: sent('tipoChavePix') }, stored);
+  if (!checked) return;
+  if ('error' in checked) err(checked.error.slice(0, checked.error.indexOf(':')), 'VALIDATION_FAILED', checked.error);
+  else {
+    cols.contaPix = checked.chave;
+    cols.tipoChavePix = checked.tipo;
+  }
 }
 
 /** A cell quoted in an error, cut to a readable length. */

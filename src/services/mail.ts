@@ -167,6 +167,24 @@ function template(
         ],
       };
     }
+    case 'chave_pix_alterada': {
+      // Only the key's type and last 4 characters travel: an e-mail is read in many places.
+      const tipo = typeof dados.tipo_chave_pix === 'string' ? dados.tipo_chave_pix : undefined;
+      const final = typeof dados.final === 'string' ? dados.final : undefined;
+      return {
+        subject: 'Sua chave PIX foi alterada',
+        intro: [
+          `Olá, ${nome}.`,
+          tipo && final
+            ? `A chave PIX de recebimento do seu cadastro acabou de ser alterada: agora é do tipo ${tipo}, terminada em ${final}. Os próximos repasses serão pagos nela.`
+            : 'A chave PIX de recebimento do seu cadastro acabou de ser removida: sem ela, os próximos repasses não podem ser aprovados.',
+        ],
+        action: { label: 'Entrar', url: `${appUrl}/login` },
+        outro: [
+          `Se não foi você, troque sua senha agora em ${appUrl}/esqueci-senha e avise o administrador da sua empresa antes do próximo repasse.`,
+        ],
+      };
+    }
     case 'senha_alterada':
       return {
         subject: 'Sua senha foi alterada',

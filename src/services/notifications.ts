@@ -39,6 +39,8 @@ export const NOTIFICATION_TIPOS = [
   'chamado_mensagem',
   // Photo-package orders (docs/decisions.md#d19): a second payment of a paid order, to refund.
   'pagamento_duplicado',
+  // A professional changed its own PIX key (SECURITY.md "Payout keys").
+  'chave_pix_alterada',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

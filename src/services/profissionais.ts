@@ -3,26 +3,31 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
   funcoes,
+  notifications,
   profissionais,
   profissionalFuncoes,
   users,
   type AuthUser,
+  type NotificationRow,
   type ProfissionalRow,
+  type RegimeFiscal,
   type TipoChavePix,
 } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
+import { generatedId } from '../db/generated-id';
 import { jsonRows } from '../db/json-rows';
 import { keptCountOf, keptOrCounted } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
 import { writeThenRead } from '../db/write-read';
-import { pixKey } from '../lib/brazil';
+import { inferPixKey, pixKey } from '../lib/brazil';
 import { ApiError } from '../lib/errors';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { hashPassword } from '../lib/password';
 import { isAdmin } from '../lib/permissions';
-import { notLastSuperadmin } from './users';
+import { notLastSuperadmin, regionAdmin } from './users';
 import type { Config } from '../env';
-import type { SendMail } from './mail';
+import { prepareEmail, type SendMail } from './mail';
+import { notifiedPush, type Push } from './notifications';
 import { accessInvitation, unusablePasswordHash } from './password-reset';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { avaliacoesJson, toAvaliacao } from './avaliacoes';
@@ -119,33 +124,142 @@ export function profissionalColumns(b: Record<string, unknown>): Partial<Profiss
 
 type StoredPix = { contaPix: string | null; tipoChavePix: TipoChavePix | null };
 const NO_PIX: StoredPix = { contaPix: null, tipoChavePix: null };
+/** The PIX pair a write stores: both set (the key valid for its type, normalized) or both null. */
+export type PixPair = { chave: string; tipo: TipoChavePix } | { chave: null; tipo: null };
 
 /**
- * The PIX pair of a write (docs/decisions-2 D18 "Tax"): when the body sends `conta_pix` or
- * `tipo_chave_pix`, the resulting profile has both or neither, and the key is valid for its type
- * (lib/brazil.ts pixKey). `current` is the stored pair (an update sending one of them is checked
- * against the other). Answers the body with the key normalized; a violation is 400 VALIDATION_FAILED.
+ * The PIX pair of a write (docs/decisions.md#d18-finance): when the body sends `conta_pix` or
+ * `tipo_chave_pix`, the body answered carries both, as they are to be stored; a violation is 400
+ * VALIDATION_FAILED. `current` is the stored pair (checkPixPair says how it is used).
  */
 export function withPixChecked<T extends Record<string, unknown>>(body: T, current: StoredPix = NO_PIX): T {
   const checked = checkPixPair(body, current);
   if (checked && 'error' in checked) throw new ApiError('VALIDATION_FAILED', checked.error);
-  return checked ? { ...body, conta_pix: checked.chave } : body;
+  if (!checked) {
+    // The stored key sent back unchanged (a whole form saved again): the pair is not written.
+    const { conta_pix: _k, tipo_chave_pix: _t, ...rest } = body;
+    return rest as T;
+  }
+  return { ...body, conta_pix: checked.chave, tipo_chave_pix: checked.tipo };
 }
 
-/** The same rule for one write (also a spreadsheet row): undefined when there is no key to store. */
+/**
+ * The same rule for one write (also a spreadsheet row): the pair to store, an `{error}` naming its
+ * field, or undefined when the write leaves the stored pair as it is.
+ * - The stored pair sent back as it is (the key without a type, or with the stored one) changes
+ *   nothing and is not checked again: a frontend that saves the whole form, a key stored before the
+ *   type existed.
+ * - A type sent is checked against the key (the one sent, else the stored one): lib/brazil.ts pixKey.
+ * - A key without a type (absent or null) gets the type the key itself shows (lib/brazil.ts
+ *   inferPixKey), never the stored type, which belonged to the old key.
+ * - `conta_pix: null` without a type clears both; a type without any key is refused.
+ */
 export function checkPixPair(
   body: Record<string, unknown>,
   current: StoredPix,
-): { error: string } | { chave: string } | undefined {
+): { error: string } | PixPair | undefined {
   if (body.conta_pix === undefined && body.tipo_chave_pix === undefined) return undefined;
   const chave = body.conta_pix === undefined ? current.contaPix : ((body.conta_pix as string | null) ?? null);
-  const tipo =
-    body.tipo_chave_pix === undefined ? current.tipoChavePix : ((body.tipo_chave_pix as TipoChavePix | null) ?? null);
-  if (chave === null && tipo === null) return undefined;
-  if (tipo === null) return { error: 'tipo_chave_pix: é obrigatório com conta_pix' };
-  if (chave === null) return { error: `conta_pix: é obrigatória com tipo_chave_pix ${tipo}` };
-  const checked = pixKey(tipo, chave);
-  return 'error' in checked ? { error: `conta_pix: ${checked.error}` } : checked;
+  const sentTipo = body.tipo_chave_pix as TipoChavePix | null | undefined;
+  if (chave === current.contaPix && (sentTipo === undefined || sentTipo === current.tipoChavePix)) return undefined;
+  const tipo = sentTipo ?? null;
+  if (chave === null)
+    return tipo === null
+      ? { chave: null, tipo: null }
+      : { error: `conta_pix: é obrigatória com tipo_chave_pix ${tipo}` };
+  if (tipo !== null) {
+    const checked = pixKey(tipo, chave);
+    return 'error' in checked ? { error: `conta_pix: ${checked.error}` } : { chave: checked.chave, tipo };
+  }
+  const inferred = inferPixKey(chave);
+  return 'error' in inferred ? { error: `tipo_chave_pix: ${inferred.error}` } : inferred;
+}
+
+/**
+ * `regime_fiscal` decides a professional's tax withholding: only administrators change it
+ * (docs/decisions.md#d18-finance). A professional that sends the value it already has (a form saved
+ * whole) is not refused, and the write leaves the column alone; another value is 403. `stored` is
+ * the profile's value, `mei` for a profile being created.
+ */
+export function withoutOwnRegime<T extends Record<string, unknown>>(
+  user: Pick<AuthUser, 'role'>,
+  body: T,
+  stored: RegimeFiscal,
+): T {
+  if (isAdmin(user.role) || body.regime_fiscal === undefined) return body;
+  if (body.regime_fiscal !== stored)
+    throw new ApiError(
+      'FORBIDDEN',
+      `regime_fiscal: só um administrador altera o regime fiscal (o deste cadastro é ${stored}); os demais campos podem ser enviados sem ele`,
+    );
+  const { regime_fiscal: _same, ...rest } = body;
+  return rest as T;
+}
+
+/** What the notices of a PIX change need beyond the write: the e-mail writer, the push channel, the clock. */
+export interface PixNoticeCtx {
+  config: Pick<Config, 'JWT_SECRET'>;
+  send: SendMail;
+  push: Push;
+  now: Date;
+}
+
+/**
+ * A profile's own user changing its PIX pair (a stolen session could redirect the next payout:
+ * SECURITY.md "Payout keys") is told to that user (a notification and an e-mail) and to the
+ * region's administrators (a notification). The statements go in the write's batch BEFORE its
+ * update, and each writes only when that update is about to change the stored pair of a profile
+ * (`where`, the update's own condition) linked to the actor: an administrator's change of someone
+ * else's key, a key sent again and a write that does not happen tell nobody. `settle` takes the
+ * batch's results for these statements (at `at`) and hands the push messages and the e-mail on.
+ */
+export async function pixChangeNotices(
+  db: Db,
+  ctx: PixNoticeCtx,
+  where: SQL,
+  pair: PixPair,
+  regiao: string,
+  actor: Pick<AuthUser, 'id' | 'email' | 'nome'>,
+) {
+  const changes = and(
+    where,
+    eq(profissionais.usuarioId, actor.id),
+    sql`(${profissionais.contaPix} is not ${pair.chave} or ${profissionais.tipoChavePix} is not ${pair.tipo})`,
+  )!;
+  const at = ctx.now.toISOString();
+  const own =
+    'Sua chave PIX foi alterada. Se não foi você, troque sua senha agora e avise um administrador antes do próximo repasse.';
+  // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
+  // One row per recipient: the join meets each user once (the owner, every administrator of the region).
+  const notify = db
+    .insert(notifications)
+    .select(
+      sql`select ${generatedId}, ${users.id}, 'chave_pix_alterada', 'Chave PIX alterada',
+        case when ${users.id} = ${profissionais.usuarioId} then ${own}
+          else 'A chave PIX de ' || ${profissionais.nome} || ' foi alterada pelo próprio profissional; confira antes de aprovar o próximo repasse.' end,
+        json_object('profissional_id', ${profissionais.id}), 0, null, ${at}, ${at}
+      from ${profissionais} join ${users} on (${users.id} = ${profissionais.usuarioId} or ${regionAdmin(regiao)})
+      where ${changes}`,
+    )
+    .returning();
+  const mail = await prepareEmail(
+    db,
+    ctx.config,
+    {
+      para: actor.email,
+      tipo: 'chave_pix_alterada',
+      dados: { nome: actor.nome, tipo_chave_pix: pair.tipo, final: pair.chave?.slice(-4) ?? null },
+      when: sql`exists (select 1 from ${profissionais} where ${changes})`,
+    },
+    ctx.now,
+  );
+  return {
+    statements: [notify, mail.insert] as const,
+    settle(results: readonly unknown[], at: number) {
+      ctx.push(notifiedPush(results[at] as NotificationRow[]));
+      if ((results[at + 1] as D1Result).meta.changes > 0) ctx.send([mail.id]);
+    },
+  };
 }
 
 /** Every function a profile holds, by label, as a JSON column: a correlated subquery on its primary key. */
@@ -369,7 +483,7 @@ export async function createProfissional(
   mail: { config: Pick<Config, 'JWT_SECRET'>; send: SendMail; now: Date },
 ) {
   const { senha, ...sent } = allowedInput(user, input);
-  const body = withPixChecked(sent);
+  const body = withPixChecked(withoutOwnRegime(user, sent, 'mei'));
   const { main, ids, toCheck } = resolveFuncoes(body, null);
   if (toCheck.length) assertFuncoesFound(await funcoesInRegion(db, regiao, toCheck), toCheck, regiao);
 
@@ -447,29 +561,37 @@ export async function updateProfissional(
   regiao: string,
   id: string,
   input: ProfissionalInput,
+  notices: PixNoticeCtx,
 ) {
   const sent = allowedInput(user, input, adminOnlyUpdateFields);
   const where = and(eq(profissionais.id, id), visible(user, regiao))!;
   const { toCheck } = resolveFuncoes(sent, null);
-  // The stored PIX pair is read for validation only: the write below does not depend on it otherwise.
+  // The stored PIX pair and regime are read for validation only: the write below does not depend on
+  // them otherwise (it writes the whole pair, or none of it).
   const [[current], found] = await db.batch([
     db
       .select({
         main: profissionais.funcaoProfissionalId,
         contaPix: profissionais.contaPix,
         tipoChavePix: profissionais.tipoChavePix,
+        regimeFiscal: profissionais.regimeFiscal,
+        usuarioId: profissionais.usuarioId,
       })
       .from(profissionais)
       .where(where),
     funcoesInRegion(db, regiao, toCheck),
   ]);
   if (!current) throw notFound();
+  const body = withPixChecked(withoutOwnRegime(user, sent, current.regimeFiscal), current);
   assertFuncoesFound(found, toCheck, regiao);
-  const body = withPixChecked(sent, current);
   const { main, ids } = resolveFuncoes(body, current.main);
 
   const set = { ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() };
+  // Only its own user's change is told (the statements check it again in SQL).
+  const pix = current.usuarioId === user.id ? pixOf(body) : undefined;
+  const told = pix ? await pixChangeNotices(db, notices, where, pix, regiao, user) : undefined;
   const writes: Writes = [
+    ...(told?.statements ?? []),
     logRowWrite(db, log, profissionais, where, {
       acao: 'profissionais.update',
       entidade: 'profissionais',
@@ -485,8 +607,17 @@ export async function updateProfissional(
   } else if (main) {
     writes.push(db.insert(profissionalFuncoes).values({ profissionalId: id, funcaoId: main }).onConflictDoNothing());
   }
-  return writeAndRead(db, writes, id, user, regiao);
+  const results = await db.batch([
+    ...writes,
+    profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!),
+  ] as unknown as [Writes[number], ...Writes]);
+  told?.settle(results, 0);
+  return oneOf(results[results.length - 1] as ProfileRow[], present);
 }
+
+/** The PIX pair a checked body writes (withPixChecked sets both fields or neither). */
+export const pixOf = (body: Record<string, unknown>): PixPair | undefined =>
+  body.conta_pix === undefined ? undefined : ({ chave: body.conta_pix, tipo: body.tipo_chave_pix ?? null } as PixPair);
 
 /** Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply. */
 export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string) {

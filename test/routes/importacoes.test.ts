@@ -384,7 +384,7 @@ describe('matching: a re-import updates instead of duplicating', () => {
       [
         'nome;email;cpf_cnpj_titular;conta_pix;tipo_chave_pix;regime_fiscal',
         `${typed.nome};;${cpf};;email;`,
-        'Sem tipo;;;maria@example.com;;mei',
+        'Sem tipo;;;chave qualquer;;mei',
         'Regime ruim;;;;;clt',
         'Telefone;;;11987654321;telefone;',
       ].join('\n'),
@@ -396,12 +396,13 @@ describe('matching: a re-import updates instead of duplicating', () => {
         code: 'VALIDATION_FAILED',
         error: 'conta_pix: é obrigatória com tipo_chave_pix email',
       },
-      {
+      // A key without a type gets the type it shows (issue 32 item 1): refused only when it shows none.
+      expect.objectContaining({
         linha: 3,
         coluna: 'tipo_chave_pix',
         code: 'VALIDATION_FAILED',
-        error: 'tipo_chave_pix: é obrigatório com conta_pix',
-      },
+        error: expect.stringContaining('tipo_chave_pix: não foi possível deduzir o tipo da chave'),
+      }),
       expect.objectContaining({ linha: 4, coluna: 'regime_fiscal', code: 'VALIDATION_FAILED' }),
       expect.objectContaining({
         linha: 5,
@@ -417,9 +418,10 @@ describe('matching: a re-import updates instead of duplicating', () => {
         `${typed.nome};;${cpf};Maria@Example.com;email;`,
         `${legacy.nome};${legacy.email};;chave antiga;;autonomo_rpa`,
         'Nova Pix;;;+55 (11) 98765-4321;telefone;',
+        'Pix Sem Tipo;;;11.222.333/0001-81;;',
       ].join('\n'),
     );
-    expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 1, atualizar: 2, erro: 0 } });
+    expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 2, atualizar: 2, erro: 0 } });
     expect((await aplicar(admin.token, res.body.id)).status).toBe(200);
     const [a] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.id, typed.id));
     expect(a).toMatchObject({ contaPix: 'maria@example.com', tipoChavePix: 'email', regimeFiscal: 'pj' });
@@ -427,6 +429,8 @@ describe('matching: a re-import updates instead of duplicating', () => {
     expect(b).toMatchObject({ contaPix: 'chave antiga', tipoChavePix: null, regimeFiscal: 'autonomo_rpa' });
     const [c] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.nome, 'Nova Pix'));
     expect(c).toMatchObject({ contaPix: '+5511987654321', tipoChavePix: 'telefone', regimeFiscal: 'mei' });
+    const [d] = await db.select().from(schema.profissionais).where(eq(schema.profissionais.nome, 'Pix Sem Tipo'));
+    expect(d).toMatchObject({ contaPix: '11222333000181', tipoChavePix: 'cnpj' });
   });
 
   it('a key twice in one file, an e-mail with an account, a FOT of another region: errors of their lines', async () => {

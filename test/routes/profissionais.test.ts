@@ -1,8 +1,20 @@
 import { env } from 'cloudflare:test';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { funcoes, profissionais, profissionalFuncoes, refreshTokens, users } from '../../src/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  emailOutbox,
+  funcoes,
+  notifications,
+  profissionais,
+  profissionalFuncoes,
+  refreshTokens,
+  users,
+} from '../../src/db/schema';
+import { inferPixKey, pixKey } from '../../src/lib/brazil';
 import { ProfissionalSchema } from '../../src/routes/profissionais/profissionais.schemas';
+import { renderEmail } from '../../src/services/mail';
+import { entriesOf, lastSeq } from '../helpers/activity-log';
+import { failingD1 } from '../helpers/failing-d1';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeSurveyResponse, makeUser, uniq } from '../helpers/factories';
 import { expectKeptCounts, keptCountsAfterAll } from '../helpers/kept-columns';
 import { api, authHeaders, expectError } from '../helpers/request';
@@ -663,9 +675,10 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
     const noKey = await create({ tipo_chave_pix: 'cpf' });
     expectError(noKey, 400, 'VALIDATION_FAILED');
     expect(noKey.body.error).toBe('conta_pix: é obrigatória com tipo_chave_pix cpf');
+    // A key without a type is no longer refused: its type is inferred (issue 32 item 1, below).
     const noType = await create({ conta_pix: 'maria@example.com' });
-    expectError(noType, 400, 'VALIDATION_FAILED');
-    expect(noType.body.error).toBe('tipo_chave_pix: é obrigatório com conta_pix');
+    expect(noType.status).toBe(201);
+    expect(noType.body).toMatchObject({ conta_pix: 'maria@example.com', tipo_chave_pix: 'email' });
     expect((await create({ conta_pix: null, tipo_chave_pix: null })).status).toBe(201);
   });
 
@@ -678,14 +691,17 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
     const asEmail = await put({ tipo_chave_pix: 'email' });
     expectError(asEmail, 400, 'VALIDATION_FAILED');
     expect(asEmail.body.error).toBe('conta_pix: não é um e-mail válido para tipo_chave_pix email');
+    // A new key without a type is read by its own shape, not by the stored type (issue 32 item 1).
     const wrongCpf = await put({ conta_pix: '529.982.247-24' });
     expectError(wrongCpf, 400, 'VALIDATION_FAILED');
-    expect(wrongCpf.body.error).toBe('conta_pix: não é um CPF válido para tipo_chave_pix cpf');
-    const clearKey = await put({ conta_pix: null });
-    expectError(clearKey, 400, 'VALIDATION_FAILED');
-    expect(clearKey.body.error).toBe('conta_pix: é obrigatória com tipo_chave_pix cpf');
+    expect(wrongCpf.body.error).toContain('tipo_chave_pix: não foi possível deduzir o tipo da chave');
+    expect(wrongCpf.body.error).toContain('não é um CPF válido');
     const [unchanged] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
     expect(unchanged).toMatchObject({ contaPix: '52998224725', tipoChavePix: 'cpf' });
+    // conta_pix null alone clears the pair (a client that knows no type can remove its key).
+    const clearKey = await put({ conta_pix: null });
+    expect(clearKey.status).toBe(200);
+    expect(clearKey.body).toMatchObject({ conta_pix: null, tipo_chave_pix: null });
 
     const newCpf = await put({ conta_pix: '111.444.777-35' });
     expect(newCpf.status).toBe(200);
@@ -713,7 +729,7 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
     expect(typed.body.error).toContain('conta_pix: não é uma chave aleatória');
   });
 
-  it('a professional sets its own key type and regime on its profile, with the same checks', async () => {
+  it('a professional sets its own key type on its profile, with the same checks', async () => {
     const u = await makeUser({ role: 'profissional' });
     const p = await makeProfissional('SP', { usuarioId: u.id, email: u.email });
     const bad = await api('PUT', `/api/profissionais/${p.id}`, {
@@ -721,12 +737,13 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
       body: { tipo_chave_pix: 'cnpj', conta_pix: '11.222.333/0001-00' },
     });
     expectError(bad, 400, 'VALIDATION_FAILED');
+    // Its own regime is no longer its to change (issue 32 item 6): the stored one is accepted.
     const res = await api('PUT', `/api/profissionais/${p.id}`, {
       token: u.token,
-      body: { tipo_chave_pix: 'cnpj', conta_pix: '11.222.333/0001-81', regime_fiscal: 'pj' },
+      body: { tipo_chave_pix: 'cnpj', conta_pix: '11.222.333/0001-81', regime_fiscal: 'mei' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ tipo_chave_pix: 'cnpj', conta_pix: '11222333000181', regime_fiscal: 'pj' });
+    expect(res.body).toMatchObject({ tipo_chave_pix: 'cnpj', conta_pix: '11222333000181', regime_fiscal: 'mei' });
   });
 
   it('PUT /api/me checks its profile key the same way, against the stored type', async () => {
@@ -739,13 +756,341 @@ describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
     });
     const bad = await api('PUT', '/api/me', { token: u.token, body: { profissional: { conta_pix: '11987654321' } } });
     expectError(bad, 400, 'VALIDATION_FAILED');
-    expect(bad.body.error).toContain('conta_pix: não é um telefone +55');
+    // Read by its own shape (issue 32 item 1): 11 digits that are no CPF, and a phone needs +55.
+    expect(bad.body.error).toContain('um telefone precisa de +55');
     const ok = await api('PUT', '/api/me', {
       token: u.token,
-      body: { profissional: { conta_pix: '+55 21 3333-4444', regime_fiscal: 'autonomo_rpa' } },
+      body: { profissional: { conta_pix: '+55 21 3333-4444', regime_fiscal: 'mei' } },
     });
     expect(ok.status).toBe(200);
     const [row] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
-    expect(row).toMatchObject({ contaPix: '+552133334444', tipoChavePix: 'telefone', regimeFiscal: 'autonomo_rpa' });
+    expect(row).toMatchObject({ contaPix: '+552133334444', tipoChavePix: 'telefone', regimeFiscal: 'mei' });
+  });
+});
+
+describe('a PIX key without its type gets the type it shows (issue 32 item 1)', () => {
+  const create = async (body: Record<string, unknown>) =>
+    api('POST', '/api/profissionais', { token: (await makeAdmin()).token, body: { nome: uniq('Pix'), ...body } });
+
+  it.each([
+    [' Maria.Silva@Example.COM ', 'email', 'maria.silva@example.com'],
+    ['+55 (11) 98765-4321', 'telefone', '+5511987654321'],
+    ['+551133334444', 'telefone', '+551133334444'],
+    ['123E4567-E89B-12D3-A456-426614174000', 'aleatoria', '123e4567-e89b-12d3-a456-426614174000'],
+    ['123e4567e89b12d3a456426614174000', 'aleatoria', '123e4567e89b12d3a456426614174000'],
+    ['11.222.333/0001-81', 'cnpj', '11222333000181'],
+    ['11222333000181', 'cnpj', '11222333000181'],
+    ['529.982.247-25', 'cpf', '52998224725'],
+    // 11 digits that are a CPF and cannot be a mobile number: 52 is no area code; 111 is no mobile.
+    ['52998224725', 'cpf', '52998224725'],
+    ['11144477735', 'cpf', '11144477735'],
+    // A valid CPF that could be a mobile number, written with a CPF's mask: a CPF.
+    ['119.876.543-74', 'cpf', '11987654374'],
+  ])('POST with conta_pix %j and no type stores %s %j', async (chave, tipo, stored) => {
+    const res = await create({ conta_pix: chave });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ tipo_chave_pix: tipo, conta_pix: stored });
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, res.body.id));
+    expect(row).toMatchObject({ tipoChavePix: tipo, contaPix: stored });
+    // tipo_chave_pix: null means the same as no type.
+    expect((await create({ conta_pix: chave, tipo_chave_pix: null })).body).toMatchObject({ tipo_chave_pix: tipo });
+  });
+
+  it.each([
+    ['chave qualquer', 'não é um e-mail, um telefone com +55'],
+    ['(11) 98765-4321', 'não é um e-mail, um telefone com +55'],
+    ['+1 415 555 2671', 'não é um telefone +55 com DDD'],
+    ['maria@exemplo', 'não é um e-mail válido'],
+    ['529.982.247-24', 'tem 11 dígitos mas não é um CPF válido'],
+    ['11.222.333/0001-82', 'tem 14 dígitos mas não é um CNPJ válido'],
+    // A valid CPF that is also DDD 11 + 9 + 8 digits: a CPF, or a phone without +55?
+    ['11987654374', 'é um CPF válido e também um celular sem +55'],
+    ['119 8765-4374', 'é um CPF válido e também um celular sem +55'],
+  ])('POST with conta_pix %j and no type: 400 naming tipo_chave_pix', async (chave, why) => {
+    const res = await create({ conta_pix: chave });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toMatch(/^tipo_chave_pix: /);
+    expect(res.body.error).toContain(why);
+    // The type given settles it.
+    if (chave === '11987654374') {
+      expect((await create({ conta_pix: chave, tipo_chave_pix: 'cpf' })).body).toMatchObject({ tipo_chave_pix: 'cpf' });
+      const phone = await create({ conta_pix: `+55${chave}`, tipo_chave_pix: 'telefone' });
+      expect(phone.body).toMatchObject({ tipo_chave_pix: 'telefone', conta_pix: '+5511987654374' });
+    }
+  });
+
+  it('the pure rule (lib/brazil.ts inferPixKey) agrees with the routes', () => {
+    expect(inferPixKey('+55 11 98765-4321')).toEqual({ tipo: 'telefone', chave: '+5511987654321' });
+    expect(inferPixKey('11987654374')).toEqual({ error: expect.stringContaining('celular sem +55') });
+    // Every key inferred is valid for its type, in the stored form pixKey gives.
+    for (const chave of ['a@b.co', '+5511987654321', '11222333000181', '52998224725', '0'.repeat(32)]) {
+      const inferred = inferPixKey(chave);
+      expect('tipo' in inferred && pixKey(inferred.tipo, chave)).toEqual({
+        chave: 'chave' in inferred && inferred.chave,
+      });
+    }
+  });
+
+  it('PUT of the key alone: the new key decides the type (never the stale one); null clears the pair; the stored key sent again changes nothing', async () => {
+    const admin = await makeAdmin();
+    const p = await makeProfissional('SP', { contaPix: '52998224725', tipoChavePix: 'cpf' });
+    const put = (id: string, body: Record<string, unknown>) =>
+      api('PUT', `/api/profissionais/${id}`, { token: admin.token, body });
+
+    const email = await put(p.id, { conta_pix: 'Nova@Chave.com' });
+    expect(email.status).toBe(200);
+    expect(email.body).toMatchObject({ conta_pix: 'nova@chave.com', tipo_chave_pix: 'email' });
+    const phone = await put(p.id, { conta_pix: '+55 21 98888-7777' });
+    expect(phone.body).toMatchObject({ conta_pix: '+5521988887777', tipo_chave_pix: 'telefone' });
+    // A key that fits no type is refused whatever type is stored; nothing changes.
+    const bad = await put(p.id, { conta_pix: '21988887777' });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.body.error).toMatch(/^tipo_chave_pix: /);
+    const [kept] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(kept).toMatchObject({ contaPix: '+5521988887777', tipoChavePix: 'telefone' });
+    // The whole form saved again (the stored key, no type) keeps the pair as it is.
+    const same = await put(p.id, { nome: 'Mesmo Nome', conta_pix: '+5521988887777' });
+    expect(same.body).toMatchObject({ nome: 'Mesmo Nome', conta_pix: '+5521988887777', tipo_chave_pix: 'telefone' });
+    // tipo_chave_pix null alone reads the stored key again.
+    expect((await put(p.id, { tipo_chave_pix: null })).body).toMatchObject({ tipo_chave_pix: 'telefone' });
+    const cleared = await put(p.id, { conta_pix: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ conta_pix: null, tipo_chave_pix: null });
+    expectError(await put(p.id, { tipo_chave_pix: 'cpf' }), 400, 'VALIDATION_FAILED');
+
+    // A key stored before the type existed, sent back with the rest of the form: not checked, not changed.
+    const legacy = await makeProfissional('SP', { contaPix: 'chave-antiga' });
+    const resent = await put(legacy.id, { whatsapp: '11 3', conta_pix: 'chave-antiga', tipo_chave_pix: null });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ whatsapp: '11 3', conta_pix: 'chave-antiga', tipo_chave_pix: null });
+    const typed = await put(legacy.id, { conta_pix: '111.444.777-35' });
+    expect(typed.body).toMatchObject({ conta_pix: '11144477735', tipo_chave_pix: 'cpf' });
+  });
+
+  it('team registration (email and senha) and PUT /api/me take a key without its type', async () => {
+    const admin = await makeAdmin();
+    const email = `${uniq('equipe')}@example.com`;
+    const team = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: uniq('Equipe'), email, senha: 'segredo123', conta_pix: '11.222.333/0001-81' },
+    });
+    expect(team.status).toBe(201);
+    expect(team.body).toMatchObject({ conta_pix: '11222333000181', tipo_chave_pix: 'cnpj' });
+    const login = await api('POST', '/auth/login', { body: { email, senha: 'segredo123' } });
+    const me = await api('PUT', '/api/me', {
+      token: login.body.access_token,
+      body: { profissional: { conta_pix: ' Eu@Pix.com ' } },
+    });
+    expect(me.status).toBe(200);
+    expect(me.body.profissional).toMatchObject({ conta_pix: 'eu@pix.com', tipo_chave_pix: 'email' });
+    const bad = await api('PUT', '/api/me', {
+      token: login.body.access_token,
+      body: { profissional: { conta_pix: '11987654374' } },
+    });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.body.error).toMatch(/^tipo_chave_pix: /);
+  });
+});
+
+describe("regime_fiscal is the administrators'; a professional's own PIX change is told (issue 32 item 6)", () => {
+  const chavePixNotes = (userId: string) =>
+    db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.tipo, 'chave_pix_alterada')));
+  const pixMails = (para: string) =>
+    db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.para, para), eq(emailOutbox.tipo, 'chave_pix_alterada')));
+
+  /** A professional with a login and a profile in SP (regime `mei`, an e-mail PIX key). */
+  async function ownProfile(over: Partial<typeof profissionais.$inferInsert> = {}) {
+    const u = await makeUser({ role: 'profissional' });
+    const p = await makeProfissional('SP', {
+      usuarioId: u.id,
+      email: u.email,
+      contaPix: `${uniq('pix')}@example.com`,
+      tipoChavePix: 'email',
+      ...over,
+    });
+    return { u, p };
+  }
+
+  it('a professional changing its own regime_fiscal: 403 by PUT /api/profissionais/{id}, PUT /api/me and its own create; its stored value passes; an administrator changes it', async () => {
+    const { u, p } = await ownProfile();
+    const viaPut = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { nome: 'Outro Nome', regime_fiscal: 'pj' },
+    });
+    expectError(viaPut, 403, 'FORBIDDEN');
+    expect(viaPut.body.error).toContain('regime_fiscal: só um administrador altera o regime fiscal');
+    for (const path of ['/api/me', '/api/users/me']) {
+      const viaMe = await api('PUT', path, {
+        token: u.token,
+        body: { profissional: { regime_fiscal: 'autonomo_rpa' } },
+      });
+      expectError(viaMe, 403, 'FORBIDDEN');
+      expect(viaMe.body.error).toContain('regime_fiscal');
+    }
+    const [untouched] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(untouched).toMatchObject({ regimeFiscal: 'mei', nome: p.nome });
+
+    // The value it already has (a form saved whole) passes, and the other fields are written.
+    const same = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { nome: 'Outro Nome', regime_fiscal: 'mei' },
+    });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ nome: 'Outro Nome', regime_fiscal: 'mei' });
+    const sameMe = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { profissional: { regime_fiscal: 'mei', cidade: 'Santos' } },
+    });
+    expect(sameMe.status).toBe(200);
+    expect(sameMe.body.profissional).toMatchObject({ cidade: 'Santos', regime_fiscal: 'mei' });
+
+    // An administrator sets it; the professional then keeps sending what it has.
+    const admin = await makeUser({ role: 'BUSINESS_OWNER' });
+    const byAdmin = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: admin.token,
+      body: { regime_fiscal: 'autonomo_rpa' },
+    });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.regime_fiscal).toBe('autonomo_rpa');
+    expectError(
+      await api('PUT', '/api/me', { token: u.token, body: { profissional: { regime_fiscal: 'mei' } } }),
+      403,
+      'FORBIDDEN',
+    );
+    const kept = await api('PUT', '/api/me', {
+      token: u.token,
+      body: { profissional: { regime_fiscal: 'autonomo_rpa' } },
+    });
+    expect(kept.status).toBe(200);
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(row!.regimeFiscal).toBe('autonomo_rpa');
+
+    // Its own profile's creation: only the default.
+    const fresh = await makeUser({ role: 'profissional' });
+    const own = (regime_fiscal: string) =>
+      api('POST', '/api/profissionais', { token: fresh.token, body: { nome: uniq('Proprio'), regime_fiscal } });
+    expectError(await own('pj'), 403, 'FORBIDDEN');
+    const created = await own('mei');
+    expect(created.status).toBe(201);
+    expect(created.body.regime_fiscal).toBe('mei');
+  });
+
+  it("a professional's own PIX change: the update's log entry carries it, and it, the region's administrators and its e-mail are told", async () => {
+    const { u, p } = await ownProfile();
+    const superadmin = await makeAdmin();
+    const ownerSp = await makeUser({ role: 'BUSINESS_OWNER' });
+    await makeProfissional('SP', { usuarioId: ownerSp.id });
+    const ownerMg = await makeUser({ role: 'BUSINESS_OWNER' });
+    await makeProfissional('MG', { usuarioId: ownerMg.id });
+    const since = await lastSeq();
+
+    const res = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: u.token,
+      body: { conta_pix: '+55 11 98765-4321' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ conta_pix: '+5511987654321', tipo_chave_pix: 'telefone' });
+
+    const [mine] = await chavePixNotes(u.id);
+    expect(mine).toMatchObject({ titulo: 'Chave PIX alterada', dados: { profissional_id: p.id } });
+    expect(mine!.mensagem).toContain('Sua chave PIX foi alterada');
+    for (const admin of [superadmin, ownerSp]) {
+      const notes = await chavePixNotes(admin.id);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]!.mensagem).toBe(
+        `A chave PIX de ${p.nome} foi alterada pelo próprio profissional; confira antes de aprovar o próximo repasse.`,
+      );
+    }
+    expect(await chavePixNotes(ownerMg.id)).toEqual([]);
+    // No notification or e-mail carries the key beyond its last 4 characters.
+    const [mail] = await pixMails(u.email);
+    expect(mail).toMatchObject({ dados: { tipo_chave_pix: 'telefone', final: '4321' } });
+    expect(JSON.stringify([mine, mail])).not.toContain('98765');
+    const text = renderEmail(mail!, { APP_URL: 'https://app.test' }).text;
+    expect(text).toContain('agora é do tipo telefone, terminada em 4321');
+
+    const [entry] = (await entriesOf(p.id, 'profissionais.update')).filter((e) => e.seq > since);
+    expect(entry).toMatchObject({ ator_id: u.id, regiao: 'SP' });
+    expect(entry!.dados).toMatchObject({
+      conta_pix: { antes: expect.stringMatching(/^\*\*\*/), depois: '***4321' },
+      tipo_chave_pix: { antes: 'email', depois: 'telefone' },
+    });
+    expect(JSON.stringify(entry)).not.toContain('98765');
+
+    // The same key again, another field, an administrator's change of it: nobody is told again.
+    await api('PUT', `/api/profissionais/${p.id}`, { token: u.token, body: { conta_pix: '+5511987654321' } });
+    await api('PUT', '/api/me', { token: u.token, body: { profissional: { cidade: 'Campinas' } } });
+    const byAdmin = await api('PUT', `/api/profissionais/${p.id}`, {
+      token: ownerSp.token,
+      body: { conta_pix: 'escritorio@example.com' },
+    });
+    expect(byAdmin.body.tipo_chave_pix).toBe('email');
+    expect(await chavePixNotes(u.id)).toHaveLength(1);
+    expect(await chavePixNotes(superadmin.id)).toHaveLength(1);
+    expect(await pixMails(u.email)).toHaveLength(1);
+
+    // PUT /api/me tells the same people; clearing the key too.
+    const viaMe = await api('PUT', '/api/me', { token: u.token, body: { profissional: { conta_pix: null } } });
+    expect(viaMe.status).toBe(200);
+    expect(viaMe.body.profissional).toMatchObject({ conta_pix: null, tipo_chave_pix: null });
+    expect(await chavePixNotes(u.id)).toHaveLength(2);
+    expect(await chavePixNotes(ownerSp.id)).toHaveLength(2);
+    expect(await chavePixNotes(ownerMg.id)).toEqual([]);
+    const mails = await pixMails(u.email);
+    expect(mails).toHaveLength(2);
+    const removed = mails.find((m) => (m.dados as { final: unknown }).final === null)!;
+    expect(renderEmail(removed, { APP_URL: 'https://app.test' }).text).toContain('acabou de ser removida');
+  });
+
+  it('N parallel requests with the same new key: each person is told once', async () => {
+    const { u, p } = await ownProfile();
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    await makeProfissional('SP', { usuarioId: owner.id });
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2
+          ? api('PUT', `/api/profissionais/${p.id}`, { token: u.token, body: { conta_pix: '11.222.333/0001-81' } })
+          : api('PUT', '/api/me', { token: u.token, body: { profissional: { conta_pix: '11222333000181' } } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(await chavePixNotes(u.id)).toHaveLength(1);
+    expect(await chavePixNotes(owner.id)).toHaveLength(1);
+    expect(await pixMails(u.email)).toHaveLength(1);
+  });
+
+  it('a PIX change whose write fails tells nobody: the notices are in its batch', async () => {
+    const { u, p } = await ownProfile();
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    await makeProfissional('SP', { usuarioId: owner.id });
+    const since = await lastSeq();
+    for (const [path, body] of [
+      [`/api/profissionais/${p.id}`, { conta_pix: 'desviada@example.com' }],
+      ['/api/me', { profissional: { conta_pix: 'desviada@example.com' } }],
+    ] as const) {
+      const failing = failingD1(env.DB, {
+        batch: (sqls) => sqls.some((q) => q.startsWith('update "profissionais"')),
+        statement: (q) => q.startsWith('update "profissionais"'),
+      });
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const res = await api('PUT', path, { token: u.token, body, bindings: { DB: failing.db } });
+      log.mockRestore();
+      expect(failing.injected).toBe(1);
+      expect(res.status).toBe(500);
+      // The notices stood before the update in the failed batch.
+      expect(failing.batches.at(-1)!.some((q) => q.startsWith('insert into "notifications"'))).toBe(true);
+    }
+    const [row] = await db.select().from(profissionais).where(eq(profissionais.id, p.id));
+    expect(row!.contaPix).toBe(p.contaPix);
+    expect(await chavePixNotes(u.id)).toEqual([]);
+    expect(await chavePixNotes(owner.id)).toEqual([]);
+    expect(await pixMails(u.email)).toEqual([]);
+    expect((await entriesOf(p.id, 'profissionais.update')).filter((e) => e.seq > since)).toEqual([]);
   });
 });

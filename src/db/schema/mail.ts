@@ -3,7 +3,14 @@ import { timestamps, uuidPk } from './columns';
 import { users } from './users';
 
 /** The e-mails the API sends (docs/decisions-2 D14); each has one template in services/mail.ts. */
-export const EMAIL_TIPOS = ['redefinir_senha', 'senha_alterada', 'convite_acesso', 'pesquisa', 'cabeca_log'] as const;
+export const EMAIL_TIPOS = [
+  'redefinir_senha',
+  'senha_alterada',
+  'convite_acesso',
+  'pesquisa',
+  'cabeca_log',
+  'chave_pix_alterada',
+] as const;
 export type EmailTipo = (typeof EMAIL_TIPOS)[number];
 
 /**

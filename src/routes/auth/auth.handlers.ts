@@ -7,7 +7,7 @@ import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import * as authFlows from '../../services/auth';
 import { clientOf } from '../../services/sessions';
 import { accountSelect, accountSelectLive, toLoginResponse, type Account } from '../../services/users';
-import { foldedHandler, handler, logCtx } from '../route';
+import { foldedHandler, handler, logCtx, mailOf, pushOf } from '../route';
 import * as r from './auth.routes';
 
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
@@ -114,7 +114,9 @@ export const updateMe = handler(r.updateMe, async (c) => {
   const db = c.get('db');
   const config = c.get('config');
   const user = c.get('user');
-  const { account, session } = await authFlows.updateMe(db, config, logCtx(c), clientIp(c), user, c.req.valid('json'));
+  const notices = { config, send: mailOf(c), push: pushOf(c), now: new Date() };
+  const body = c.req.valid('json');
+  const { account, session } = await authFlows.updateMe(db, config, logCtx(c), clientIp(c), user, body, notices);
   if (session) setSessionCookies(c, session);
   return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);
 });

@@ -78,7 +78,7 @@ const updateMeDef = {
   tags,
   summary: 'Change own nome, telefone, password (senha_atual + nova_senha) and profile fields',
   description:
-    'Changing the password ends every session of the user (refresh and access tokens) and starts a new one (new tokens in the answer and cookies). A wrong senha_atual counts as a failed login (429 past the login limits).',
+    "Changing the password ends every session of the user (refresh and access tokens) and starts a new one (new tokens in the answer and cookies). A wrong senha_atual counts as a failed login (429 past the login limits). In `profissional`, a non-administrator may not change `regime_fiscal` (403 FORBIDDEN; its stored value is accepted and ignored), and a change of `conta_pix`/`tipo_chave_pix` is told to the user (a `chave_pix_alterada` notification and e-mail) and to the region's administrators (a notification), in the same atomic write.",
   request: { body: jsonBody(UpdateMeRequest) },
   responses: {
     200: jsonResponse(LoginResponse, 'The updated account'),

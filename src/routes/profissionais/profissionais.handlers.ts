@@ -10,7 +10,7 @@ import {
   updateProfissional,
 } from '../../services/profissionais';
 import { minhasAvaliacoes as minhas } from '../../services/avaliacoes';
-import { foldedHandler, handler, logCtx, mailOf } from '../route';
+import { foldedHandler, handler, logCtx, mailOf, pushOf } from '../route';
 import * as r from './profissionais.routes';
 
 export const list = foldedHandler(r.list, async (c, read) => {
@@ -46,8 +46,9 @@ export const update = handler(r.update, async (c) => {
   const db = c.get('db');
   const user = c.get('user');
   const regiao = c.get('regiao');
+  const notices = { config: c.get('config'), send: mailOf(c), push: pushOf(c), now: new Date() };
   return c.json(
-    await updateProfissional(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json')),
+    await updateProfissional(db, logCtx(c), user, regiao, c.req.valid('param').id, c.req.valid('json'), notices),
     200,
   );
 });

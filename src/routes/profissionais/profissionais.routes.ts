@@ -79,6 +79,8 @@ export const update = authedRoute({
   allow: requireRole(...ADMIN_ROLES, 'profissional'),
   regional: true,
   summary: 'Change the fields sent (a professional: its own profile, without ratings)',
+  description:
+    "A professional may not change its own `regime_fiscal` (403 FORBIDDEN; its stored value is accepted and ignored). When a professional changes its own PIX key or key type, it gets a `chave_pix_alterada` notification and e-mail and the region's administrators a notification, in the same atomic write.",
   request: { params: IdParam, body: jsonBody(UpdateProfissionalInput) },
   responses: {
     200: jsonResponse(ProfissionalSchema, 'Updated'),

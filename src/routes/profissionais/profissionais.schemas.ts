@@ -23,14 +23,17 @@ export const profissionalSelfFields = {
   uf: optUf(),
   banco: optStr(100),
   agencia: optStr(20),
-  conta_pix: optStr(120),
+  conta_pix: optStr(120).openapi({
+    description:
+      'PIX key for payouts, stored normalized (digits, lowercase, `+55...`); without `tipo_chave_pix` its type is inferred from it. `null` clears the key and its type',
+  }),
   regime_fiscal: z.enum(REGIME_FISCAL).optional().openapi({
     description:
-      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`',
+      'tax regime for payouts: `autonomo_rpa` has INSS, IRRF and ISS withheld, `mei` and `pj` nothing; a create without it is `mei`. Only administrators change it: a professional sending another value than its stored one (`mei` on its own create) gets 403 FORBIDDEN; the same value is accepted and ignored',
   }),
   tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullish().openapi({
     description:
-      'what `conta_pix` is, checked against it: `cpf`/`cnpj` check digits, `email`, `telefone` `+55` and 10 or 11 digits, `aleatoria` 32 hex digits (UUID form or bare). Sending either field requires both on the resulting profile (or neither); the key is stored normalized',
+      'what `conta_pix` is. Optional: when absent or null, it is inferred from the key as banks do (an e-mail; a `+55` phone; a random key, a UUID; 14 digits with valid CNPJ check digits; 11 digits with valid CPF check digits), and a key that fits no type, or 11 digits that are both a valid CPF and a mobile number written without `+55`, is 400 naming `tipo_chave_pix`. When sent, it is checked against the key (the one sent, else the stored one): `cpf`/`cnpj` check digits, `email`, `telefone` `+55` and 10 or 11 digits, `aleatoria` 32 hex digits (UUID form or bare). The stored key sent again without a type changes nothing; a type without any key is 400',
   }),
   cpf_cnpj_titular: optCpfCnpj(),
   tipo_cartao: optStr(50),
@@ -68,7 +71,9 @@ export const ProfissionalSchema = z
       .openapi({ description: 'shown to administrators and the professional itself only' }),
     agencia: nullableStr().optional(),
     conta_pix: nullableStr().optional(),
-    tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullable().optional().openapi({ description: 'what `conta_pix` is' }),
+    tipo_chave_pix: z.enum(TIPO_CHAVE_PIX).nullable().optional().openapi({
+      description: 'what `conta_pix` is (given or inferred); null only on keys stored before the type existed',
+    }),
     cpf_cnpj_titular: nullableStr().optional(),
     tipo_cartao: nullableStr().optional(),
     regime_fiscal: z.enum(REGIME_FISCAL).openapi({ description: 'tax regime for payouts' }),
