@@ -129,8 +129,9 @@ export type PixPair = { chave: string; tipo: TipoChavePix } | { chave: null; tip
 
 /**
  * The PIX pair of a write (docs/decisions.md#d18-finance): when the body sends `conta_pix` or
- * `tipo_chave_pix`, the body answered carries both, as they are to be stored; a violation is 400
- * VALIDATION_FAILED. `current` is the stored pair (checkPixPair says how it is used).
+ * `tipo_chave_pix`, the body answered carries both as they are to be stored, or neither when the
+ * stored pair stays; a violation is 400 VALIDATION_FAILED. `current` is the stored pair (checkPixPair
+ * says how it is used).
  */
 export function withPixChecked<T extends Record<string, unknown>>(body: T, current: StoredPix = NO_PIX): T {
   const checked = checkPixPair(body, current);
