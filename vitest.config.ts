@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
-import { defineConfig } from 'vitest/config';
-import { copyDocsAssets } from './scripts/docs-assets.ts';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { copyDocsAssets } from './scripts/docs-assets.mjs';
 import { TEST_VARS } from './test/setup/vars.ts';
 
 // wrangler.toml's [assets] directory must exist before the pool reads it (and /docs tests fetch its files).
@@ -23,19 +23,37 @@ function wranglerAliases(): Record<string, string> {
 }
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest(async () => ({
-      wrangler: { configPath: './wrangler.toml' },
-      miniflare: {
-        // Explicit bindings override wrangler.toml's [vars] and a developer's .dev.vars alike.
-        bindings: { TEST_MIGRATIONS: await readD1Migrations('drizzle'), ...TEST_VARS },
-      },
-    })),
-  ],
-  resolve: { alias: wranglerAliases() },
   test: {
-    include: ['test/**/*.test.ts'],
-    setupFiles: ['./test/setup/apply-migrations.ts'],
-    testTimeout: 20_000,
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              // Explicit bindings override wrangler.toml's [vars] and a developer's .dev.vars alike.
+              bindings: { TEST_MIGRATIONS: await readD1Migrations('drizzle'), ...TEST_VARS },
+            },
+          })),
+        ],
+        resolve: { alias: wranglerAliases() },
+        test: {
+          name: 'workers',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/tooling/**'],
+          setupFiles: ['./test/setup/apply-migrations.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        // The repository's own scripts (docs assets, the dev server's output, run-vitest.mjs), in Node:
+        // they spawn wrangler and vitest, which the Workers runtime cannot.
+        test: {
+          name: 'tooling',
+          include: ['test/tooling/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

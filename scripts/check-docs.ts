@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { copyDocsAssets } from './docs-assets.ts';
+import { copyDocsAssets } from './docs-assets.mjs';
 import { randomHex, ROOT, wranglerEnv } from './lib.ts';
 
 const { values } = parseArgs({
@@ -76,7 +76,7 @@ async function main(): Promise<number> {
     console.error(`docs check: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
     return 1;
   }
-  const version = copyDocsAssets();
+  const { version } = copyDocsAssets();
   const persistTo = mkdtempSync(path.join(tmpdir(), 'check-docs-'));
   const server = startWrangler(persistTo);
   try {

@@ -35,7 +35,7 @@ export const index = (c: Context<AppEnv>) =>
 
 /**
  * The /docs page loads only files of this origin: Swagger UI from the Workers static assets
- * (public/docs/, copied from the pinned swagger-ui-dist by scripts/docs-assets.ts) and the document
+ * (public/docs/, copied from the pinned swagger-ui-dist by scripts/docs-assets.mjs) and the document
  * from /openapi.json. The CSP says so, so a page that tried anything else would fail loudly.
  */
 export const DOCS_CSP = [
