@@ -14,6 +14,7 @@ import {
   CliError,
   createSuperadmin,
   describeAdmin,
+  devServerEnv,
   fail,
   randomHex,
   randomPassword,
@@ -148,7 +149,7 @@ async function main() {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    env: devServerEnv(),
   });
   const forward = (sig: NodeJS.Signals) => () => {
     if (child.exitCode === null && child.signalCode === null) child.kill(sig);

@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -20,8 +21,32 @@ export class CliError extends Error {}
 /** Where D1 commands go. `persistTo` only applies to the local database. */
 export type Target = { remote: boolean; persistTo?: string };
 
-/** Never prompt (CI=1 also makes `d1 migrations apply` proceed without asking), never phone home. */
-export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' });
+/**
+ * The environment of every wrangler these scripts start: no telemetry, and no download of the
+ * `Request.cf` object (https://workers.cloudflare.com/cf.json): miniflare then uses its placeholder,
+ * which is all the app needs (it reads nothing from `request.cf`), instead of printing a warning and a
+ * stack trace at each start of an offline `wrangler dev`. CLOUDFLARE_CF_FETCH_ENABLED=true turns it back on.
+ */
+export const devServerEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
+});
+
+/** devServerEnv() that never prompts (CI=1 also makes `d1 migrations apply` proceed without asking). */
+export const wranglerEnv = (): NodeJS.ProcessEnv => ({ ...devServerEnv(), CI: '1' });
+
+/** A TCP port nothing listens on now (for a `wrangler dev` of our own). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export function targetArgs(t: Target): string[] {
   if (t.remote) return ['--remote'];
@@ -78,11 +103,11 @@ type RunResult = { code: number | null; stdout: string; stderr: string };
  * Runs `npx --no-install wrangler ...args` in its own process group with output captured. The whole
  * group is killed on timeout, and when this process is interrupted, so no workerd is left behind.
  */
-export function runWrangler(args: string[], timeoutMs = 300_000): Promise<RunResult> {
+export function runWrangler(args: string[], timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['--no-install', 'wrangler', ...args], {
       cwd: ROOT,
-      env: wranglerEnv(),
+      env: { ...wranglerEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -162,12 +187,28 @@ export async function d1Execute(sql: string, target: Target): Promise<D1Result[]
 
 /** Applies drizzle/*.sql to the local D1 database; returns a short summary. */
 export async function applyLocalMigrations(persistTo?: string): Promise<string> {
-  const r = await runWrangler(['d1', 'migrations', 'apply', 'DB', ...targetArgs({ remote: false, persistTo })]);
+  const total = readdirSync(path.join(ROOT, 'drizzle')).filter((f) => f.endsWith('.sql')).length;
+  // The summary is read from wrangler's tables, which a WRANGLER_LOG of warn or less would hide.
+  const r = await runWrangler(
+    ['d1', 'migrations', 'apply', 'DB', ...targetArgs({ remote: false, persistTo })],
+    undefined,
+    { WRANGLER_LOG: 'log' },
+  );
   if (r.code !== 0) throw new CliError(`applying local D1 migrations failed: ${wranglerErrorLine(r)}`);
-  const out = stripAnsi(r.stdout);
-  if (/No migrations to apply/i.test(out)) return 'local D1 migrations: up to date';
-  const applied = out.match(/\.sql\s*│\s*✅/g)?.length ?? 0;
-  return `local D1 migrations: ${applied} applied`;
+  return summarizeMigrations(r.stdout, total);
+}
+
+/**
+ * The line `npm run dev` prints about the migrations: how many of the `total` files in drizzle/ were
+ * pending, now applied. wrangler prints its table of results again after each migration (1 row, then
+ * 2, ..., 43 rows), so the count is of the distinct names marked done, not of the marks.
+ */
+export function summarizeMigrations(stdout: string, total: number): string {
+  const out = stripAnsi(stdout);
+  if (/No migrations to apply/i.test(out))
+    return `local D1 migrations: none pending (${total} in drizzle/, all applied)`;
+  const applied = new Set([...out.matchAll(/(\S+\.sql)\s*│\s*✅/g)].map((m) => m[1])).size;
+  return `local D1 migrations: applied the ${applied} pending (${total} in drizzle/, all applied now)`;
 }
 
 /** A SQL string literal: single quotes doubled (SQLite has no backslash escapes). */
