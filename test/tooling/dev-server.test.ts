@@ -35,10 +35,15 @@ describe.concurrent('npm run dev: what it prints', () => {
     const port = await freePort();
     const bin = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
     const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', path.join(temp, 'dev')];
-    // Without vitest's NODE_ENV=test, with which miniflare never fetches Request.cf; in its own process
-    // group, so that stopping it stops workerd too.
+    // Without vitest's NODE_ENV=test, with which miniflare never fetches Request.cf, and with wrangler's
+    // usual output (npm test runs vitest with WRANGLER_LOG=warn); in its own process group, so that
+    // stopping it stops workerd too.
     const { NODE_ENV: _test, ...env } = devServerEnv();
-    const child = spawn(process.execPath, [bin, ...args], { cwd: ROOT, env, detached: true });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: ROOT,
+      env: { ...env, WRANGLER_LOG: 'log' },
+      detached: true,
+    });
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
