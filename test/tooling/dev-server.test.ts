@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { devServerEnv, freePort, ROOT, runWrangler, summarizeMigrations } from '../../scripts/lib.ts';
+import { devServerEnv, freePort, randomHex, ROOT, runWrangler, summarizeMigrations } from '../../scripts/lib.ts';
 
 const temp = mkdtempSync(path.join(tmpdir(), 'dev-server-test-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -35,6 +35,8 @@ describe.concurrent('npm run dev: what it prints', () => {
     const port = await freePort();
     const bin = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
     const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', path.join(temp, 'dev')];
+    // The JWT_SECRET npm run dev writes into .dev.vars (a clean clone has none).
+    args.push('--var', `JWT_SECRET:${randomHex(32)}`);
     // Without vitest's NODE_ENV=test, with which miniflare never fetches Request.cf, and with wrangler's
     // usual output (npm test runs vitest with WRANGLER_LOG=warn); in its own process group, so that
     // stopping it stops workerd too.
