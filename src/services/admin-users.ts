@@ -13,8 +13,11 @@ import {
   adminProfileStatements,
   approveProfile,
   assertCompany,
+  assertMayActOn,
   deletePendingProfile,
+  mayActOnRow,
   notLastSuperadmin,
+  superadminOnly,
   toUserResponse,
   userValues,
   type RegisterInput,
@@ -32,14 +35,6 @@ const selectUsers = (db: Db) =>
     .select({ user: userColumns, companyName: sql<string | null>`${empresas.label}`.as('company_name') })
     .from(users)
     .leftJoin(empresas, eq(empresas.id, users.empresaId));
-
-/** SUPERADMIN accounts and the SUPERADMIN role are touched only by a SUPERADMIN (docs/decisions.md#d4). */
-function assertMayTouch(caller: AuthUser, targetRole: Role, newRole?: Role) {
-  if (caller.role === 'SUPERADMIN') return;
-  if (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN') {
-    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode criar, alterar ou excluir um SUPERADMIN');
-  }
-}
 
 async function findTarget(db: Db, id: string) {
   const [target] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, id));
@@ -103,7 +98,7 @@ export async function createUser(
   regiao: string,
   input: RegisterInput & { senha: string },
 ) {
-  assertMayTouch(caller, input.role);
+  assertMayActOn(caller, input.role);
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), true);
   const entry = logStatement(db, log, {
@@ -123,7 +118,7 @@ export async function createUser(
 export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string) {
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
   const target = await findTarget(db, id);
-  assertMayTouch(caller, target.role);
+  assertMayActOn(caller, target.role);
   const where = and(eq(users.id, id), notLastSuperadmin);
   const [, , res] = await db.batch([
     deletePendingProfile(db, id),
@@ -135,8 +130,8 @@ export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: stri
 
 /** Approves a pending account (and its profile); the user is told once. */
 export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: string, push: Push) {
-  // Activating a SUPERADMIN account is touching a SUPERADMIN (docs/decisions.md#d4): checked in the statements.
-  const mayTouch = caller.role === 'SUPERADMIN' ? sql`1` : sql`${users.role} <> 'SUPERADMIN'`;
+  // Activating a SUPERADMIN account is acting on a SUPERADMIN (docs/decisions.md#d4): checked in the statements.
+  const mayTouch = mayActOnRow(caller);
   // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
   const notes = prepareNotifications(
     db,
@@ -164,7 +159,7 @@ export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: str
   ]);
   if (res.meta.changes === 0) {
     await findTarget(db, id); // 404 when there is no such user
-    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode criar, alterar ou excluir um SUPERADMIN');
+    throw superadminOnly();
   }
   if (inserted.meta.changes > 0) push(notes.push);
 }
@@ -173,7 +168,7 @@ export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: str
 export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: string, role: Role, push: Push) {
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode mudar o próprio perfil');
   const target = await findTarget(db, id);
-  assertMayTouch(caller, target.role, role);
+  assertMayActOn(caller, target.role, role);
   const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
   // Told only of a real change, and only if the guarded update went through (checked in the batch).
   const notes = prepareNotifications(

@@ -3,12 +3,20 @@ import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import { insertWhere } from '../db/guarded';
-import { emailOutbox, passwordResetTokens as prt, refreshTokens, users, type EmailTipo } from '../db/schema';
+import {
+  emailOutbox,
+  passwordResetTokens as prt,
+  refreshTokens,
+  users,
+  type AuthUser,
+  type EmailTipo,
+} from '../db/schema';
 import type { Config } from '../env';
 import { ApiError } from '../lib/errors';
 import { hashPassword } from '../lib/password';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
 import { prepareEmail } from './mail';
+import { mayActOnRow, superadminOnly } from './users';
 
 /**
  * Password reset and access invitations (docs/decisions-2 D14). Both are a one-time token (32 random
@@ -130,13 +138,20 @@ export async function requestPasswordReset(
  * the same batch (team registration): statements for the caller's batch, the outbox id to enqueue
  * after it, and the index of the token insert, whose `meta.changes` is 0 when the user does not exist.
  */
-export async function accessInvitation(db: Db, config: Pick<Config, 'JWT_SECRET'>, userId: string, now: Date) {
+export async function accessInvitation(
+  db: Db,
+  config: Pick<Config, 'JWT_SECRET'>,
+  userId: string,
+  now: Date,
+  /** A further condition on the user's row (the caller's right to act on it). */
+  allowed: SQL = sql`1`,
+) {
   const { statements, outboxId } = await tokenAndEmail(
     db,
     config,
     {
       userId,
-      guard: sql`exists (select 1 from ${users} where ${users.id} = ${userId})`,
+      guard: sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${allowed})`,
       tipo: 'convite',
       emailTipo: 'convite_acesso',
       ttlSeconds: INVITE_TTL_SECONDS,
@@ -146,23 +161,31 @@ export async function accessInvitation(db: Db, config: Pick<Config, 'JWT_SECRET'
   return { statements, outboxId };
 }
 
-/** POST /api/admin/users/{id}/convite-acesso: a new invitation (the older links stop working). */
+/**
+ * POST /api/admin/users/{id}/convite-acesso: a new invitation (the older links stop working). Only a
+ * SUPERADMIN invites a SUPERADMIN (services/users.ts mayActOnRow, checked in the statements).
+ */
 export async function resendAccessInvitation(
   db: Db,
   config: Pick<Config, 'JWT_SECRET'>,
+  caller: Pick<AuthUser, 'role'>,
   userId: string,
   now: Date,
   log: LogCtx = NO_ACTOR,
 ) {
-  const { statements, outboxId } = await accessInvitation(db, config, userId, now);
+  const allowed = mayActOnRow(caller);
+  const { statements, outboxId } = await accessInvitation(db, config, userId, now, allowed);
   const entry = logStatement(db, log, {
     acao: 'users.access_invitation',
     entidade: 'users',
     entidadeId: userId,
-    when: sql`exists (select 1 from ${users} where ${users.id} = ${userId})`,
+    when: sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${allowed})`,
   });
   const [, inserted] = await db.batch([entry, ...statements]);
-  if (inserted.meta.changes !== 1) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
+  if (inserted.meta.changes !== 1) {
+    const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    throw exists ? superadminOnly() : new ApiError('NOT_FOUND', 'usuário não encontrado');
+  }
   return outboxId;
 }
 

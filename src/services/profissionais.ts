@@ -24,7 +24,7 @@ import { ApiError } from '../lib/errors';
 import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { hashPassword } from '../lib/password';
 import { isAdmin } from '../lib/permissions';
-import { notLastSuperadmin, regionAdmin } from './users';
+import { assertMayActOn, notLastSuperadmin, regionAdmin } from './users';
 import type { Config } from '../env';
 import { prepareEmail, type SendMail } from './mail';
 import { notifiedPush, type Push } from './notifications';
@@ -629,8 +629,7 @@ export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, re
     .where(and(eq(profissionais.id, id), eq(profissionais.regiao, regiao)));
   if (!found) throw notFound();
   if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
-  if (found.role === 'SUPERADMIN' && user.role !== 'SUPERADMIN')
-    throw new ApiError('FORBIDDEN', 'só um SUPERADMIN pode excluir um SUPERADMIN');
+  assertMayActOn(user, found.role);
   // The user goes first (its sessions cascade, the profile is unlinked); the profile is deleted
   // only once unlinked, so a refused user delete leaves both in place.
   const userWhere = found.usuarioId ? and(eq(users.id, found.usuarioId), notLastSuperadmin) : undefined;

@@ -171,6 +171,20 @@ export function adminProfileStatements(
 export const notLastSuperadmin = sql`(${users.role} <> 'SUPERADMIN' or (select count(*) from ${users} where ${users.role} = 'SUPERADMIN') > 1)`;
 
 /**
+ * Only a SUPERADMIN acts on a SUPERADMIN account (creates, approves, changes the role of, deletes,
+ * or sends an access invitation to one) or gives the SUPERADMIN role (docs/decisions.md#d4). The one
+ * rule, in two forms: `assertMayActOn` for a target already read, `mayActOnRow` as a condition on the
+ * target's `users` row for a statement that checks it itself (refused: `superadminOnly()`).
+ */
+export const superadminOnly = () =>
+  new ApiError('FORBIDDEN', 'só um SUPERADMIN pode agir sobre uma conta SUPERADMIN ou dar esse papel');
+export function assertMayActOn(caller: Pick<AuthUser, 'role'>, targetRole: Role | null, newRole?: Role) {
+  if (caller.role !== 'SUPERADMIN' && (targetRole === 'SUPERADMIN' || newRole === 'SUPERADMIN')) throw superadminOnly();
+}
+export const mayActOnRow = (caller: Pick<AuthUser, 'role'>) =>
+  caller.role === 'SUPERADMIN' ? sql`1` : sql`${users.role} <> 'SUPERADMIN'`;
+
+/**
  * Rejecting a sign-up deletes what it created: the self-made profile of a still-pending account
  * (its functions cascade). Runs in the batch BEFORE the user delete (which would unlink it), guarded
  * by the same conditions as that delete, so the profile goes only if the account does.

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { profissionais, refreshTokens, users } from '../../src/db/schema';
+import { emailOutbox, passwordResetTokens, profissionais, refreshTokens, users } from '../../src/db/schema';
 import { PendingUserSchema, UserSchema } from '../../src/routes/admin-users/admin-users.schemas';
-import { db, makeAdmin, makeEmpresa, makeUser, uniq } from '../helpers/factories';
+import { db, makeAdmin, makeEmpresa, makeProfissional, makeUser, uniq } from '../helpers/factories';
+import { entriesOf } from '../helpers/activity-log';
 import { api, expectError } from '../helpers/request';
 import { expectPageTotal, keptCountsAfterAll } from '../helpers/kept-columns';
 
@@ -367,6 +368,56 @@ describe('PATCH /api/admin/users/{id}/role', () => {
       await api('PATCH', '/api/admin/users/x/role', { token: admin.token, body: { role: 'RESEARCHER' } }),
       400,
       'INVALID_ID',
+    );
+  });
+});
+
+// Issue 32 item 12: one rule for every action on another account (services/users.ts assertMayActOn / mayActOnRow).
+describe('only a SUPERADMIN acts on a SUPERADMIN account', () => {
+  it('a BUSINESS_OWNER gets the same 403 on every action that targets a SUPERADMIN, and nothing changes', async () => {
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    const target = await makeAdmin();
+    const pending = await makeAdmin({ ativo: false });
+    const profile = await makeProfissional('SP', { usuarioId: target.id });
+    const refusals = [
+      await api('POST', `/api/admin/users/${target.id}/convite-acesso`, { token: owner.token }),
+      await api('DELETE', `/api/admin/users/${target.id}`, { token: owner.token }),
+      await api('PATCH', `/api/admin/users/${target.id}/role`, { token: owner.token, body: { role: 'RESEARCHER' } }),
+      await api('PATCH', `/api/admin/users/${pending.id}/approve`, { token: owner.token }),
+      await api('POST', '/api/admin/users', { token: owner.token, body: newUser({ role: 'SUPERADMIN' }) }),
+      await api('DELETE', `/api/profissionais/${profile.id}`, { token: owner.token, regiao: 'SP' }),
+    ];
+    const sentences = new Set<string>();
+    for (const res of refusals) {
+      expectError(res, 403, 'FORBIDDEN');
+      sentences.add(res.body.error);
+    }
+    expect([...sentences]).toEqual(['só um SUPERADMIN pode agir sobre uma conta SUPERADMIN ou dar esse papel']);
+    // No invitation was made or mailed, nor logged; the accounts and the profile are as they were.
+    expect(await db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, target.id))).toHaveLength(
+      0,
+    );
+    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.para, target.email))).toHaveLength(0);
+    expect(await entriesOf(target.id, 'users.access_invitation')).toHaveLength(0);
+    const [t] = await db.select().from(users).where(eq(users.id, target.id));
+    expect(t).toMatchObject({ role: 'SUPERADMIN', ativo: true });
+    expect((await db.select().from(users).where(eq(users.id, pending.id)))[0]!.ativo).toBe(false);
+    expect(await db.select().from(profissionais).where(eq(profissionais.id, profile.id))).toHaveLength(1);
+  });
+
+  it('a SUPERADMIN sends a SUPERADMIN an access invitation; a BUSINESS_OWNER one to anyone else; an unknown id is 404', async () => {
+    const superadmin = await makeAdmin();
+    const owner = await makeUser({ role: 'BUSINESS_OWNER' });
+    const target = await makeAdmin();
+    expect(
+      (await api('POST', `/api/admin/users/${target.id}/convite-acesso`, { token: superadmin.token })).status,
+    ).toBe(202);
+    const other = await makeUser({ role: 'BUSINESS_OWNER' });
+    expect((await api('POST', `/api/admin/users/${other.id}/convite-acesso`, { token: owner.token })).status).toBe(202);
+    expectError(
+      await api('POST', `/api/admin/users/${crypto.randomUUID()}/convite-acesso`, { token: owner.token }),
+      404,
+      'NOT_FOUND',
     );
   });
 });

@@ -42,7 +42,8 @@ export const changeRole = handler(r.changeRole, async (c) => {
 export const accessInvitation = handler(r.accessInvitation, async (c) => {
   const db = c.get('db');
   const config = c.get('config');
-  const outboxId = await resendAccessInvitation(db, config, c.req.valid('param').id, new Date(), logCtx(c));
+  const id = c.req.valid('param').id;
+  const outboxId = await resendAccessInvitation(db, config, c.get('user'), id, new Date(), logCtx(c));
   mailOf(c)([outboxId]);
   return c.json({ message: 'convite de acesso na fila de envio' }, 202);
 });

@@ -100,7 +100,7 @@ export const accessInvitation = authedRoute({
   allow: requireAdmin,
   summary: 'E-mail the user a new access invitation (a /definir-senha link, valid 7 days)',
   description:
-    'The link sets the password through POST /auth/reset-password. A new invitation voids the older links (and any pending reset link) of the user.',
+    'The link sets the password through POST /auth/reset-password. A new invitation voids the older links (and any pending reset link) of the user. Only a SUPERADMIN invites a SUPERADMIN (403 otherwise).',
   request: { params: IdParam },
   responses: { 202: jsonResponse(MessageSchema, 'Invitation queued'), 404: errors[404] },
 });
