@@ -7,6 +7,9 @@ import { verifyAccessToken, type PendingAuth } from '../lib/tokens';
 import { admit, confirm, loadUser } from './admission';
 import { assertCookieRequestOrigin } from './csrf';
 
+/** The session cookie that carries the access token (set by /auth/login, /auth/refresh, /auth/register). */
+export const ACCESS_COOKIE = 'access_token';
+
 /** Bearer header, bare header, then the access_token cookie: the header wins when present. */
 function readToken(c: Context<AppEnv>): { token?: string; fromCookie: boolean } {
   const header = c.req.header('authorization')?.trim();
@@ -14,8 +17,15 @@ function readToken(c: Context<AppEnv>): { token?: string; fromCookie: boolean } 
     const m = /^Bearer\s+(.+)$/i.exec(header);
     return { token: (m ? m[1] : header)?.trim(), fromCookie: false };
   }
-  return { token: getCookie(c, 'access_token'), fromCookie: true };
+  return { token: getCookie(c, ACCESS_COOKIE), fromCookie: true };
 }
+
+/**
+ * Whether the request carries a credential (what auth() would read: the Authorization header or the
+ * session cookie), valid or not. A public route's shared edge cache never answers such a request
+ * nor stores its answer (middleware/cached.ts).
+ */
+export const carriesCredential = (c: Context<AppEnv>) => !!readToken(c).token;
 
 export interface AuthOptions {
   /** A pending account may pass (its own /api/me and profile: docs/decisions.md#d4). */

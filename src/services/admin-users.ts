@@ -2,12 +2,13 @@ import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
-import { empresas, users, type AuthUser, type Role } from '../db/schema';
+import { calendarios, empresas, users, type AuthUser, type Role } from '../db/schema';
 import { ApiError } from '../lib/errors';
 import { hashPassword } from '../lib/password';
 import { pageBounds, type Page } from '../lib/pagination';
 import { isAdmin } from '../lib/permissions';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
+import { CALENDAR_ROLES, feedRefColumns, type FeedRef } from './calendario';
 import { prepareNotifications, type Push } from './notifications';
 import {
   adminProfileStatements,
@@ -36,8 +37,13 @@ const selectUsers = (db: Db) =>
     .from(users)
     .leftJoin(empresas, eq(empresas.id, users.empresaId));
 
+/** The account an action targets, with its calendar feed (whose edge-cached copy the handler drops when D1 stops answering it). */
 async function findTarget(db: Db, id: string) {
-  const [target] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, id));
+  const [target] = await db
+    .select({ id: users.id, role: users.role, feed: feedRefColumns })
+    .from(users)
+    .leftJoin(calendarios, eq(calendarios.userId, users.id))
+    .where(eq(users.id, id));
   if (!target) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
   return target;
 }
@@ -115,7 +121,8 @@ export async function createUser(
   return values.id;
 }
 
-export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string) {
+/** Answers the deleted account's calendar feed, if it had one. */
+export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string): Promise<FeedRef | null> {
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
   const target = await findTarget(db, id);
   assertMayActOn(caller, target.role);
@@ -126,6 +133,7 @@ export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: stri
     db.delete(users).where(where),
   ]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
+  return target.feed;
 }
 
 /** Approves a pending account (and its profile); the user is told once. */
@@ -164,8 +172,18 @@ export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: str
   if (inserted.meta.changes > 0) push(notes.push);
 }
 
-/** Changes an account's role; never one's own, never the last SUPERADMIN's. */
-export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: string, role: Role, push: Push) {
+/**
+ * Changes an account's role; never one's own, never the last SUPERADMIN's. Answers the account's
+ * calendar feed when the new role has none (D1 refuses it from now on), else null.
+ */
+export async function changeRole(
+  db: Db,
+  log: LogCtx,
+  caller: AuthUser,
+  id: string,
+  role: Role,
+  push: Push,
+): Promise<FeedRef | null> {
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode mudar o próprio perfil');
   const target = await findTarget(db, id);
   assertMayActOn(caller, target.role, role);
@@ -195,4 +213,5 @@ export async function changeRole(db: Db, log: LogCtx, caller: AuthUser, id: stri
   const [, res] = await db.batch([entry, db.update(users).set({ role }).where(guard), ...notes.insert]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode perder o perfil');
   push(notes.push);
+  return (CALENDAR_ROLES as readonly Role[]).includes(role) ? null : target.feed;
 }

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import type { Config } from '../env';
 import { rawBatch } from '../db/raw-batch';
 import {
   agenda,
@@ -32,6 +33,10 @@ export interface FeedKeys {
   jwtSecret: string;
 }
 const keyOf = (k: FeedKeys) => k.icalSecret ?? `ical-feed-key:${k.jwtSecret}`;
+export const feedKeysOf = (config: Pick<Config, 'ICAL_TOKEN_SECRET' | 'JWT_SECRET'>): FeedKeys => ({
+  icalSecret: config.ICAL_TOKEN_SECRET,
+  jwtSecret: config.JWT_SECRET,
+});
 
 async function feedToken(keys: FeedKeys, id: string, geracao: number) {
   const mac = await crypto.subtle.sign(
@@ -42,15 +47,27 @@ async function feedToken(keys: FeedKeys, id: string, geracao: number) {
   return b64url(new Uint8Array(mac));
 }
 
-/** The feed's path: also its edge cache key (routes/calendario, middleware/cached.ts). */
+/** The feed's path: also its edge cache entry (routes/calendario, middleware/cached.ts). */
 export const feedPath = (token: string) => `/ical/${token}.ics`;
 const feedUrl = (origin: string, token: string) => `${origin}${feedPath(token)}`;
 
+/** What a feed's token is derived from. */
+export interface FeedRef {
+  id: string;
+  geracao: number;
+}
+/** The columns to read (or join) for `feedPathOf`. */
+export const feedRefColumns = { id: calendarios.id, geracao: calendarios.geracao };
+
+/**
+ * The path of a feed's current url, derived again from its row (never stored), for dropping its
+ * edge-cached copy once D1 stops answering it (an account deleted or no longer of a calendar role).
+ */
+export const feedPathOf = async (keys: FeedKeys, feed: FeedRef) =>
+  feedPath(await feedToken(keys, feed.id, feed.geracao));
+
 const feedOf = (db: Db, userId: string) =>
-  db
-    .select({ id: calendarios.id, geracao: calendarios.geracao })
-    .from(calendarios)
-    .where(eq(calendarios.userId, userId));
+  db.select(feedRefColumns).from(calendarios).where(eq(calendarios.userId, userId));
 
 /** The caller's feed url, creating the feed on the first call (concurrent first calls create one). */
 export async function feedUrlFor(db: Db, log: LogCtx, userId: string, keys: FeedKeys, origin: string) {

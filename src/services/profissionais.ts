@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, sql, type Placeholder, type SQL } from '
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
 import {
+  calendarios,
   funcoes,
   notifications,
   profissionais,
@@ -25,6 +26,7 @@ import { isPaged, pageBounds, type Page } from '../lib/pagination';
 import { hashPassword } from '../lib/password';
 import { isAdmin } from '../lib/permissions';
 import { assertMayActOn, notLastSuperadmin, regionAdmin } from './users';
+import { feedRefColumns, type FeedRef } from './calendario';
 import type { Config } from '../env';
 import { prepareEmail, type SendMail } from './mail';
 import { notifiedPush, type Push } from './notifications';
@@ -620,12 +622,22 @@ export async function updateProfissional(
 export const pixOf = (body: Record<string, unknown>): PixPair | undefined =>
   body.conta_pix === undefined ? undefined : ({ chave: body.conta_pix, tipo: body.tipo_chave_pix ?? null } as PixPair);
 
-/** Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply. */
-export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string) {
+/**
+ * Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply.
+ * Answers the deleted login's calendar feed, if it had one (the handler drops its edge-cached copy).
+ */
+export async function deleteProfissional(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  regiao: string,
+  id: string,
+): Promise<FeedRef | null> {
   const [found] = await db
-    .select({ usuarioId: profissionais.usuarioId, role: users.role })
+    .select({ usuarioId: profissionais.usuarioId, role: users.role, feed: feedRefColumns })
     .from(profissionais)
     .leftJoin(users, eq(users.id, profissionais.usuarioId))
+    .leftJoin(calendarios, eq(calendarios.userId, profissionais.usuarioId))
     .where(and(eq(profissionais.id, id), eq(profissionais.regiao, regiao)));
   if (!found) throw notFound();
   if (found.usuarioId === user.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
@@ -654,4 +666,5 @@ export async function deleteProfissional(db: Db, log: LogCtx, user: AuthUser, re
     [db.delete(profissionais).where(profileWhere)],
   );
   if (gone.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
+  return found.usuarioId ? found.feed : null;
 }

@@ -1,6 +1,7 @@
 import { setTotal } from '../../lib/pagination';
 import * as admin from '../../services/admin-users';
 import { resendAccessInvitation } from '../../services/password-reset';
+import { forgetFeed } from '../calendario/calendario.handlers';
 import { handler, logCtx, mailOf, pushOf } from '../route';
 import * as r from './admin-users.routes';
 
@@ -24,7 +25,7 @@ export const create = handler(r.create, async (c) => {
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await admin.deleteUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id);
+  await forgetFeed(c, await admin.deleteUser(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id));
   return c.json({ message: 'usuário excluído' }, 200);
 });
 
@@ -35,7 +36,8 @@ export const approve = handler(r.approve, async (c) => {
 
 export const changeRole = handler(r.changeRole, async (c) => {
   const { role } = c.req.valid('json');
-  await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), c.req.valid('param').id, role, pushOf(c));
+  const id = c.req.valid('param').id;
+  await forgetFeed(c, await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), id, role, pushOf(c)));
   return c.json({ message: `perfil alterado para ${role}` }, 200);
 });
 

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { isAdmin } from '../../lib/permissions';
+import { ACCESS_COOKIE } from '../../middleware/auth';
 import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import * as authFlows from '../../services/auth';
 import { clientOf } from '../../services/sessions';
@@ -20,7 +21,7 @@ function cookieFlags(c: Context<AppEnv>) {
 
 function setSessionCookies(c: Context<AppEnv>, t: Tokens) {
   const flags = cookieFlags(c);
-  setCookie(c, 'access_token', t.access.token, {
+  setCookie(c, ACCESS_COOKIE, t.access.token, {
     ...flags,
     path: '/',
     maxAge: c.get('config').ACCESS_TOKEN_TTL_SECONDS,
@@ -34,7 +35,7 @@ function setSessionCookies(c: Context<AppEnv>, t: Tokens) {
 
 function clearSessionCookies(c: Context<AppEnv>) {
   const flags = cookieFlags(c);
-  deleteCookie(c, 'access_token', { ...flags, path: '/' });
+  deleteCookie(c, ACCESS_COOKIE, { ...flags, path: '/' });
   deleteCookie(c, 'refresh_token', { ...flags, path: '/auth' });
 }
 

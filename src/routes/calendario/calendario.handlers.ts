@@ -2,45 +2,60 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { forgetCached } from '../../middleware/cached';
-import { disableFeed, feedCalendar, feedPath, feedUrlFor, rotateFeed, type FeedKeys } from '../../services/calendario';
+import {
+  disableFeed,
+  feedCalendar,
+  feedKeysOf,
+  feedPath,
+  feedPathOf,
+  feedUrlFor,
+  rotateFeed,
+  type FeedRef,
+} from '../../services/calendario';
 import { handler, logCtx } from '../route';
 import * as r from './calendario.routes';
 
-const keys = (c: Context<AppEnv, any, any>): FeedKeys => ({
-  icalSecret: c.get('config').ICAL_TOKEN_SECRET,
-  jwtSecret: c.get('config').JWT_SECRET,
-});
+const keys = (c: Context<AppEnv, any, any>) => feedKeysOf(c.get('config'));
+
 /** API_URL, or the request's own origin when unset. */
 const origin = (c: Context<AppEnv, any, any>) => c.get('config').API_URL ?? new URL(c.req.url).origin;
 
-export const get = handler(r.get, async (c) =>
-  c.json(await feedUrlFor(c.get('db'), logCtx(c), c.get('user').id, keys(c), origin(c)), 200),
-);
+export const get = handler(r.get, async (c) => {
+  const base = origin(c);
+  return c.json(await feedUrlFor(c.get('db'), logCtx(c), c.get('user').id, keys(c), base), 200);
+});
 
 /** The old url's cached feed leaves this colo's edge cache at once (others: within FEED_TTL). */
-const forgetFeed = (c: Context<AppEnv, any, any>, oldToken: string | undefined) =>
-  oldToken ? forgetCached(c, feedPath(oldToken)) : undefined;
+const forgetToken = (c: Context<AppEnv, any, any>, oldToken: string | undefined) =>
+  oldToken ? forgetCached(c, [feedPath(oldToken)]) : undefined;
+
+/**
+ * For the writes that make D1 refuse a feed without touching it (its account deleted, or moved to a
+ * role without feeds): drops this colo's edge-cached copy of it at once.
+ */
+export const forgetFeed = async (c: Context<AppEnv, any, any>, feed: FeedRef | null | undefined) =>
+  feed ? forgetCached(c, [await feedPathOf(keys(c), feed)]) : undefined;
 
 export const rotate = handler(r.rotate, async (c) => {
-  const { url, oldToken } = await rotateFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c), origin(c));
-  await forgetFeed(c, oldToken);
+  const base = origin(c);
+  const { url, oldToken } = await rotateFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c), base);
+  await forgetToken(c, oldToken);
   return c.json({ url }, 200);
 });
 
 export const disable = handler(r.disable, async (c) => {
-  await forgetFeed(c, await disableFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c)));
+  await forgetToken(c, await disableFeed(c.get('db'), logCtx(c), c.get('user').id, keys(c)));
   return c.body(null, 204);
 });
 
-const TOKEN_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;
 const unknownFeed = () => new ApiError('NOT_FOUND', 'calendário não encontrado');
 
 /**
- * GET /ical/{token}.ics: Hono names the whole segment's parameter `token.ics`. Behind the edge cache
- * (FEED_TTL), which adds the ETag and the client's `Cache-Control: private, no-cache`.
+ * GET /ical/{token}.ics. Behind the edge cache (FEED_TTL), which adds the ETag and the client's
+ * `Cache-Control: private, no-cache`. The query is ignored (and so is it by the cache's entry).
  */
 export async function feed(c: Context<AppEnv>) {
-  const token = TOKEN_FILE.exec(c.req.param('token.ics') ?? '')?.[1];
+  const token = r.feedTokenOf(c);
   if (!token) throw unknownFeed();
   const body = await feedCalendar(c.get('db'), token, new Date());
   if (body === undefined) throw unknownFeed();

@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
 import { cachedPublicGet } from '../../middleware/cached';
 import { requireRole } from '../../middleware/require-role';
-import { CALENDAR_ROLES } from '../../services/calendario';
+import { CALENDAR_ROLES, feedPath } from '../../services/calendario';
 import { errors, jsonResponse } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 
@@ -14,8 +16,23 @@ const tags = ['Calendar feeds'];
  * also how long a rotated or disabled token may still be answered by a colo that held its feed.
  */
 export const FEED_TTL = 300;
-/** Keyed by the path, which holds the token: a new token never meets an old token's entry. */
-export const feedCache = cachedPublicGet({ ttl: FEED_TTL, private: true });
+const TOKEN_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;
+/** The token of a feed request (Hono names the whole segment's parameter `token.ics`), if well-formed. */
+export const feedTokenOf = (c: Context<AppEnv>) => TOKEN_FILE.exec(c.req.param('token.ics') ?? '')?.[1];
+
+/**
+ * The edge-cache entry of a feed is its path without the query (the token is the credential): the
+ * url with any query meets the same entry, so dropping `feedPath(old token)` on a rotation, a
+ * disabled feed or a deleted account reaches every variant. A new token never meets an old one's.
+ */
+export const feedCache = cachedPublicGet({
+  ttl: FEED_TTL,
+  private: true,
+  entry: (c) => {
+    const token = feedTokenOf(c);
+    return token ? feedPath(token) : undefined;
+  },
+});
 
 export const CalendarUrlSchema = z
   .object({
@@ -67,7 +84,7 @@ export const feed = publicRoute({
   tags,
   middleware: [feedCache],
   summary: 'The calendar feed (RFC 5545), for calendar apps; the token is the credential',
-  description: `One VEVENT per event of the feed's owner, times in UTC. Professional: its invitations (aceito CONFIRMED, pendente TENTATIVE, recusado in the last 30 days CANCELLED); agenda_viewer: the events it created; EVENT_OWNER: its company's events. Events that ended more than 90 days ago are left out. Unknown, rotated or disabled token: 404. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${FEED_TTL} s, so a change shows within ${FEED_TTL} s, and a rotated or disabled url may still answer 200 for up to ${FEED_TTL} s where it was cached (at once 404 in the colo that rotated it).`,
+  description: `One VEVENT per event of the feed's owner, times in UTC. Professional: its invitations (aceito CONFIRMED, pendente TENTATIVE, recusado in the last 30 days CANCELLED); agenda_viewer: the events it created; EVENT_OWNER: its company's events. Events that ended more than 90 days ago are left out. Unknown, rotated or disabled token, or an account deleted or no longer of these roles: 404. A query string is ignored. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${FEED_TTL} s (one entry per token, whatever the query), so a change shows within ${FEED_TTL} s, and a rotated or disabled url may still answer 200 for up to ${FEED_TTL} s where it was cached (at once 404, with or without a query, in the location that rotated or disabled it or deleted the account).`,
   request: {
     params: z.object({
       token: z

@@ -4,6 +4,7 @@ import type { AuthoredWrite } from '../../db/authored';
 import { fastSelect } from '../../db/fast-select';
 import type { AppEnv } from '../../env';
 import { isPaged, setTotal, totalOf, type Page } from '../../lib/pagination';
+import { forgetCached } from '../../middleware/cached';
 import {
   countCatalog,
   deleteCatalog,
@@ -14,6 +15,7 @@ import {
   type CatalogRow,
 } from '../../services/catalogs';
 import { logCtx, type Read } from '../route';
+import { publicListEntries } from './catalogs.routes';
 import type { CatalogConfig } from './catalogs.schemas';
 
 /** What the generic handlers read from a request: the route's own Zod schemas produce exactly this. */
@@ -39,6 +41,13 @@ const anonymousRead =
 export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
   const { table, field, notFound } = cfg;
 
+  /**
+   * After a write to a catalog whose list is public (edge-cached), this colo's cached variants of the
+   * region's list go before the answer: the next anonymous reader here sees the change at once.
+   */
+  const forgetList = (c: CatalogContext) =>
+    cfg.publicList ? forgetCached(c, publicListEntries(cfg.path, c.get('regiao'))) : undefined;
+
   /** One round trip, authentication included: the page, its total when paged, the related rows. */
   const listWith = async (c: CatalogContext, read: Read) => {
     const db = c.get('db');
@@ -63,6 +72,7 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
     const db = c.get('db');
     const regiao = c.get('regiao');
     const row = await insertCatalog(db, write, table, regiao, c.req.valid('json')[field]!);
+    await forgetList(c);
     return c.json(await present.one(db, regiao, row, true), 201);
   };
 
@@ -78,11 +88,13 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
       c.req.valid('json')[field]!,
       notFound,
     );
+    await forgetList(c);
     return c.json(await present.one(db, regiao, row, false), 200);
   };
 
   const remove: CatalogHandler = async (c) => {
     await deleteCatalog(c.get('db'), logCtx(c), table, c.get('regiao'), c.req.valid('param').id, notFound);
+    await forgetList(c);
     return cfg.deleteStyle === 'message' ? c.json({ message: cfg.deleted ?? 'excluído' }, 200) : c.body(null, 204);
   };
 

@@ -3,11 +3,22 @@ import { listResponse, PageQuery } from '../../lib/pagination';
 import { cachedPublicGet } from '../../middleware/cached';
 import { requireAdmin } from '../../middleware/require-role';
 
-/** Seconds the public function list may be served from the edge cache (middleware/cached.ts). */
-export const PUBLIC_LIST_TTL = 60;
 import { errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 import type { CatalogConfig, CatalogField, DeleteStyle } from './catalogs.schemas';
+
+/** Seconds the public function list may be served from the edge cache (middleware/cached.ts). */
+export const PUBLIC_LIST_TTL = 60;
+
+/**
+ * The query strings of a public list that the edge cache keeps: a fixed set, so that a write can
+ * drop every cached variant of its region (publicListEntries). Only the whole list (no query: the
+ * interface's call); a page (`?limit=`) or any other query is answered from D1 each time.
+ */
+const CACHED_QUERIES: readonly string[] = [''];
+const entryOf = (path: string, regiao: string, query: string) => `${path}?${query}|${regiao}`;
+/** Every edge-cache entry of a catalog's public list in a region: what a write to it drops. */
+export const publicListEntries = (path: string, regiao: string) => CACHED_QUERIES.map((q) => entryOf(path, regiao, q));
 
 const deletedMessage = { 200: jsonResponse(MessageSchema, 'Deleted') };
 const deletedNoContent = { 204: { description: 'Deleted' } };
@@ -39,8 +50,16 @@ export function catalogRoutes<Req extends z.ZodType, Res extends z.ZodType, D ex
   /** Only /api/funcoes (docs/decisions.md#d4): the same list with no token needed. */
   const publicList = publicRoute({
     ...listDef,
-    middleware: [cachedPublicGet({ ttl: PUBLIC_LIST_TTL, key: (c) => c.get('regiao') })],
-    description: `Public: no token needed; still filtered by x-regiao. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body); served from the edge cache for up to ${PUBLIC_LIST_TTL} s, so a change shows within ${PUBLIC_LIST_TTL} s.`,
+    middleware: [
+      cachedPublicGet({
+        ttl: PUBLIC_LIST_TTL,
+        entry: (c) => {
+          const query = new URL(c.req.url).search.slice(1);
+          return CACHED_QUERIES.includes(query) ? entryOf(cfg.path, c.get('regiao'), query) : undefined;
+        },
+      }),
+    ],
+    description: `Public: no token needed; still filtered by x-regiao. Answers a strong \`ETag\` and honours \`If-None-Match\` (304, empty body). Without a query, an anonymous request may be served from the edge cache for up to ${PUBLIC_LIST_TTL} s: a write shows at once in the location that made it and within ${PUBLIC_LIST_TTL} s elsewhere. A request with a token (Authorization or the session cookie) or with a query (a page) is never answered from the cache: an administrator sees its own change at once.`,
     responses: {
       ...listDef.responses,
       304: { description: 'Not modified: the `If-None-Match` ETag is current (no body)' },

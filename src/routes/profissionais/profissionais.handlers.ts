@@ -10,6 +10,7 @@ import {
   updateProfissional,
 } from '../../services/profissionais';
 import { minhasAvaliacoes as minhas } from '../../services/avaliacoes';
+import { forgetFeed } from '../calendario/calendario.handlers';
 import { foldedHandler, handler, logCtx, mailOf, pushOf } from '../route';
 import * as r from './profissionais.routes';
 
@@ -54,7 +55,8 @@ export const update = handler(r.update, async (c) => {
 });
 
 export const remove = handler(r.remove, async (c) => {
-  await deleteProfissional(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), c.req.valid('param').id);
+  const id = c.req.valid('param').id;
+  await forgetFeed(c, await deleteProfissional(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), id));
   return c.json({ message: 'profissional excluído' }, 200);
 });
 
