@@ -1,7 +1,7 @@
 /**
  * npm run dev [-- --persist-to DIR] [-- other wrangler dev flags]
  *
- * Decisions D13: writes .dev.vars (random JWT_SECRET, a local admin) when it does not exist,
+ * Decisions D13: writes .dev.vars (random JWT_SECRET, a local admin, API_URL on this port) when it does not exist,
  * applies the local D1 migrations, creates the admin named by ADMIN_EMAIL/ADMIN_PASSWORD when
  * absent, then runs `wrangler dev --port 8787` in the foreground.
  */
@@ -108,6 +108,36 @@ function ensureDevLogChain(vars: Record<string, string>) {
   console.log(`Added a random LOG_CHAIN_SECRET to ${DEV_VARS}.`);
 }
 
+/** The port wrangler dev will listen on (parse() always puts one in). */
+function portOf(wranglerArgs: string[]): string {
+  const i = wranglerArgs.findIndex((a) => a === '--port' || a.startsWith('--port='));
+  const a = wranglerArgs[i]!;
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : wranglerArgs[i + 1]!;
+}
+
+/**
+ * The API's public origin (calendar feed urls and the OpenAPI document's server start with it; the
+ * API never takes it from a request's Host, and refuses feed urls without it): written once, for the
+ * port of this run. A later run on another port only warns (the file is the developer's).
+ */
+function ensureDevApiUrl(vars: Record<string, string>, port: string) {
+  const url = `http://localhost:${port}`;
+  if (vars.API_URL === undefined) {
+    appendFileSync(
+      DEV_VARS,
+      `\n# Added by npm run dev: the API's public origin (calendar feed urls start with it).\nAPI_URL=${url}\n`,
+    );
+    vars.API_URL = url;
+    console.log(`Added API_URL=${url} to ${DEV_VARS}.`);
+  } else if (
+    /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(vars.API_URL) &&
+    vars.API_URL.replace(/\/$/, '') !== url
+  )
+    console.warn(
+      `warning: API_URL in ${DEV_VARS} is ${vars.API_URL}, but this server listens on ${url}: feed urls will point there.`,
+    );
+}
+
 /** wrangler's own launcher, run with this node: it passes SIGINT/SIGTERM on and shuts workerd down. */
 function wranglerBin(): string {
   const require = createRequire(import.meta.url);
@@ -124,6 +154,7 @@ async function main() {
   ensureDevCorsOrigins(vars);
   ensureDevPayments(vars);
   ensureDevLogChain(vars);
+  ensureDevApiUrl(vars, portOf(wranglerArgs));
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');
 

@@ -11,7 +11,7 @@ import { createApp } from '../src/app.ts';
 import { openApiDocument } from '../src/routes/document.ts';
 
 const out = process.argv[2] ?? 'openapi.json';
-const doc = openApiDocument(createApp(), { origin: 'http://localhost:8787', regioes: ['SP', 'MG'] });
+const doc = openApiDocument(createApp(), { server: 'http://localhost:8787', regioes: ['SP', 'MG'] });
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
 console.log(`wrote ${out}: ${Object.keys(doc.paths ?? {}).length} paths`);

@@ -171,10 +171,12 @@ export function createApp() {
     .route('/p/pesquisas', publicPesquisasRoutes)
     .route('/api/me', meAvaliacoesRoutes);
 
-  // Built once per origin and region list (the document names the deployment's servers and regions).
+  // Built once per configuration (the document names the deployment's server and regions), never
+  // from the request's Host: a client-chosen Host would name another server (and grow this map).
   const documents = new Map<string, ReturnType<typeof openApiDocument>>();
   app.get('/openapi.json', (c) => {
-    const opts = { origin: new URL(c.req.url).origin, regioes: c.get('config').REGIOES };
+    const config = c.get('config');
+    const opts = { server: config.API_URL ?? '/', regioes: config.REGIOES };
     const key = JSON.stringify(opts);
     let doc = documents.get(key);
     if (!doc) documents.set(key, (doc = openApiDocument(app, opts)));

@@ -31,6 +31,8 @@ export const codeToStatus = {
   INVALID_SIGNATURE: 401,
   IDEMPOTENCY_MISMATCH: 409,
   INTERNAL: 500,
+  // A setting the operation needs is not configured (API_URL for feed urls): the operator's to fix.
+  CONFIG_MISSING: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof codeToStatus;

@@ -42,8 +42,11 @@ export const TAGS: Record<string, string> = {
 };
 
 export interface DocumentOptions {
-  /** The origin the document is served from (the `servers` entry). */
-  origin: string;
+  /**
+   * The `servers` entry: API_URL, or `/` (relative: the origin the document was fetched from) when
+   * unset. Never the request's Host, which a client chooses.
+   */
+  server: string;
   /** The deployment's regions (REGIOES), uppercase. */
   regioes: string[];
 }
@@ -82,7 +85,7 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, opts: DocumentO
       // OpenAPI 3.1's SPDX `identifier` (the generator's types know only 3.0's `url`).
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as { name: string },
     },
-    servers: [{ url: opts.origin, description: 'this deployment' }],
+    servers: [{ url: opts.server, description: 'this deployment' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
   });
 

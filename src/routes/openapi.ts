@@ -44,6 +44,7 @@ export const errors = {
     },
   },
   500: errorContent('Internal failure (INTERNAL)'),
+  503: errorContent('The deployment lacks a setting this operation needs (CONFIG_MISSING); nothing was changed'),
 } as const;
 
 /** The OpenAPI security requirement of every authenticated route. */

@@ -7,6 +7,7 @@
  *   api(method, path, { token, body, regiao, headers })  JSON in and out
  *   api(..., { countQueries: true })                     also counts the D1 round trips and statements
  *   api(..., { bindings: { DB: failing.db } })           with some bindings replaced
+ *   api(..., { origin: 'https://evil.example' })         sent to another Host
  *   send(method, path, init)                             the raw Response (checked the same way)
  *
  * The app is called directly rather than through SELF.fetch: the security suites send thousands of
@@ -37,6 +38,8 @@ export interface RequestOptions {
   countQueries?: boolean;
   /** Skips the contract check: only for a test that sends what no client may (a probe of the check itself). */
   unchecked?: boolean;
+  /** The origin the request is sent to (default BASE): what a client's Host header picks, e.g. a forged one. */
+  origin?: string;
 }
 
 export interface ApiOptions extends RequestOptions {
@@ -63,7 +66,12 @@ export async function send(
 ): Promise<Response & Partial<QueryCount>> {
   const counting = opts.countQueries ? countingD1(env.DB) : undefined;
   const bindings = { ...env, ...opts.bindings, ...(counting ? { DB: counting.db } : {}) };
-  const res = await app.request(`${BASE}${path}`, { ...init, method }, bindings, createExecutionContext());
+  const res = await app.request(
+    `${opts.origin ?? BASE}${path}`,
+    { ...init, method },
+    bindings,
+    createExecutionContext(),
+  );
   if (!opts.unchecked) {
     // The document of the configuration the request ran with (it lists the deployment's regions).
     const contract = await loadContract(String(bindings.REGIOES), async () =>

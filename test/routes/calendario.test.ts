@@ -86,10 +86,35 @@ describe('calendar feed urls (/api/me/calendario)', () => {
     expect(again).not.toBe(url);
   });
 
-  it('without API_URL the url uses the request origin', async () => {
+  it('the url starts with API_URL, never with the Host the request was sent to', async () => {
     const pro = await makePro('SP');
-    const res = await api('GET', '/api/me/calendario', { token: pro.user.token, bindings: { API_URL: '' } });
-    expect(res.body.url).toMatch(/^https:\/\/api\.test\/ical\//);
+    const res = await api('GET', '/api/me/calendario', { token: pro.user.token, origin: 'https://evil.example' });
+    expect(res.body.url).toMatch(/^https:\/\/api\.example\.test\/ical\//);
+    const rotated = await api('POST', '/api/me/calendario/rotacionar', {
+      token: pro.user.token,
+      origin: 'https://evil.example',
+    });
+    expect(rotated.body.url).toMatch(/^https:\/\/api\.example\.test\/ical\//);
+  });
+
+  it('without API_URL no url is built from the request: 503 CONFIG_MISSING, and nothing is created or rotated', async () => {
+    const noApiUrl = { API_URL: '' };
+    const pro = await makePro('SP');
+    for (const origin of [undefined, 'https://evil.example']) {
+      const res = await api('GET', '/api/me/calendario', { token: pro.user.token, bindings: noApiUrl, origin });
+      expectError(res, 503, 'CONFIG_MISSING');
+      expect(res.body.error).toContain('API_URL');
+      expect(JSON.stringify(res.body)).not.toContain('evil');
+    }
+    expect(await db.select().from(calendarios).where(eq(calendarios.userId, pro.user.id))).toHaveLength(0);
+    const url = await urlOf(pro.user);
+    expectError(
+      await api('POST', '/api/me/calendario/rotacionar', { token: pro.user.token, bindings: noApiUrl }),
+      503,
+      'CONFIG_MISSING',
+    );
+    expect(await urlOf(pro.user)).toBe(url);
+    expect((await fetchFeed(url)).status).toBe(200);
   });
 
   it('roles: administrators and researchers 403; no token 401', async () => {

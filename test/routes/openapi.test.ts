@@ -169,8 +169,18 @@ describe('lint-level facts of the document', () => {
   });
 
   it('names its server, contact and license', () => {
-    expect(doc.servers).toEqual([{ url: 'https://api.test', description: 'this deployment' }]);
+    expect(doc.servers).toEqual([{ url: 'https://api.example.test', description: 'this deployment' }]);
     expect(doc.info.contact).toBeDefined();
     expect(doc.info.license?.name).toBeTruthy();
+  });
+
+  it('names API_URL as its server, or `/` without it, never the Host the request was sent to', async () => {
+    const serversOf = async (opts: Parameters<typeof send>[3]) =>
+      ((await (await send('GET', '/openapi.json', {}, opts)).json()) as Doc).servers;
+    expect(await serversOf({ origin: 'https://evil.example' })).toEqual(doc.servers);
+    for (const origin of [undefined, 'https://evil.example'])
+      expect(await serversOf({ origin, bindings: { API_URL: '' } })).toEqual([
+        { url: '/', description: 'this deployment' },
+      ]);
   });
 });

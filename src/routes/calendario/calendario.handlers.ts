@@ -17,8 +17,20 @@ import * as r from './calendario.routes';
 
 const keys = (c: Context<AppEnv, any, any>) => feedKeysOf(c.get('config'));
 
-/** API_URL, or the request's own origin when unset. */
-const origin = (c: Context<AppEnv, any, any>) => c.get('config').API_URL ?? new URL(c.req.url).origin;
+/**
+ * API_URL: a feed url is never built from the request's Host (an attacker's Host would make the
+ * caller subscribe to the attacker's server). Unset, the url is refused (503 CONFIG_MISSING) before
+ * anything is written.
+ */
+const origin = (c: Context<AppEnv, any, any>) => {
+  const url = c.get('config').API_URL;
+  if (!url)
+    throw new ApiError(
+      'CONFIG_MISSING',
+      'o endereço público da API (API_URL) não está configurado: o link do calendário não pode ser gerado',
+    );
+  return url;
+};
 
 export const get = handler(r.get, async (c) => {
   const base = origin(c);

@@ -46,6 +46,8 @@ export const CalendarUrlSchema = z
 
 const allow = requireRole(...CALENDAR_ROLES);
 const who = 'Professionals, agenda_viewers and EVENT_OWNERs (other roles: 403).';
+const apiUrl =
+  'The url starts with the var API_URL, never with the Host the request was sent to; a deployment without API_URL answers 503 CONFIG_MISSING and changes nothing.';
 
 export const get = authedRoute({
   method: 'get',
@@ -53,8 +55,8 @@ export const get = authedRoute({
   tags,
   allow,
   summary: "The caller's calendar feed url (created on the first call; the same url until rotated)",
-  description: who,
-  responses: { 200: jsonResponse(CalendarUrlSchema, 'The feed url'), 409: errors[409] },
+  description: `${who} ${apiUrl}`,
+  responses: { 200: jsonResponse(CalendarUrlSchema, 'The feed url'), 409: errors[409], 503: errors[503] },
 });
 
 export const rotate = authedRoute({
@@ -63,8 +65,13 @@ export const rotate = authedRoute({
   tags,
   allow,
   summary: `A new feed url; the old one answers 404 (at once; a colo that had it in its edge cache: within ${FEED_TTL} s)`,
-  description: `${who} 404 when the caller has no feed (never asked for one, or turned it off).`,
-  responses: { 200: jsonResponse(CalendarUrlSchema, 'The new feed url'), 404: errors[404], 409: errors[409] },
+  description: `${who} 404 when the caller has no feed (never asked for one, or turned it off). ${apiUrl}`,
+  responses: {
+    200: jsonResponse(CalendarUrlSchema, 'The new feed url'),
+    404: errors[404],
+    409: errors[409],
+    503: errors[503],
+  },
 });
 
 export const disable = authedRoute({
