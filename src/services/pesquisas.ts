@@ -26,7 +26,7 @@ import {
 import { writeThenRead } from '../db/write-read';
 import { getConfig, type Bindings, type Config } from '../env';
 import { ApiError } from '../lib/errors';
-import { toCsv } from '../lib/csv';
+import { toCsv, verbatim, type CsvCell } from '../lib/csv';
 import { saoPauloDate } from '../lib/dates';
 import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
 import { newRefreshToken, sha256Hex } from '../lib/tokens';
@@ -968,14 +968,16 @@ const ANONYMOUS_CSV_HEADER = [
  * it would give away a withheld professional's ratings. A withheld professional has no line.
  */
 function anonymousCsv(r: Awaited<ReturnType<typeof resultados>>) {
-  const lines: (string | number | null)[][] = [];
+  const lines: CsvCell[][] = [];
+  // Figures we computed are written as they are: the formula escape made a negative NPS '-20.
+  const figure = (v: string | number | null) => (typeof v === 'number' ? verbatim(String(v)) : v);
   for (const q of r.perguntas) {
     const line = (
       medida: string,
       categoria: string | null,
       valor: string | number | null,
       prof?: [string, string | null],
-    ) => lines.push([q.ordem, q.texto, prof?.[0] ?? null, prof?.[1] ?? null, medida, categoria, valor]);
+    ) => lines.push([q.ordem, q.texto, prof?.[0] ?? null, prof?.[1] ?? null, medida, categoria, figure(valor)]);
     line('n', null, q.n);
     if (q.por_profissional) {
       const shown = q.por_profissional.filter((x) => !x.retido);

@@ -842,6 +842,27 @@ describe('results and CSV', () => {
   });
 });
 
+describe('CSV numbers', () => {
+  it("respostas.csv writes numbers as they are (a negative NPS is -33.33, not '-33.33); text cells stay formula-escaped", async () => {
+    const admin = await makeAdmin();
+    const { event, team } = await makeEvent();
+    const p = await makePesquisa(admin, { anonima: true });
+    const tokens = await sendTo(admin, p.id, event.id, 3);
+    // NPS 0, 5, 10: one promoter, two detractors of 3 → -33.33. Texts that a spreadsheet would run.
+    const textos = ['-1+1', '=SUM(A1)', '+55 11'];
+    for (const [i, t] of tokens.entries())
+      expect((await answer(t, answers(p, team, { 1: [0, 5, 10][i], 4: textos[i] }))).status).toBe(201);
+    const r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    expect(r.body.perguntas[1].nps).toBe(-33.33);
+    const res = await send('GET', `/api/pesquisas/${p.id}/respostas.csv`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const lines = (await res.text()).split('\r\n');
+    expect(lines).toContain('2,Recomendaria?,,,nps,,-33.33');
+    for (const t of textos) expect(lines).toContain(`5,Comentários,,,texto,,'${t}`);
+  });
+});
+
 describe('scheduled job enviar-pesquisas', () => {
   it("the day after an event of the survey's type, one link to each EVENT_OWNER of its company, once whatever the runs", async () => {
     const admin = await makeAdmin();
