@@ -42,7 +42,10 @@ import { refsInRegion } from './references';
 
 /** A link lives 14 days. */
 export const LINK_TTL_MS = 14 * 86_400_000;
-/** Any aggregate over fewer answers than this is withheld in an anonymous survey. */
+/**
+ * In an anonymous survey, any aggregate over fewer distinct responses than this is withheld (one
+ * response rating a team of 3 is still one client: docs/decisions.md#d21).
+ */
 export const MIN_ANONIMO = 3;
 
 const notFound = () => new ApiError('NOT_FOUND', 'pesquisa não encontrada');
@@ -770,7 +773,10 @@ export const nps = (promotores: number, detratores: number, n: number) =>
  * `GET /api/pesquisas/{id}/resultados`: per question `n`, and as its kind has them `media`,
  * `distribuicao`, `nps`, `opcoes` (counts per option), `textos`, and for `criterio` questions
  * `por_profissional`. Aggregated in SQL: one round trip whatever the number of answers.
- * Anonymous survey: every figure computed over fewer than 3 answers is withheld (README "Surveys").
+ * Anonymous survey (docs/decisions.md#d21): `enough()` withholds every figure over fewer than
+ * MIN_ANONIMO distinct responses, and a `criterio` question's figures over all its ratings while any
+ * of its professionals is withheld (subtracting the others' figures would give that one's away).
+ * `n` (ratings) stays: each professional's `n` is shown anyway. Not anonymous: everything shown.
  */
 export async function resultados(db: Db, regiao: string, id: string) {
   const itemsOf = and(
@@ -783,6 +789,7 @@ export async function resultados(db: Db, regiao: string, id: string) {
       .select({
         perguntaId: pesquisaRespostaItens.perguntaId,
         n: count(),
+        respostas: sql<number>`count(distinct ${pesquisaRespostaItens.respostaId})`,
         media: sql<number | null>`avg(${pesquisaRespostaItens.valorNum})`,
         promotores: sql<number>`sum(case when ${pesquisaRespostaItens.valorNum} >= 9 then 1 else 0 end)`,
         detratores: sql<number>`sum(case when ${pesquisaRespostaItens.valorNum} <= 6 then 1 else 0 end)`,
@@ -814,6 +821,7 @@ export async function resultados(db: Db, regiao: string, id: string) {
           string | null
         >`(select ${profissionais.nome} from ${profissionais} where ${profissionais.id} = ${pesquisaRespostaItens.profissionalId})`,
         n: count(),
+        respostas: sql<number>`count(distinct ${pesquisaRespostaItens.respostaId})`,
         media: sql<number>`avg(${pesquisaRespostaItens.valorNum})`,
       })
       .from(pesquisaRespostaItens)
@@ -823,11 +831,24 @@ export async function resultados(db: Db, regiao: string, id: string) {
   ]);
   if (!p) throw notFound();
   const anon = p.p.anonima;
-  const ok = (n: number) => !anon || n >= MIN_ANONIMO;
+  /** The anonymity minimum, the one place it is applied: counted in responses, not ratings. */
+  const enough = (respostas: number) => !anon || respostas >= MIN_ANONIMO;
   const out = perguntas.map((q) => {
     const s = stats.find((x) => x.perguntaId === q.id);
     const n = s?.n ?? 0;
-    const shown = ok(n);
+    const profs = q.criterio
+      ? porProf
+          .filter((r) => r.perguntaId === q.id)
+          .map((r) => ({
+            profissional_id: r.profissionalId!,
+            nome: r.nome,
+            n: r.n,
+            retido: !enough(r.respostas),
+            media: enough(r.respostas) ? round2(r.media) : null,
+          }))
+      : null;
+    // A withheld professional withholds the figures over all ratings too (no subtraction).
+    const shown = enough(s?.respostas ?? 0) && !profs?.some((x) => x.retido);
     const numeric = q.tipo === 'nota_1_5' || q.tipo === 'nps_0_10';
     const choice = q.tipo === 'escolha_unica' || q.tipo === 'escolha_multipla' || q.tipo === 'sim_nao';
     let distribuicao: Record<string, number> | null = null;
@@ -861,17 +882,7 @@ export async function resultados(db: Db, regiao: string, id: string) {
       nps: q.tipo === 'nps_0_10' && shown && s ? nps(s.promotores, s.detratores, n) : null,
       opcoes,
       textos: q.tipo === 'texto' && shown ? textos.filter((t) => t.perguntaId === q.id).map((t) => t.texto!) : null,
-      por_profissional: q.criterio
-        ? porProf
-            .filter((r) => r.perguntaId === q.id)
-            .map((r) => ({
-              profissional_id: r.profissionalId!,
-              nome: r.nome,
-              n: r.n,
-              retido: !ok(r.n),
-              media: ok(r.n) ? round2(r.media) : null,
-            }))
-        : null,
+      por_profissional: profs,
     };
   });
   return { pesquisa_id: p.p.id, titulo: p.p.titulo, anonima: anon, respostas: p.respostas, perguntas: out };
@@ -959,13 +970,12 @@ const ANONYMOUS_CSV_HEADER = [
 ] as const;
 
 /**
- * The CSV of an anonymous survey: the figures of `/resultados` (so the same MIN_ANONIMO rule
- * decides what is withheld), one per line, and nothing per answer: no response id, date, e-mail or
- * event, no two answers of one response on a line or linked by a column. Per question its `n`;
- * when shown, `media`, `nps`, `distribuicao` and `opcao` counts, and each free text alone on its
- * line, sorted by text (not in the order they came). A `criterio` question gives `n` and `media`
- * per professional shown, and no figure over the whole question: with the professionals' figures
- * it would give away a withheld professional's ratings. A withheld professional has no line.
+ * The CSV of an anonymous survey: the figures of `/resultados` (so the same rule decides what is
+ * withheld), one per line, and nothing per answer: no response id, date, e-mail or event, no two
+ * answers of one response on a line or linked by a column. Per question its `n`; when shown,
+ * `media`, `nps`, `distribuicao` and `opcao` counts, and each free text alone on its line, sorted by
+ * text (not in the order they came). A `criterio` question adds `n` and `media` per professional
+ * shown; a withheld professional has no line (and withholds the figures over the whole question).
  */
 function anonymousCsv(r: Awaited<ReturnType<typeof resultados>>) {
   const lines: CsvCell[][] = [];
@@ -979,24 +989,22 @@ function anonymousCsv(r: Awaited<ReturnType<typeof resultados>>) {
       prof?: [string, string | null],
     ) => lines.push([q.ordem, q.texto, prof?.[0] ?? null, prof?.[1] ?? null, medida, categoria, figure(valor)]);
     line('n', null, q.n);
-    if (q.por_profissional) {
-      const shown = q.por_profissional.filter((x) => !x.retido);
-      shown.sort(
-        (a, b) =>
-          (a.nome ?? '').localeCompare(b.nome ?? '', 'pt-BR') || a.profissional_id.localeCompare(b.profissional_id),
-      );
-      for (const x of shown) {
-        line('n', null, x.n, [x.profissional_id, x.nome]);
-        line('media', null, x.media, [x.profissional_id, x.nome]);
-      }
-      continue;
+    if (!q.retido) {
+      if (q.media !== null) line('media', null, q.media);
+      if (q.nps !== null) line('nps', null, q.nps);
+      for (const [valor, n] of Object.entries(q.distribuicao ?? {})) line('distribuicao', valor, n); // integer keys: ascending
+      for (const o of q.opcoes ?? []) line('opcao', o.opcao, o.total);
+      for (const t of [...(q.textos ?? [])].sort((a, b) => a.localeCompare(b, 'pt-BR'))) line('texto', null, t);
     }
-    if (q.retido) continue;
-    if (q.media !== null) line('media', null, q.media);
-    if (q.nps !== null) line('nps', null, q.nps);
-    for (const [valor, n] of Object.entries(q.distribuicao ?? {})) line('distribuicao', valor, n); // integer keys: ascending
-    for (const o of q.opcoes ?? []) line('opcao', o.opcao, o.total);
-    for (const t of [...(q.textos ?? [])].sort((a, b) => a.localeCompare(b, 'pt-BR'))) line('texto', null, t);
+    const shown = (q.por_profissional ?? []).filter((x) => !x.retido);
+    shown.sort(
+      (a, b) =>
+        (a.nome ?? '').localeCompare(b.nome ?? '', 'pt-BR') || a.profissional_id.localeCompare(b.profissional_id),
+    );
+    for (const x of shown) {
+      line('n', null, x.n, [x.profissional_id, x.nome]);
+      line('media', null, x.media, [x.profissional_id, x.nome]);
+    }
   }
   return toCsv(ANONYMOUS_CSV_HEADER, lines, ',');
 }

@@ -842,7 +842,93 @@ describe('results and CSV', () => {
   });
 });
 
-describe('CSV numbers', () => {
+describe('anonymous results: no single answer can be worked out', () => {
+  /** What anyone reading /resultados could compute: the withheld ratings' sum, from the figures over all ratings minus the shown ones. */
+  const withheldSum = (q: any) =>
+    q.media === null
+      ? null
+      : Math.round(
+          q.n * q.media -
+            q.por_profissional.filter((x: any) => !x.retido).reduce((t: number, x: any) => t + x.n * x.media, 0),
+        );
+  const csvOf = async (admin: TestUser, id: string) =>
+    parseCsv(
+      await (
+        await send('GET', `/api/pesquisas/${id}/respostas.csv`, { headers: { authorization: `Bearer ${admin.token}` } })
+      ).text(),
+    ).rows.map((r) => r.cells);
+
+  it("a withheld professional's rating cannot be derived from the question's figures next to the others' (resultados and CSV)", async () => {
+    const admin = await makeAdmin();
+    const a = await makeEvent('SP', '2027-06-10', 2);
+    const b = await makeEvent('SP', '2027-06-11', 1);
+    const p = await makePesquisa(admin, { anonima: true });
+    // Event A: three responses (Ana 5, 5, 5; Bruno 3, 4, 5). Event B: one response rating Dora 2.
+    for (const [i, t] of (await sendTo(admin, p.id, a.event.id, 3)).entries())
+      expect((await answer(t, answers(p, a.team, {}, [5, 3 + i]))).status).toBe(201);
+    const tokensB = await sendTo(admin, p.id, b.event.id, 3);
+    expect((await answer(tokensB[0]!, answers(p, b.team, {}, [2]))).status).toBe(201);
+
+    let r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    let q = r.body.perguntas[6];
+    const [dora] = b.team;
+    const byProf = () => Object.fromEntries(q.por_profissional.map((x: any) => [x.profissional_id, x]));
+    expect(byProf()[a.team[0]!.id]).toMatchObject({ n: 3, retido: false, media: 5 });
+    expect(byProf()[a.team[1]!.id]).toMatchObject({ n: 3, retido: false, media: 4 });
+    expect(byProf()[dora!.id]).toMatchObject({ n: 1, retido: true, media: null });
+    // The old answer: media 29 / 7 = 4.14 and distribuicao {2: 1, ...}, so 7 * 4.14 - 15 - 12 = 2 was Dora's.
+    expect(withheldSum(q)).toBeNull();
+    expect(q).toMatchObject({ n: 7, retido: true, media: null, distribuicao: null });
+    // The other questions (four responses) are shown as before.
+    expect(r.body.perguntas[0]).toMatchObject({ n: 4, retido: false, media: 5 });
+    // The CSV follows: the question's count and the shown professionals, nothing over all ratings.
+    let rows = (await csvOf(admin, p.id)).filter((c) => c[0] === '7');
+    expect(rows.filter((c) => c[2] === '').map((c) => c[4])).toEqual(['n']);
+    expect(rows.some((c) => c[2] === dora!.id)).toBe(false);
+
+    // Two more responses for event B: Dora (2, 3, 4) is shown, and so are the figures over all ratings.
+    for (const [i, t] of tokensB.slice(1).entries())
+      expect((await answer(t, answers(p, b.team, {}, [3 + i]))).status).toBe(201);
+    r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    q = r.body.perguntas[6];
+    expect(byProf()[dora!.id]).toMatchObject({ n: 3, retido: false, media: 3 });
+    expect(q).toMatchObject({ n: 9, retido: false, media: 4, distribuicao: { 1: 0, 2: 1, 3: 2, 4: 2, 5: 4 } }); // 36 / 9
+    rows = (await csvOf(admin, p.id)).filter((c) => c[0] === '7' && c[2] === '');
+    expect(rows.map((c) => [c[4], c[5], c[6]])).toEqual([
+      ['n', '', '9'],
+      ['media', '', '4'],
+      ...[0, 1, 2, 2, 4].map((n, v) => ['distribuicao', String(v + 1), String(n)]),
+    ]);
+  });
+
+  it('one response rating a team of three shows none of the ratings: the minimum counts responses, not ratings', async () => {
+    const admin = await makeAdmin();
+    const { event, team } = await makeEvent('SP', '2027-06-10', 3);
+    const p = await makePesquisa(admin, { anonima: true });
+    const [token] = await sendTo(admin, p.id, event.id, 1);
+    expect((await answer(token!, answers(p, team, {}, [1, 2, 1]))).status).toBe(201);
+    const r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    const q = r.body.perguntas[6];
+    // Three ratings, one client: the old answer showed media 1.33 and distribuicao {1: 2, 2: 1}.
+    expect(q).toMatchObject({ n: 3, retido: true, media: null, distribuicao: null });
+    expect(q.por_profissional).toHaveLength(3);
+    for (const x of q.por_profissional) expect(x).toMatchObject({ n: 1, retido: true, media: null });
+    const rows = (await csvOf(admin, p.id)).filter((c) => c[0] === '7');
+    expect(rows).toEqual([['7', 'Qualidade técnica', '', '', 'n', '', '3']]);
+  });
+
+  it('a survey that is not anonymous shows every figure, however few the responses', async () => {
+    const admin = await makeAdmin();
+    const { event, team } = await makeEvent('SP', '2027-06-10', 3);
+    const p = await makePesquisa(admin);
+    const [token] = await sendTo(admin, p.id, event.id, 1);
+    expect((await answer(token!, answers(p, team, {}, [1, 2, 1]))).status).toBe(201);
+    const r = await api('GET', `/api/pesquisas/${p.id}/resultados`, { token: admin.token });
+    const q = r.body.perguntas[6];
+    expect(q).toMatchObject({ n: 3, retido: false, media: 1.33, distribuicao: { 1: 2, 2: 1, 3: 0, 4: 0, 5: 0 } });
+    expect(q.por_profissional.every((x: any) => !x.retido && x.media !== null)).toBe(true);
+  });
+
   it("respostas.csv writes numbers as they are (a negative NPS is -33.33, not '-33.33); text cells stay formula-escaped", async () => {
     const admin = await makeAdmin();
     const { event, team } = await makeEvent();

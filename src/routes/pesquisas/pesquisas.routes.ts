@@ -86,7 +86,10 @@ export const resultados = authedRoute({
   method: 'get',
   path: '/{id}/resultados',
   summary: 'Results per question: n, media, distribuicao, nps, option counts, texts, per professional',
-  description: 'In an anonymous survey every figure computed over fewer than 3 answers is withheld (`retido`).',
+  description:
+    'Only for an anonymous survey (a survey that is not anonymous shows every figure): every figure computed over fewer than ' +
+    MIN_ANONIMO +
+    " distinct responses is withheld (`retido: true`, figures null; `n` stays), counted in responses, not ratings, so one response rating a team of 3 shows none of them. A criterio question: a professional rated by fewer responses is withheld, and while any of its professionals is withheld, so are the figures over all its ratings (`media`, `distribuicao`), which with the others' figures would give that professional's ratings away. `n` is the number of answers (for a criterio question, of ratings).",
   request: { params: IdParam },
   responses: { 200: jsonResponse(ResultadosSchema, 'Results'), 404: errors[404] },
 });
@@ -100,10 +103,10 @@ export const csv = authedRoute({
     '`,`-separated, UTF-8 with BOM, CRLF. A survey that is not anonymous: one line per answer (a criterio question one per professional), columns `resposta_id, data, email, agenda_id, pergunta_ordem, pergunta, profissional_id, profissional, valor` (`data` the exact time; multiple choices joined with `; `).',
     'An anonymous survey never has a line per answer: columns `pergunta_ordem, pergunta, profissional_id, profissional, medida, categoria, valor`, one figure of `/resultados` per line, under the same rule (anything over fewer than ' +
       MIN_ANONIMO +
-      ' answers is withheld). `medida`: `n` (every question), and for a question that is not withheld `media`, `nps`, `distribuicao` (`categoria` the value), `opcao` (`categoria` the option, also `sim`/`nao`) or `texto` (one free text per line, sorted by text, with nothing else on its line).',
-    'A criterio question gives `n` and `media` per professional rated by at least ' +
+      ' distinct responses is withheld). `medida`: `n` (every question), and for a question that is not withheld `media`, `nps`, `distribuicao` (`categoria` the value), `opcao` (`categoria` the option, also `sim`/`nao`) or `texto` (one free text per line, sorted by text, with nothing else on its line).',
+    'A criterio question also gives `n` and `media` per professional rated by at least ' +
       MIN_ANONIMO +
-      ' answers (`profissional_id`, `profissional`), none over the whole question; a professional with fewer has no line. No response id, date, e-mail or event.',
+      ' responses (`profissional_id`, `profissional`); a professional with fewer has no line, and while one has none the question has no figure over all its ratings (as in `/resultados`). No response id, date, e-mail or event. Numbers are written as they are (`-20`), text cells formula-escaped.',
   ].join('\n\n'),
   request: { params: IdParam },
   responses: {

@@ -108,7 +108,10 @@ export const EnvioResponse = z
 
 const Figures = {
   n: z.number().int(),
-  retido: z.boolean().openapi({ description: 'anonymous survey, fewer than 3 answers: figures withheld' }),
+  retido: z.boolean().openapi({
+    description:
+      'anonymous survey only: fewer than 3 distinct responses (or, for a whole criterio question, any of its professionals withheld): figures withheld',
+  }),
   media: z.number().nullable(),
 };
 
