@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { INSTANT_PATTERN } from './fields';
 
 /**
  * Cursor paging, shared by the lists that page newest first (notifications, the activity log):
@@ -10,9 +11,6 @@ import type { Context } from 'hono';
 
 export const CURSOR_MAX_PAGE = 200;
 export const CURSOR_DEFAULT_PAGE = 50;
-
-const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-export const isIsoInstant = (s: string) => ISO_RE.test(s) && !Number.isNaN(Date.parse(s));
 
 export const encodeCursor = (...parts: (string | number)[]) =>
   btoa(parts.join('|')).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -63,6 +61,9 @@ export const cursorAntes = <T>(parse: (s: string) => T | undefined, what: string
     .openapi({
       param: { name: 'antes', in: 'query' },
       type: 'string',
+      maxLength: 200,
+      // A cursor is base64url; an instant is INSTANT_PATTERN (the date part real, lib/dates.ts).
+      pattern: `^(?:[A-Za-z0-9_-]+|${INSTANT_PATTERN.slice(1, -1)})$`,
       description: `The \`X-Next-Cursor\` header of the previous page (exact paging), or an ISO-8601 timestamp: only ${what} created before it`,
     });
 

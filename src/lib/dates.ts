@@ -1,13 +1,69 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 
-/** A real calendar date in YYYY-MM-DD. */
-export function isIsoDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const dt = new Date(Date.UTC(y, mo - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+/**
+ * Dates on the wire are YYYY-MM-DD, any year 0000-9999 of the proleptic Gregorian calendar (what
+ * OpenAPI's `format: date`, RFC 3339 full-date, allows). Every date field and date query parameter
+ * is checked by `dateProblem()` and every date computation goes through `utcMs()`, so one rule holds
+ * everywhere. `Date.UTC(y, ...)` itself cannot be used: it reads a year 0-99 as 1900-1999.
+ */
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The instant (ms) of a UTC calendar time; month is 1-12 and may overflow, as may the day. */
+export function utcMs(y: number, month: number, d: number, hh = 0, mm = 0): number {
+  const dt = new Date(0);
+  // setUTCFullYear takes a year 0-99 literally, and resolves an overflowing month or day in that year.
+  dt.setUTCFullYear(y, month - 1, d);
+  return dt.setUTCHours(hh, mm, 0, 0);
 }
+
+/**
+ * Why a string is not a date: `'formato'` (not YYYY-MM-DD), `'inexistente'` (2027-02-30), or
+ * undefined when it is one.
+ */
+export function dateProblem(v: string): 'formato' | 'inexistente' | undefined {
+  const m = DATE_RE.exec(v);
+  if (!m) return 'formato';
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return 'inexistente';
+  return undefined;
+}
+
+/** A real calendar date in YYYY-MM-DD (years 0000-9999). */
+export const isIsoDate = (v: string) => dateProblem(v) === undefined;
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+export const daysInMonth = (y: number, month: number) =>
+  month === 2 ? (isLeap(y) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/**
+ * The sentence for a value that is not a date: `shape` says what is expected; an impossible day
+ * (2027-02-30) is also named as such, so it reads apart from a malformed value.
+ */
+export const dateMessage = (shape: string, day: string | undefined) =>
+  day && dateProblem(day) === 'inexistente' ? `${shape} (a data ${day} não existe)` : shape;
+
+/** The last instant the wire forms can write (toISOString() of a later one starts with "+010000"). */
+const MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
+const MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
+
+/**
+ * An instant as ISO-8601 UTC text, held within years 0000-9999 so that it still compares as text
+ * with the stored timestamps (the day after 9999-12-31 is kept at its last millisecond).
+ */
+export const isoInstant = (ms: number) => new Date(Math.min(MAX_MS, Math.max(MIN_MS, ms))).toISOString();
+
+/** A date (YYYY-MM-DD) of an instant, or undefined when the instant is past 9999-12-31. */
+export function isoDateOf(ms: number): string | undefined {
+  if (ms > MAX_MS || ms < MIN_MS) return undefined;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const ISO_INSTANT_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z$/;
+/** An ISO-8601 UTC instant as the API writes them (`2026-11-22T01:21:00.000Z`), on a real date. */
+export const isIsoInstant = (s: string) => {
+  const m = ISO_INSTANT_RE.exec(s);
+  return !!m && isIsoDate(m[1]!);
+};
 
 /** HH:MM, 24 h. */
 export const isTime = (v: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v);
@@ -18,7 +74,7 @@ const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 /** The instant a São Paulo calendar day (YYYY-MM-DD) starts, as ISO-8601 UTC; `days` later when given. */
 export function saoPauloDayStart(date: string, days = 0): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days) + SAO_PAULO_OFFSET_MS).toISOString();
+  return isoInstant(utcMs(y, m, d + days) + SAO_PAULO_OFFSET_MS);
 }
 
 /**
@@ -28,7 +84,7 @@ export function saoPauloDayStart(date: string, days = 0): string {
 export function eventStart(dataEvento: string, horario: string | null | undefined): Date {
   const [y, m, d] = dataEvento.split('-').map(Number) as [number, number, number];
   const [hh, mm] = (horario ?? '00:00').split(':').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 1, d, hh, mm) + SAO_PAULO_OFFSET_MS);
+  return new Date(utcMs(y, m, d, hh, mm) + SAO_PAULO_OFFSET_MS);
 }
 
 const HOUR_MS = 3600 * 1000;
@@ -49,10 +105,10 @@ export function eventWindow(ev: { dataEvento: string; horario: string | null; ho
   return { allDay: false as const, start, end };
 }
 
-/** The day after a YYYY-MM-DD date (an all-day event's exclusive end). */
-export function nextDay(date: string): string {
+/** The day after a YYYY-MM-DD date (an all-day event's exclusive end); undefined after 9999-12-31. */
+export function nextDay(date: string): string | undefined {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return isoDateOf(utcMs(y, m, d + 1));
 }
 
 /**

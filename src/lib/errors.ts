@@ -55,7 +55,18 @@ export class ApiError extends Error {
   }
 }
 
-export const errorBody = (code: ErrorCode, error: string) => ({ error, code });
+/** One problem of a request that failed validation: the field (its dotted path; null: the whole part) and why. */
+export interface FieldError {
+  campo: string | null;
+  erro: string;
+}
+
+/**
+ * The error body. `campos` only on an answer of the validation hook (routes/router.ts): every
+ * problem, the first of which `error` states.
+ */
+export const errorBody = (code: ErrorCode, error: string, campos?: FieldError[]) =>
+  campos ? { error, code, campos } : { error, code };
 
 /** Collects the messages of an error and its causes (D1 errors arrive wrapped once or twice). */
 function causeChain(err: unknown): { messages: string; query?: string } {

@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 import type * as core from 'zod/v4/core';
 import { reservedKeyPrefix, SYSTEM_KEY_PREFIXES } from '../db/schema/financeiro';
 import { isUf, normalizeCpf, normalizeCpfCnpj, UFS } from './brazil';
-import { isIsoDate, isTime } from './dates';
+import { dateMessage, isIsoDate, isIsoInstant, isTime } from './dates';
 import { hasAtMost2Decimals } from './money';
-import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
+import { cleanText, FORBIDDEN_CLASS, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars, INVISIBLE_CLASS } from './text';
 
 /**
  * Field builders: every request field of the API is one of these, so a rule (trimming, bounds,
@@ -14,7 +14,9 @@ import { cleanText, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars } from './text';
  * Their `.openapi()` metadata never states `type`: the generator infers it, and only an inferred
  * type becomes `["string", "null"]` when a schema adds `.nullish()` (a stated `type` wins over the
  * wrapper, and a client generated from the document could then never clear the field). What the
- * refinements check and the generator cannot see (patterns, multipleOf) is stated instead.
+ * refinements check and the generator cannot see (patterns, multipleOf, uniqueItems, minProperties)
+ * is stated instead, so that a value the document allows is one the server accepts
+ * (test/routes/openapi.test.ts and the fuzzer hold every route to it).
  */
 
 /** What a wrong type is called in an answer ("deve ser um número"). */
@@ -100,13 +102,23 @@ export const uuid = () =>
  */
 const text = () => z.string().overwrite(cleanText).trim().refine(hasNoForbiddenChars, FORBIDDEN_TEXT_MESSAGE);
 
+/** The document's form of the text rule: no refused character anywhere. */
+export const TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*$`;
+/**
+ * ... and, for a required text, at least one character that trimming and cleaning keep (`\s` is
+ * exactly what trim() removes).
+ */
+export const REQUIRED_TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*[^${FORBIDDEN_CLASS}\\s${INVISIBLE_CLASS}][^${FORBIDDEN_CLASS}]*$`;
+
 /** A required string: trimmed, empty counts as missing, bounded. */
-export const reqStr = (max: number) => text().min(1, 'é obrigatório').max(max);
+export const reqStr = (max: number) =>
+  text().min(1, 'é obrigatório').max(max).openapi({ pattern: REQUIRED_TEXT_PATTERN });
 
 /** An optional string: trimmed; empty or null clears it (stored as null). */
 export const optStr = (max: number) =>
   text()
     .max(max)
+    .openapi({ pattern: TEXT_PATTERN })
     .nullish()
     .transform((s) => (s === '' ? null : s));
 
@@ -128,6 +140,13 @@ export const clientKey = (max: number) =>
       example: 'NF-2027-0001',
     });
 
+/**
+ * The server's e-mail rule (Zod's, stricter than `format: email`: a dotted domain with a TLD of 2+
+ * letters, so `a@localhost` is refused), stated as the pattern. Zod's regex uses no lookaround, so
+ * any JSON Schema validator (and a generator of examples) can use it as it is.
+ */
+export const EMAIL_PATTERN = z.regexes.email.source;
+
 export const email = () =>
   z
     .string()
@@ -136,7 +155,7 @@ export const email = () =>
     .min(1, 'é obrigatório')
     .max(254)
     .pipe(z.email('deve ser um e-mail válido'))
-    .openapi({ format: 'email', example: 'maria@example.com' });
+    .openapi({ format: 'email', pattern: EMAIL_PATTERN, example: 'maria@example.com' });
 
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
 export const senha = () => z.string().min(6).max(128).openapi({ minLength: 6, maxLength: 128, example: 'segredo123' });
@@ -224,15 +243,83 @@ export const positiveMoney = () =>
     .refine((v) => v >= 0.01, 'deve ser de pelo menos R$ 0,01')
     .openapi({ minimum: 0.01, maximum: 1_000_000_000, multipleOf: 0.01, example: 350.5 });
 
+/**
+ * A percentage as a JSON number (11 = 11%), 0 to 100, at most 4 decimals: rates are computed in
+ * integer hundred-thousandths (lib/money.ts rateUnits), exact at that precision.
+ */
+export const percent = () =>
+  z
+    .number()
+    .min(0)
+    .max(100)
+    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'deve ter no máximo 4 casas decimais')
+    .openapi({ minimum: 0, maximum: 100, multipleOf: 0.0001, description: 'percent: 11 = 11%', example: 7.5 });
+
+/**
+ * A list whose items may not repeat (compared as the server stores them, after trimming): the
+ * document says `uniqueItems`.
+ */
+export const distinctList = <T extends z.ZodType>(item: T, opts: { min?: number; max: number; message: string }) =>
+  z
+    .array(item)
+    .min(opts.min ?? 0)
+    .max(opts.max)
+    .refine((items) => new Set(items.map((i) => JSON.stringify(i))).size === items.length, opts.message)
+    .openapi({ uniqueItems: true });
+
+/**
+ * For a rule that compares fields (`de` before `ate`, `email` with `senha`): it runs only when every
+ * field passed its own rules, so a wrong field is reported once, by its own sentence, and not again by
+ * a comparison of values that were never valid (`campos` lists every error: routes/router.ts).
+ */
+export const afterFields = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
+
+/**
+ * A partial update: every field optional, at least one of them sent (`{}` is refused with `message`).
+ * The document says `minProperties: 1`.
+ */
+export const partialUpdate = <T extends z.ZodRawShape>(shape: T, message: string) =>
+  z
+    .object(shape)
+    .refine((b) => Object.values(b).some((v) => v !== undefined), { message, ...afterFields })
+    .openapi({ minProperties: 1 });
+
 /** The wire forms of dates and times (the refinements also check the calendar). */
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const TIME_PATTERN = '^(?:[01]\\d|2[0-3]):[0-5]\\d$';
+/** An instant as the API writes them: `2026-11-22T01:21:00.000Z` (the milliseconds optional). */
+export const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z$';
+/** A date or an instant (the activity log's `de`/`ate`). */
+export const DATE_OR_INSTANT_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z)?$';
 
+/**
+ * Every date field and date query parameter: YYYY-MM-DD, a real day of years 0000-9999 (lib/dates.ts
+ * isIsoDate, the one rule); an impossible day is told apart from a malformed one.
+ */
 export const isoDate = () =>
   z
     .string()
     .trim()
-    .refine(isIsoDate, 'deve ser uma data AAAA-MM-DD')
+    .superRefine((v, ctx) => {
+      if (!isIsoDate(v)) ctx.addIssue({ code: 'custom', message: dateMessage('deve ser uma data AAAA-MM-DD', v) });
+    })
     .openapi({ format: 'date', pattern: DATE_PATTERN, example: '2026-12-05' });
+
+/** A date (YYYY-MM-DD) or an ISO-8601 UTC instant, by the same date rule. */
+export const isoDateOrInstant = () =>
+  z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      if (isIsoDate(v) || isIsoInstant(v)) return;
+      const day = /^(\d{4}-\d{2}-\d{2})(?:T|$)/.exec(v)?.[1];
+      ctx.addIssue({
+        code: 'custom',
+        message: dateMessage('deve ser uma data (AAAA-MM-DD) ou um instante ISO-8601', day),
+      });
+    })
+    .openapi({ pattern: DATE_OR_INSTANT_PATTERN, example: '2026-12-05' });
+
 export const hhmm = () =>
   z.string().trim().refine(isTime, 'deve ser um horário HH:MM').openapi({ pattern: TIME_PATTERN, example: '19:30' });

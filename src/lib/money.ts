@@ -1,3 +1,5 @@
+import { daysInMonth, isoDateOf, utcMs } from './dates';
+
 /** BRL on the wire is a JSON number with at most 2 decimals; in the database, integer cents. */
 export const toCentavos = (valor: number) => Math.round(valor * 100);
 export const fromCentavos = (centavos: number) => centavos / 100;
@@ -29,14 +31,13 @@ export function splitCentavos(totalCentavos: number, n: number): number[] {
 /**
  * The date `months` calendar months after `date` (YYYY-MM-DD), on the same day of the month, or the
  * month's last day when it has no such day: 2027-01-31 + 1 month = 2027-02-28. Always counted from
- * the first date (never chained), so 31 Jan → 28 Feb → 31 Mar.
+ * the first date (never chained), so 31 Jan → 28 Feb → 31 Mar. Undefined past 9999-12-31.
  */
-export function addMonths(date: string, months: number): string {
+export function addMonths(date: string, months: number): string | undefined {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const first = new Date(Date.UTC(y, m - 1 + months, 1));
-  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-  first.setUTCDate(Math.min(d, lastDay));
-  return first.toISOString().slice(0, 10);
+  const first = new Date(utcMs(y, m + months, 1));
+  const [fy, fm] = [first.getUTCFullYear(), first.getUTCMonth() + 1];
+  return isoDateOf(utcMs(fy, fm, Math.min(d, daysInMonth(fy, fm))));
 }
 
 /**

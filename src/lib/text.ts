@@ -10,8 +10,16 @@
  * - The uniqueness key of a name (`nameKey` in names.ts) is stricter: see `uniquenessForm`.
  */
 
-const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-const INVISIBLE = /[\u200b\u2060\ufeff]/gu;
+/**
+ * The refused characters as the inside of a regex character class, written with escapes so the same
+ * text serves this check and the `pattern` the OpenAPI document states (lib/fields.ts).
+ */
+export const FORBIDDEN_CLASS =
+  '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+/** What cleanText removes, likewise. */
+export const INVISIBLE_CLASS = '\\u200b\\u2060\\ufeff';
+const FORBIDDEN = new RegExp(`[${FORBIDDEN_CLASS}]`, 'u');
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
 
 export const FORBIDDEN_TEXT_MESSAGE = 'não pode conter caracteres de controle nem de inversão de direção do texto';
 

@@ -20,17 +20,45 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
+const FieldErrorSchema = z
+  .object({
+    campo: z.string().nullable().openapi({
+      description:
+        "The field's path, with dots (`funcoes_ids.1`, `profissional.uf`); null: the body or query as a whole",
+      example: 'senha',
+    }),
+    erro: z.string().openapi({ description: 'Why, in Portuguese', example: 'deve ter pelo menos 6 caracteres' }),
+  })
+  .openapi('CampoErro');
+
+/**
+ * A 400. An answer of the validation hook (VALIDATION_FAILED, INVALID_ID from a path parameter)
+ * also lists every field error in `campos`; `error` is the first of them as one sentence.
+ */
+export const ValidationErrorSchema = ErrorSchema.extend({
+  campos: z
+    .array(FieldErrorSchema)
+    .min(1)
+    .optional()
+    .openapi({
+      description:
+        'Every field error of the request part that failed its schema (path, query or body), in order; `error` states the first. ' +
+        'Present on every answer of schema validation; absent when a later check (against the stored data) refuses the request.',
+    }),
+}).openapi('ValidationError');
+
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
-const errorContent = (description: string) => ({
+const errorContent = <S extends z.ZodType = typeof ErrorSchema>(description: string, schema?: S) => ({
   description,
-  content: { 'application/json': { schema: ErrorSchema } },
+  content: { 'application/json': { schema: (schema ?? ErrorSchema) as S } },
 });
 
 /** Error responses shared by every route; spread the ones a route can produce. */
 export const errors = {
   400: errorContent(
-    'Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...)',
+    'Invalid body, id, region or JSON (VALIDATION_FAILED, INVALID_ID, INVALID_REGION, INVALID_JSON, ...); a schema failure lists every field error in `campos`',
+    ValidationErrorSchema,
   ),
   401: errorContent('Missing, invalid or expired credential (UNAUTHENTICATED)'),
   403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
@@ -63,6 +91,12 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
 export const csvContent = (description: string) => ({
   description,
   content: { 'text/csv': { schema: z.string().openapi({ format: 'binary' }) } },
+});
+
+/** A CSV upload: as csvContent, and never empty (an empty file is refused: 400). */
+export const csvUpload = (description: string) => ({
+  description,
+  content: { 'text/csv': { schema: z.string().openapi({ format: 'binary', minLength: 1 }) } },
 });
 
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { keptCount } from '../db/kept-count';
 import { withTotal } from '../db/list-total';
@@ -10,6 +10,7 @@ import { isAdmin } from '../lib/permissions';
 import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from './activity-log';
 import { CALENDAR_ROLES, feedRefColumns, type FeedRef } from './calendario';
 import { prepareNotifications, type Push } from './notifications';
+import { assertRefsInRegion } from './references';
 import {
   adminProfileStatements,
   approveProfile,
@@ -40,7 +41,7 @@ const selectUsers = (db: Db) =>
 /** The account an action targets, with its calendar feed (whose edge-cached copy the handler drops when D1 stops answering it). */
 async function findTarget(db: Db, id: string) {
   const [target] = await db
-    .select({ id: users.id, role: users.role, feed: feedRefColumns })
+    .select({ id: users.id, role: users.role, empresaId: users.empresaId, feed: feedRefColumns })
     .from(users)
     .leftJoin(calendarios, eq(calendarios.userId, users.id))
     .where(eq(users.id, id));
@@ -172,23 +173,49 @@ export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: str
   if (inserted.meta.changes > 0) push(notes.push);
 }
 
+/** An EVENT_OWNER belongs to a company (docs/decisions.md#d4), whichever route makes it one. */
+const ownerWithoutCompany = () =>
+  new ApiError('VALIDATION_FAILED', 'empresa_id: é obrigatório para o perfil EVENT_OWNER');
+
 /**
- * Changes an account's role; never one's own, never the last SUPERADMIN's. Answers the account's
- * calendar feed when the new role has none (D1 refuses it from now on), else null.
+ * Changes an account's role, and its company when `empresa_id` is sent (a company of `regiao`);
+ * never one's own, never the last SUPERADMIN's, never to an EVENT_OWNER without a company. Answers
+ * the account's calendar feed when the new role has none (D1 refuses it from now on), else null.
  */
 export async function changeRole(
   db: Db,
   log: LogCtx,
   caller: AuthUser,
+  regiao: string,
   id: string,
-  role: Role,
+  input: { role: Role; empresa_id?: string | null },
   push: Push,
 ): Promise<FeedRef | null> {
+  const { role } = input;
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode mudar o próprio perfil');
   const target = await findTarget(db, id);
   assertMayActOn(caller, target.role, role);
-  const guard = role === 'SUPERADMIN' ? eq(users.id, id) : and(eq(users.id, id), notLastSuperadmin);
-  // Told only of a real change, and only if the guarded update went through (checked in the batch).
+  const keepsCompany = input.empresa_id === undefined;
+  if (role === 'EVENT_OWNER' && (keepsCompany ? !target.empresaId : !input.empresa_id)) throw ownerWithoutCompany();
+  await assertRefsInRegion(db, regiao, [
+    {
+      field: 'empresa_id',
+      table: empresas,
+      id: input.empresa_id,
+      message: 'empresa_id: empresa não encontrada nesta região',
+    },
+  ]);
+  const set = keepsCompany ? { role } : { role, empresaId: input.empresa_id ?? null };
+  // The company the account keeps must still be there when the update runs (not only when it was read).
+  const guard = and(
+    eq(users.id, id),
+    role === 'SUPERADMIN' ? undefined : notLastSuperadmin,
+    role === 'EVENT_OWNER' && keepsCompany ? isNotNull(users.empresaId) : undefined,
+  );
+  const roleChanges = sql`${users.role} <> ${role}`;
+  const changes = keepsCompany ? roleChanges : or(roleChanges, sql`${users.empresaId} is not ${set.empresaId}`);
+  // Told only of a real change of role that the guard lets through, judged before the update in the
+  // same batch: a repeated request finds the role already set and tells nobody again.
   const notes = prepareNotifications(
     db,
     target.role === role
@@ -202,16 +229,21 @@ export async function changeRole(
             dados: { role, anterior: target.role },
           },
         ],
-    { when: sql`exists (select 1 from ${users} where ${users.id} = ${id} and ${users.role} = ${role})` },
+    { when: sql`exists (select 1 from ${users} where ${and(guard, roleChanges)})` },
   );
   // Logged only for a real change that the guard lets through (the entry's own statement checks both).
-  const entry = logRowWrite(db, log, users, and(guard, sql`${users.role} <> ${role}`), {
+  const entry = logRowWrite(db, log, users, and(guard, changes), {
     acao: 'users.role',
     entidade: 'users',
-    dados: changed(users, { role }),
+    dados: changed(users, set),
   });
-  const [, res] = await db.batch([entry, db.update(users).set({ role }).where(guard), ...notes.insert]);
-  if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode perder o perfil');
-  push(notes.push);
+  const results = await db.batch([entry, ...notes.insert, db.update(users).set(set).where(guard)]);
+  const res = results[results.length - 1]!;
+  if (res.meta.changes === 0) {
+    const now = await findTarget(db, id);
+    if (role === 'EVENT_OWNER' && !now.empresaId) throw ownerWithoutCompany();
+    throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode perder o perfil');
+  }
+  if (notes.insert.length && results[1]!.meta.changes > 0) push(notes.push);
   return (CALENDAR_ROLES as readonly Role[]).includes(role) ? null : target.feed;
 }

@@ -12,7 +12,7 @@ import {
   users,
   type Role,
 } from '../db/schema';
-import { eventWindow, nextDay } from '../lib/dates';
+import { eventWindow, isoDateOf, nextDay } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { escapeText, icalDate, icalText, icalUtc } from '../lib/ical';
 import { b64url, hmacKey, sha256Hex } from '../lib/tokens';
@@ -229,6 +229,16 @@ export async function feedCalendar(db: Db, token: string, now: Date) {
   return renderCalendar(who.id, events!.rows as unknown as FeedRow[]);
 }
 
+// iCalendar years have 4 digits: an event whose end falls after 9999-12-31 states its length instead.
+const allDayEnd = (date: string) => {
+  const next = nextDay(date);
+  return next ? `DTEND;VALUE=DATE:${icalDate(next)}` : 'DURATION:P1D';
+};
+const timedEnd = (start: Date, end: Date) =>
+  isoDateOf(end.getTime())
+    ? `DTEND:${icalUtc(end)}`
+    : `DURATION:PT${Math.round((end.getTime() - start.getTime()) / 60_000)}M`;
+
 function renderCalendar(ownerId: string, events: FeedRow[]) {
   const lines = [
     'BEGIN:VCALENDAR',
@@ -253,8 +263,8 @@ function renderCalendar(ownerId: string, events: FeedRow[]) {
       `DTSTAMP:${icalUtc(new Date(e.updated_at))}`,
       `LAST-MODIFIED:${icalUtc(new Date(e.updated_at))}`,
       ...(win.allDay
-        ? [`DTSTART;VALUE=DATE:${icalDate(e.data_evento)}`, `DTEND;VALUE=DATE:${icalDate(nextDay(e.data_evento))}`]
-        : [`DTSTART:${icalUtc(win.start)}`, `DTEND:${icalUtc(win.end)}`]),
+        ? [`DTSTART;VALUE=DATE:${icalDate(e.data_evento)}`, allDayEnd(e.data_evento)]
+        : [`DTSTART:${icalUtc(win.start)}`, timedEnd(win.start, win.end)]),
       `SUMMARY:${escapeText(summary)}`,
       ...(location ? [`LOCATION:${escapeText(location)}`] : []),
       `STATUS:${status}`,

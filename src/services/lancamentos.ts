@@ -459,6 +459,9 @@ export async function createContrato(db: Db, log: LogCtx, regiao: string, b: Con
   ]);
   const total = toCentavos(b.valor_total);
   if (total < b.parcelas) throw new ApiError('VALIDATION_FAILED', 'valor_total: menor que um centavo por parcela');
+  const vencimentos = Array.from({ length: b.parcelas }, (_, i) => addMonths(b.primeiro_vencimento, i));
+  if (vencimentos.some((v) => v === undefined))
+    throw new ApiError('VALIDATION_FAILED', 'parcelas: a última parcela venceria depois de 9999-12-31');
   const now = nowIso();
   const contrato = {
     id: crypto.randomUUID(),
@@ -483,7 +486,7 @@ export async function createContrato(db: Db, log: LogCtx, regiao: string, b: Con
           categoria: { sistema: 'contrato' },
           descricao: `${nome} — parcela ${i + 1}/${b.parcelas}`,
           valorCentavos: valor,
-          vencimento: addMonths(b.primeiro_vencimento, i),
+          vencimento: vencimentos[i]!,
           origem: 'contrato',
           fotId: b.fot_id,
           contratoId: contrato.id,

@@ -126,6 +126,38 @@ export const authHeaders = (token: string, extra: Record<string, string> = {}) =
   ...extra,
 });
 
+/**
+ * Why an error body is not the decisions-D2 shape `{error, code}` (plus, on a 400 of the validation
+ * hook, `campos`: every field error, the first of which `error` states), or undefined when it is.
+ */
+export function errorShapeProblem(body: unknown, status: number): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not a JSON object';
+  const e = body as Record<string, unknown>;
+  if (typeof e.error !== 'string' || typeof e.code !== 'string') return 'error and code are not strings';
+  const keys = Object.keys(e).sort().join(',');
+  if (keys === 'code,error') return undefined;
+  if (keys !== 'campos,code,error') return `unexpected keys ${keys}`;
+  if (status !== 400 || !['VALIDATION_FAILED', 'INVALID_ID'].includes(e.code)) return `campos on a ${status} ${e.code}`;
+  const campos = e.campos;
+  if (
+    !Array.isArray(campos) ||
+    campos.length === 0 ||
+    !campos.every(
+      (c) =>
+        typeof c === 'object' &&
+        c !== null &&
+        Object.keys(c).sort().join(',') === 'campo,erro' &&
+        (c.campo === null || typeof c.campo === 'string') &&
+        typeof c.erro === 'string',
+    )
+  )
+    return `campos is not a non-empty list of {campo, erro}: ${JSON.stringify(campos).slice(0, 200)}`;
+  const first = campos[0] as { campo: string | null; erro: string };
+  if (e.error !== (first.campo === null ? first.erro : `${first.campo}: ${first.erro}`))
+    return `error does not state the first of campos`;
+  return undefined;
+}
+
 /** Asserts the decisions-D2 error shape and returns the code. */
 export function expectError(res: ApiResult, status: number, code: string) {
   if (
@@ -136,8 +168,8 @@ export function expectError(res: ApiResult, status: number, code: string) {
   ) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
-  if (Object.keys(res.body).sort().join(',') !== 'code,error')
-    throw new Error(`error body has extra keys: ${JSON.stringify(res.body)}`);
+  const problem = errorShapeProblem(res.body, res.status);
+  if (problem) throw new Error(`error body: ${problem}: ${JSON.stringify(res.body)}`);
 }
 
 /** Cookies of a response as name → { value, attributes (lowercase) }. */

@@ -1,6 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { emailOutbox, passwordResetTokens, profissionais, refreshTokens, users } from '../../src/db/schema';
+import {
+  emailOutbox,
+  logsAtividade,
+  notifications,
+  passwordResetTokens,
+  profissionais,
+  refreshTokens,
+  users,
+} from '../../src/db/schema';
 import { PendingUserSchema, UserSchema } from '../../src/routes/admin-users/admin-users.schemas';
 import { db, makeAdmin, makeEmpresa, makeProfissional, makeUser, uniq } from '../helpers/factories';
 import { entriesOf } from '../helpers/activity-log';
@@ -419,5 +427,99 @@ describe('only a SUPERADMIN acts on a SUPERADMIN account', () => {
       404,
       'NOT_FOUND',
     );
+  });
+});
+
+describe('PATCH /api/admin/users/{id}/role: an EVENT_OWNER belongs to a company (issue 32 item 18)', () => {
+  const roleOf = async (id: string) =>
+    (await db.select({ role: users.role, empresaId: users.empresaId }).from(users).where(eq(users.id, id)))[0];
+  const patchRole = (token: string, id: string, body: unknown, regiao?: string) =>
+    api('PATCH', `/api/admin/users/${id}/role`, { token, body, regiao });
+
+  it('refuses to make an account without a company EVENT_OWNER (400 naming empresa_id); nothing changes', async () => {
+    const admin = await makeAdmin();
+    const u = await makeUser({ role: 'RESEARCHER' });
+    const res = await patchRole(admin.token, u.id, { role: 'EVENT_OWNER' });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error).toBe('empresa_id: é obrigatório para o perfil EVENT_OWNER');
+    expectError(
+      await patchRole(admin.token, u.id, { role: 'EVENT_OWNER', empresa_id: null }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(await roleOf(u.id)).toEqual({ role: 'RESEARCHER', empresaId: null });
+    // An EVENT_OWNER may not lose its company either.
+    const empresa = await makeEmpresa();
+    const owner = await makeUser({ role: 'EVENT_OWNER', empresaId: empresa.id });
+    expectError(
+      await patchRole(admin.token, owner.id, { role: 'EVENT_OWNER', empresa_id: null }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(await roleOf(owner.id)).toEqual({ role: 'EVENT_OWNER', empresaId: empresa.id });
+  });
+
+  it('takes empresa_id in the same request: a company of the x-regiao region, logged with the role', async () => {
+    const admin = await makeAdmin();
+    const u = await makeUser({ role: 'RESEARCHER' });
+    const [sp, mg] = [await makeEmpresa('SP'), await makeEmpresa('MG')];
+    // Another region's company, or none at all: 404 naming the field, and nothing changes.
+    for (const [empresaId, regiao] of [
+      [mg.id, undefined],
+      [sp.id, 'MG'],
+      [crypto.randomUUID(), 'SP'],
+    ] as const) {
+      const res = await patchRole(admin.token, u.id, { role: 'EVENT_OWNER', empresa_id: empresaId }, regiao);
+      expectError(res, 404, 'NOT_FOUND');
+      expect(res.body.error).toBe('empresa_id: empresa não encontrada nesta região');
+    }
+    expect(await roleOf(u.id)).toEqual({ role: 'RESEARCHER', empresaId: null });
+    const res = await patchRole(admin.token, u.id, { role: 'EVENT_OWNER', empresa_id: mg.id.toUpperCase() }, 'MG');
+    expect(res.status).toBe(200);
+    expect(await roleOf(u.id)).toEqual({ role: 'EVENT_OWNER', empresaId: mg.id });
+    const me = await api('GET', '/api/me', { token: u.token });
+    expect(me.body.user).toMatchObject({ role: 'EVENT_OWNER', company_id: mg.id });
+    const [entry] = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.entidadeId, u.id), eq(logsAtividade.acao, 'users.role')));
+    expect(JSON.parse(entry!.dados as string)).toEqual({
+      role: { antes: 'RESEARCHER', depois: 'EVENT_OWNER' },
+      empresa_id: { antes: null, depois: mg.id },
+    });
+  });
+
+  it('the old request shape keeps working for other roles and for an account that already has a company', async () => {
+    const admin = await makeAdmin();
+    const empresa = await makeEmpresa();
+    const withCompany = await makeUser({ role: 'RESEARCHER', empresaId: empresa.id });
+    expect((await patchRole(admin.token, withCompany.id, { role: 'EVENT_OWNER' })).status).toBe(200);
+    expect(await roleOf(withCompany.id)).toEqual({ role: 'EVENT_OWNER', empresaId: empresa.id });
+    expect((await patchRole(admin.token, withCompany.id, { role: 'agenda_viewer' })).status).toBe(200);
+    expect(await roleOf(withCompany.id)).toEqual({ role: 'agenda_viewer', empresaId: empresa.id });
+    // null clears the company of an account that is not an EVENT_OWNER.
+    expect((await patchRole(admin.token, withCompany.id, { role: 'RESEARCHER', empresa_id: null })).status).toBe(200);
+    expect(await roleOf(withCompany.id)).toEqual({ role: 'RESEARCHER', empresaId: null });
+  });
+
+  it('5 parallel identical requests: one change, one log entry, one notification', async () => {
+    const admin = await makeAdmin();
+    const u = await makeUser({ role: 'RESEARCHER' });
+    const empresa = await makeEmpresa();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => patchRole(admin.token, u.id, { role: 'EVENT_OWNER', empresa_id: empresa.id })),
+    );
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await roleOf(u.id)).toEqual({ role: 'EVENT_OWNER', empresaId: empresa.id });
+    const entries = await db
+      .select()
+      .from(logsAtividade)
+      .where(and(eq(logsAtividade.entidadeId, u.id), eq(logsAtividade.acao, 'users.role')));
+    expect(entries).toHaveLength(1);
+    const notes = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, u.id), eq(notifications.tipo, 'papel_alterado')));
+    expect(notes).toHaveLength(1);
   });
 });

@@ -158,3 +158,80 @@ describe('error sentences of the app, in Portuguese', () => {
     );
   });
 });
+
+describe('a validation failure lists every field error at once (issue 32 item 14)', () => {
+  it('a body: `error` is the first sentence as before, `campos` every failing field in order, dotted paths', async () => {
+    const admin = await makeAdmin();
+    const res = await api('POST', '/api/profissionais', {
+      token: admin.token,
+      body: { nome: 'Ana', funcoes_ids: [UNKNOWN_ID, 'x', 'y'], qual_tec: 9, email: 'a@localhost' },
+    });
+    expectSentence(res, 400, 'VALIDATION_FAILED', 'funcoes_ids.1: deve ser um UUID');
+    expect(res.body.campos).toEqual([
+      { campo: 'funcoes_ids.1', erro: 'deve ser um UUID' },
+      { campo: 'funcoes_ids.2', erro: 'deve ser um UUID' },
+      { campo: 'qual_tec', erro: 'deve ser menor ou igual a 5' },
+      { campo: 'email', erro: 'deve ser um e-mail válido' },
+    ]);
+    // One field wrong: a list of one, the same sentence.
+    const one = await api('POST', '/auth/login', { body: {} });
+    expectSentence(one, 400, 'VALIDATION_FAILED', 'email: é obrigatório');
+    expect(one.body.campos).toEqual([
+      { campo: 'email', erro: 'é obrigatório' },
+      { campo: 'senha', erro: 'é obrigatório' },
+    ]);
+  });
+
+  it('a query, a path id and a problem of the body as a whole (campo null)', async () => {
+    const admin = await makeAdmin();
+    const q = await api('GET', '/api/agenda?de=ontem&ate=2027-02-30&fot_id=1', { token: admin.token });
+    expectSentence(q, 400, 'VALIDATION_FAILED', 'de: deve ser uma data AAAA-MM-DD');
+    expect(q.body.campos).toEqual([
+      { campo: 'de', erro: 'deve ser uma data AAAA-MM-DD' },
+      { campo: 'ate', erro: 'deve ser uma data AAAA-MM-DD (a data 2027-02-30 não existe)' },
+      { campo: 'fot_id', erro: 'deve ser um UUID' },
+    ]);
+    const id = await api('PUT', '/api/cursos/abc', { token: admin.token, body: { nome: 'Medicina' } });
+    expectSentence(id, 400, 'INVALID_ID', 'id: deve ser um UUID');
+    expect(id.body.campos).toEqual([{ campo: 'id', erro: 'deve ser um UUID' }]);
+    const whole = await api('PATCH', `/api/chamados/${UNKNOWN_ID}`, { token: admin.token, body: {} });
+    expectSentence(whole, 400, 'VALIDATION_FAILED', 'informe responsavel_id, status ou prioridade');
+    expect(whole.body.campos).toEqual([{ campo: null, erro: 'informe responsavel_id, status ou prioridade' }]);
+  });
+
+  it('an impossible date says it does not exist, apart from a malformed one', async () => {
+    const admin = await makeAdmin();
+    for (const [value, sentence] of [
+      ['2027-02-30', 'data_evento: deve ser uma data AAAA-MM-DD (a data 2027-02-30 não existe)'],
+      ['2027-13-01', 'data_evento: deve ser uma data AAAA-MM-DD (a data 2027-13-01 não existe)'],
+      ['2100-02-29', 'data_evento: deve ser uma data AAAA-MM-DD (a data 2100-02-29 não existe)'],
+      ['30/02/2027', 'data_evento: deve ser uma data AAAA-MM-DD'],
+      ['2027-2-3', 'data_evento: deve ser uma data AAAA-MM-DD'],
+    ]) {
+      const res = await api('POST', '/api/agenda', {
+        token: admin.token,
+        body: { fot_id: UNKNOWN_ID, tipo_evento_id: UNKNOWN_ID, data_evento: value },
+      });
+      expectSentence(res, 400, 'VALIDATION_FAILED', sentence!);
+    }
+    // The activity log's filters (a date or an instant) follow the same rule.
+    const log = await api('GET', '/api/logs-atividade?de=2027-02-30T10:00:00Z', { token: admin.token });
+    expectSentence(
+      log,
+      400,
+      'VALIDATION_FAILED',
+      'de: deve ser uma data (AAAA-MM-DD) ou um instante ISO-8601 (a data 2027-02-30 não existe)',
+    );
+  });
+
+  it('a refusal decided after validation (against stored data) carries error and code only', async () => {
+    const admin = await makeAdmin();
+    const u = await makeUser({ role: 'RESEARCHER' });
+    const res = await api('PATCH', `/api/admin/users/${u.id}/role`, {
+      token: admin.token,
+      body: { role: 'EVENT_OWNER' },
+    });
+    expectSentence(res, 400, 'VALIDATION_FAILED', 'empresa_id: é obrigatório para o perfil EVENT_OWNER');
+    expect(res.body.campos).toBeUndefined();
+  });
+});

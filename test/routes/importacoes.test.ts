@@ -209,8 +209,9 @@ describe('fixture files: encodings, separators, quoted newlines', () => {
         expect.objectContaining({ coluna: 'data_evento', code: 'VALIDATION_FAILED' }),
       ]),
     );
+    // 31/02/2027 is shaped right but no day: the sentence says so (issue 32 item 14).
     expect(at(7).find((e: { coluna: string }) => e.coluna === 'data_evento').error).toBe(
-      'data_evento: deve ser uma data AAAA-MM-DD',
+      'data_evento: deve ser uma data AAAA-MM-DD (a data 2027-02-31 não existe)',
     );
   });
 });

@@ -7,8 +7,9 @@
  * x-regiao, content-type, cookie). Most requests carry the token of a role the route admits, so that
  * they get past authentication and reach validation and the handlers. For every answer:
  *   - never a 5xx;
- *   - every 4xx is JSON {error: string, code: string} with exactly those keys, the code one of
- *     decisions D2 and the status the one of that code;
+ *   - every 4xx is JSON {error: string, code: string} with exactly those keys (and, on a 400 of the
+ *     validation hook, `campos`, whose first entry `error` states), the code one of decisions D2 and
+ *     the status the one of that code;
  *   - no answer carries a password hash or a stack trace.
  * Two more properties fuzz the path id of every route that has one (GET and DELETE included) and the
  * query string of every GET route that declares query parameters (limit, offset, cursors, filters).
@@ -25,7 +26,7 @@ import { ROLES } from '../../src/db/schema';
 import { codeToStatus } from '../../src/lib/errors';
 import { signAccessToken } from '../../src/lib/tokens';
 import { env } from 'cloudflare:test';
-import { send, UNKNOWN_ID } from '../helpers/request';
+import { errorShapeProblem, send, UNKNOWN_ID } from '../helpers/request';
 import { sessionOf } from '../helpers/factories';
 import {
   callerFor,
@@ -501,17 +502,12 @@ async function check(method: string, path: string, headers: Record<string, strin
     } catch {
       throw new Error(`${res.status} body is not valid JSON: ${text.slice(0, 200)} for ${where()}`);
     }
+    const problem = errorShapeProblem(parsed, res.status);
+    if (problem)
+      throw new Error(
+        `${res.status} body is not {error, code[, campos]}: ${problem}: ${text.slice(0, 200)} for ${where()}`,
+      );
     const e = parsed as Record<string, unknown>;
-    if (
-      typeof e !== 'object' ||
-      e === null ||
-      Array.isArray(e) ||
-      Object.keys(e).sort().join(',') !== 'code,error' ||
-      typeof e.error !== 'string' ||
-      typeof e.code !== 'string'
-    ) {
-      throw new Error(`${res.status} body is not exactly {error, code}: ${text.slice(0, 200)} for ${where()}`);
-    }
     const expected = codeToStatus[e.code as keyof typeof codeToStatus];
     if (expected === undefined) throw new Error(`unknown code ${e.code} for ${where()}`);
     if (expected !== res.status && !(e.code === 'ACCOUNT_PENDING' && res.status === 401))

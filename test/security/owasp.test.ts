@@ -27,7 +27,7 @@ import { handlePushBatch } from '../../src/queue/push-consumer';
 import type { PushMessage } from '../../src/lib/messages';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, PASSWORD, uniq } from '../helpers/factories';
 import { protectedRoutes } from '../helpers/protected-routes';
-import { api, cookies, expectError, send, UNKNOWN_ID, type ApiResult } from '../helpers/request';
+import { api, cookies, errorShapeProblem, expectError, send, UNKNOWN_ID, type ApiResult } from '../helpers/request';
 import {
   callerFor,
   insertConvite,
@@ -60,13 +60,11 @@ beforeAll(async () => {
   w = await makeWorld();
 });
 
-/** Decisions-D2 shape, or a readable reason why not. */
+/** Decisions-D2 shape (with `campos` on a schema failure), or a readable reason why not. */
 function shapeProblem(res: ApiResult): string | undefined {
   if (typeof res.body !== 'object' || res.body === null) return `body is not JSON: ${String(res.body).slice(0, 80)}`;
-  const keys = Object.keys(res.body).sort().join(',');
-  if (keys !== 'code,error' || typeof res.body.error !== 'string' || typeof res.body.code !== 'string')
-    return `not {error, code}: ${JSON.stringify(res.body).slice(0, 120)}`;
-  return undefined;
+  const problem = errorShapeProblem(res.body, res.status);
+  return problem && `${problem}: ${JSON.stringify(res.body).slice(0, 120)}`;
 }
 
 // ---------------------------------------------------------------------------------------------------

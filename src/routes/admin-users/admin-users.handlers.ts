@@ -35,9 +35,11 @@ export const approve = handler(r.approve, async (c) => {
 });
 
 export const changeRole = handler(r.changeRole, async (c) => {
-  const { role } = c.req.valid('json');
+  const body = c.req.valid('json');
+  const { role } = body;
   const id = c.req.valid('param').id;
-  await forgetFeed(c, await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), id, role, pushOf(c)));
+  const feed = await admin.changeRole(c.get('db'), logCtx(c), c.get('user'), c.get('regiao'), id, body, pushOf(c));
+  await forgetFeed(c, feed);
   return c.json({ message: `perfil alterado para ${role}` }, 200);
 });
 

@@ -82,9 +82,12 @@ export const changeRole = authedRoute({
   path: '/{id}/role',
   tags,
   allow: requireAdmin,
-  summary: 'Change the role of an account',
+  regional: true,
+  summary: 'Change the role of an account (and its company)',
   description:
-    'Nobody changes their own role; only a SUPERADMIN promotes to or demotes from SUPERADMIN; the last SUPERADMIN keeps the role.',
+    'Nobody changes their own role; only a SUPERADMIN promotes to or demotes from SUPERADMIN; the last SUPERADMIN keeps the role. ' +
+    'An EVENT_OWNER belongs to a company, as at sign-up: without `empresa_id` the account must already have one (400 naming `empresa_id` otherwise); ' +
+    '`empresa_id` must be a company of the x-regiao region (404 otherwise).',
   request: { params: IdParam, body: jsonBody(UpdateRoleRequest) },
   responses: {
     200: jsonResponse(MessageSchema, 'Role changed'),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
-import { hhmm, isoDate, optStr, uuid } from '../../lib/fields';
+import { afterFields, hhmm, isoDate, optStr, uuid } from '../../lib/fields';
 
 const count = () => z.number().int().min(0).max(100_000).nullish();
 
@@ -128,4 +128,8 @@ export const AgendaListQuery = z
       .openapi({ param: { name: 'fot_id', in: 'query' } }),
     ...pageFields,
   })
-  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });
+  .refine((q) => !q.de || !q.ate || q.de <= q.ate, {
+    path: ['ate'],
+    message: 'deve ser igual ou posterior a de',
+    ...afterFields,
+  });

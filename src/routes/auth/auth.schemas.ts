@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ADMIN_ROLES, ROLES, type Role } from '../../db/schema';
-import { email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
+import { afterFields, email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 import { out } from '../openapi';
 import { ProfissionalSelfUpdate, ProfissionalSchema } from '../profissionais/profissionais.schemas';
 
@@ -108,5 +108,6 @@ export const UpdateMeRequest = z
   .refine((b) => b.nova_senha === undefined || b.senha_atual !== undefined, {
     path: ['senha_atual'],
     message: 'é obrigatório para trocar a senha',
+    ...afterFields,
   })
   .openapi('updateMeRequest');

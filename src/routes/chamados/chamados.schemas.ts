@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CHAMADO_CATEGORIAS, CHAMADO_PRIORIDADES, CHAMADO_STATUS } from '../../db/schema';
 import { pageFields } from '../../lib/pagination';
-import { reqStr, uuid } from '../../lib/fields';
+import { partialUpdate, reqStr, uuid } from '../../lib/fields';
 import { out } from '../openapi';
 
 export const ChamadoRequest = z
@@ -14,16 +14,14 @@ export const ChamadoRequest = z
   })
   .openapi('ChamadoRequest');
 
-export const ChamadoPatch = z
-  .object({
+export const ChamadoPatch = partialUpdate(
+  {
     responsavel_id: uuid().nullable().optional(),
     status: z.enum(CHAMADO_STATUS).optional(),
     prioridade: z.enum(CHAMADO_PRIORIDADES).optional(),
-  })
-  .refine((b) => b.responsavel_id !== undefined || b.status !== undefined || b.prioridade !== undefined, {
-    message: 'informe responsavel_id, status ou prioridade',
-  })
-  .openapi('ChamadoPatch');
+  },
+  'informe responsavel_id, status ou prioridade',
+).openapi('ChamadoPatch');
 
 export const MensagemRequest = z
   .object({

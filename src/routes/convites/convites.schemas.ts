@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { CONVITE_ORIGEM, CONVITE_STATUS } from '../../db/schema';
 import { pageFields } from '../../lib/pagination';
-import { uuid } from '../../lib/fields';
+import { afterFields, uuid } from '../../lib/fields';
 
 export const EquipeRequest = z
   .array(
@@ -22,6 +22,7 @@ export const EquipeRequest = z
   .max(30)
   .refine((items) => new Set(items.map((i) => i.funcao_id)).size === items.length, {
     message: 'funcao_id: cada função no máximo uma vez',
+    ...afterFields,
   })
   .openapi('EquipeRequest', { description: 'The whole team quota of the event: replaces the previous one' });
 

@@ -7,7 +7,7 @@ import {
   TIPO_CHAVE_PIX,
   TIPO_LANCAMENTO,
 } from '../../db/schema';
-import { clientKey, isoDate, money, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
+import { afterFields, clientKey, isoDate, money, optStr, percent, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
 import { out } from '../openapi';
 
@@ -143,33 +143,25 @@ export const ResultadoSchema = z
   })
   .openapi('Resultado');
 
-const pct = () =>
-  z
-    .number()
-    .min(0)
-    .max(100)
-    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'deve ter no máximo 4 casas decimais')
-    .openapi({ minimum: 0, maximum: 100, description: 'percent: 11 = 11%', example: 7.5 });
-
 export const VigenciaParam = z.object({
   vigencia: isoDate().openapi({ param: { name: 'vigencia', in: 'path' } }),
 });
 
 export const TabelaRequest = z
   .object({
-    inss_aliquota: pct(),
+    inss_aliquota: percent(),
     inss_teto: money(),
     irrf_faixas: z
-      .array(z.object({ ate: money().nullable(), aliquota: pct(), deducao: money() }))
+      .array(z.object({ ate: money().nullable(), aliquota: percent(), deducao: money() }))
       .min(1)
       .max(20)
       .refine(
         (fs) =>
           fs.every((f, i) => (i === fs.length - 1 ? f.ate === null : f.ate !== null)) &&
           fs.every((f, i) => i === 0 || f.ate === null || f.ate > fs[i - 1]!.ate!),
-        'ate: crescente, null só (e sempre) na última faixa',
+        { message: 'ate: crescente, null só (e sempre) na última faixa', ...afterFields },
       ),
-    iss_aliquota: pct(),
+    iss_aliquota: percent(),
   })
   .openapi('TabelaTributariaRequest');
 

@@ -1,7 +1,7 @@
 import { IMPORT_TIPOS } from '../../db/schema';
 import { RESERVED_KEY_PREFIXES_DOC } from '../../lib/fields';
 import { requireAdmin } from '../../middleware/require-role';
-import { csvContent, errors, IdParam, jsonResponse } from '../openapi';
+import { csvContent, csvUpload, errors, IdParam, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
 import { ExportQuery, ImportSchema, ArquivoParam, TipoQuery } from './importacoes.schemas';
 
@@ -39,7 +39,7 @@ export const create = authedRoute({
     'See README "Importing spreadsheets".',
   request: {
     query: TipoQuery,
-    body: { required: true, ...csvContent('The CSV file') },
+    body: { required: true, ...csvUpload('The CSV file') },
   },
   responses: { 201: jsonResponse(ImportSchema, 'Validated (status validado or com_erros)') },
 });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { IMPORT_STATUS, IMPORT_TIPOS, LANCAMENTO_STATUS, TIPO_LANCAMENTO, type ImportTipo } from '../../db/schema';
 import { codeToStatus, type ErrorCode } from '../../lib/errors';
-import { isoDate, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
+import { afterFields, isoDate, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
 import type { RowSchemas } from '../../services/importacoes';
 import { CreateAgendaRequest } from '../agenda/agenda.schemas';
 import { CreateFotRequest } from '../cadastro-fot/cadastro-fot.schemas';
@@ -66,7 +66,11 @@ export const ExportQuery = z
       .optional()
       .openapi({ param: { name: 'ate', in: 'query' }, description: 'up to this day (inclusive)' }),
   })
-  .refine((q) => !q.de || !q.ate || q.de <= q.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });
+  .refine((q) => !q.de || !q.ate || q.de <= q.ate, {
+    path: ['ate'],
+    message: 'deve ser igual ou posterior a de',
+    ...afterFields,
+  });
 
 const ImportErrorSchema = z
   .object({

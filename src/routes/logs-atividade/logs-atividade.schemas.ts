@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { cursorAntes, cursorLimit, cursorParts, isIsoInstant } from '../../lib/cursor';
-import { isIsoDate, saoPauloDayStart } from '../../lib/dates';
-import { uuid } from '../../lib/fields';
+import { cursorAntes, cursorLimit, cursorParts } from '../../lib/cursor';
+import { isIsoInstant, saoPauloDayStart } from '../../lib/dates';
+import { afterFields, isoDateOrInstant, uuid } from '../../lib/fields';
 import { MOTIVOS, type LogCursor } from '../../services/activity-log';
 import { out } from '../openapi';
 
@@ -38,15 +38,11 @@ export function decodeLogCursor(s: string): LogCursor | undefined {
 
 /** A São Paulo day (YYYY-MM-DD) or an ISO-8601 instant, as an instant; `ate` takes the whole day. */
 const bound = (name: 'de' | 'ate') =>
-  z
-    .string()
-    .trim()
-    .refine((s) => isIsoDate(s) || isIsoInstant(s), 'deve ser uma data (AAAA-MM-DD) ou um instante ISO-8601')
+  isoDateOrInstant()
     .transform((s) => (isIsoInstant(s) ? new Date(s).toISOString() : saoPauloDayStart(s, name === 'ate' ? 1 : 0)))
     .optional()
     .openapi({
       param: { name, in: 'query' },
-      type: 'string',
       description:
         name === 'de'
           ? 'Entries from this São Paulo day (YYYY-MM-DD) or instant (ISO-8601) on'
@@ -105,6 +101,7 @@ export const VerificationQuery = z
   .refine((q) => (q.seq === undefined) === (q.hash === undefined), {
     path: ['hash'],
     message: 'informe seq e hash juntos, ou nenhum dos dois',
+    ...afterFields,
   });
 
 const Head = z

@@ -3,7 +3,8 @@ import { out } from '../openapi';
 import { NOTIFICATION_PLATFORMS } from '../../db/schema';
 import { reqStr, UUID_RE } from '../../lib/fields';
 import { NOTIFICATION_TIPOS } from '../../services/notifications';
-import { cursorAntes, cursorLimit, cursorParts, encodeCursor, isIsoInstant } from '../../lib/cursor';
+import { cursorAntes, cursorLimit, cursorParts, encodeCursor } from '../../lib/cursor';
+import { isIsoInstant } from '../../lib/dates';
 
 export const NotificationSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CRITERIOS, PERGUNTA_TIPOS, PESQUISA_PUBLICOS, PESQUISA_STATUS } from '../../db/schema';
-import { email, optStr, reqStr, uuid } from '../../lib/fields';
+import { afterFields, distinctList, email, optStr, partialUpdate, reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
 import { out } from '../openapi';
 
@@ -11,18 +11,16 @@ export const PerguntaRequest = z
     texto: reqStr(500),
     tipo: z.enum(PERGUNTA_TIPOS),
     obrigatoria: z.boolean().default(false),
-    opcoes: z.array(reqStr(200)).min(2).max(20).nullish(),
+    opcoes: distinctList(reqStr(200), { min: 2, max: 20, message: 'opções repetidas' }).nullish(),
     criterio: z.enum(CRITERIOS).nullish(),
   })
   .superRefine((q, ctx) => {
     if (choiceKinds.has(q.tipo)) {
       if (!q.opcoes) ctx.addIssue({ code: 'custom', path: ['opcoes'], message: 'obrigatório em perguntas de escolha' });
-      else if (new Set(q.opcoes).size !== q.opcoes.length)
-        ctx.addIssue({ code: 'custom', path: ['opcoes'], message: 'opções repetidas' });
     } else if (q.opcoes) ctx.addIssue({ code: 'custom', path: ['opcoes'], message: 'só cabe em perguntas de escolha' });
     if (q.criterio && q.tipo !== 'nota_1_5')
       ctx.addIssue({ code: 'custom', path: ['criterio'], message: 'só cabe em perguntas nota_1_5' });
-  })
+  }, afterFields)
   .openapi('PerguntaRequest', {
     description: '`opcoes` only (and required) for escolha_*; `criterio` only on nota_1_5 (asked once per team member)',
   });
@@ -40,17 +38,17 @@ export const PesquisaCreate = z
   })
   .openapi('PesquisaRequest');
 
-export const PesquisaUpdate = z
-  .object({
+export const PesquisaUpdate = partialUpdate(
+  {
     titulo: reqStr(200).optional(),
     publico: z.enum(PESQUISA_PUBLICOS).optional(),
     anonima: z.boolean().optional(),
     tipo_evento_id: uuid().nullish(),
     status: z.enum(PESQUISA_STATUS).optional(),
     perguntas: perguntas.optional(),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'informe ao menos um campo' })
-  .openapi('PesquisaUpdate', { description: 'Fields sent change; `perguntas` replaces every question' });
+  },
+  'informe ao menos um campo',
+).openapi('PesquisaUpdate', { description: 'Fields sent change; `perguntas` replaces every question' });
 
 export const PerguntaSchema = z
   .object({
@@ -168,7 +166,14 @@ export const RespostasRequest = z
         z.object({
           pergunta_id: uuid(),
           profissional_id: uuid().optional(),
-          valor: z.union([z.number(), reqStr(2000), z.boolean(), z.array(reqStr(200)).max(20)]),
+          valor: z.union([
+            z.number(),
+            reqStr(2000),
+            z.boolean(),
+            // Checked against the question (services/pesquisas.ts validateRespostas): the options chosen
+            // in an escolha_multipla answer, at least one, none twice.
+            z.array(reqStr(200)).max(20).openapi({ minItems: 1, uniqueItems: true }),
+          ]),
         }),
       )
       .min(1)

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { REGIME_FISCAL, TIPO_CHAVE_PIX } from '../../db/schema';
-import { email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
+import { afterFields, email, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
 
 const optBool = () => z.boolean().nullish();
 const optCount = () => z.number().int().min(0).max(1000).nullish();
@@ -119,6 +119,7 @@ export const CreateProfissionalInput = z
   .refine((b) => b.senha === undefined || (b.email !== undefined && b.email !== null), {
     path: ['email'],
     message: 'é obrigatório com senha',
+    ...afterFields,
   })
   .openapi('CreateProfissionalInput', {
     description: 'media is computed by the server; ratings and email are ignored unless an administrator writes',

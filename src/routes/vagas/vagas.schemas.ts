@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
-import { isoDate, uf, uuid } from '../../lib/fields';
+import { afterFields, isoDate, uf, uuid } from '../../lib/fields';
 
 const q = (name: string, description?: string) => ({ param: { name, in: 'query' as const }, description });
 
@@ -15,7 +15,11 @@ export const VagasQuery = z
     uf: uf().optional().openapi(q('uf', "the FOT record's state")),
     ...pageFields,
   })
-  .refine((v) => !v.de || !v.ate || v.de <= v.ate, { path: ['ate'], message: 'deve ser igual ou posterior a de' });
+  .refine((v) => !v.de || !v.ate || v.de <= v.ate, {
+    path: ['ate'],
+    message: 'deve ser igual ou posterior a de',
+    ...afterFields,
+  });
 
 export const VagaSchema = z
   .object({
