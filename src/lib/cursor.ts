@@ -62,8 +62,8 @@ export const cursorAntes = <T>(parse: (s: string) => T | undefined, what: string
       param: { name: 'antes', in: 'query' },
       type: 'string',
       maxLength: 200,
-      // A cursor is base64url; an instant is INSTANT_PATTERN (the date part real, lib/dates.ts).
-      pattern: `^(?:[A-Za-z0-9_-]+|${INSTANT_PATTERN.slice(1, -1)})$`,
+      // A cursor (opaque base64url) or an instant as the API writes them, on a real day (lib/dates.ts).
+      anyOf: [{ format: 'date-time', pattern: INSTANT_PATTERN }, { pattern: '^[A-Za-z0-9_-]+$' }],
       description: `The \`X-Next-Cursor\` header of the previous page (exact paging), or an ISO-8601 timestamp: only ${what} created before it`,
     });
 

@@ -3,7 +3,7 @@ import type * as core from 'zod/v4/core';
 import { reservedKeyPrefix, SYSTEM_KEY_PREFIXES } from '../db/schema/financeiro';
 import { isUf, normalizeCpf, normalizeCpfCnpj, UFS } from './brazil';
 import { dateMessage, isIsoDate, isIsoInstant, isTime } from './dates';
-import { hasAtMost2Decimals } from './money';
+import { hasAtMost2Decimals, hasAtMostDecimals } from './money';
 import { cleanText, FORBIDDEN_CLASS, FORBIDDEN_TEXT_MESSAGE, hasNoForbiddenChars, INVISIBLE_CLASS } from './text';
 
 /**
@@ -110,15 +110,28 @@ export const TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*$`;
  */
 export const REQUIRED_TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*[^${FORBIDDEN_CLASS}\\s${INVISIBLE_CLASS}][^${FORBIDDEN_CLASS}]*$`;
 
+/**
+ * At most `max` characters, counted as the document's `maxLength` counts them: code points, so an
+ * emoji (two UTF-16 units, what `.max()` would count) is one character on both sides.
+ */
+const maxChars =
+  (max: number) =>
+  (payload: core.ParsePayload<string>): void => {
+    let n = 0;
+    for (const _ of payload.value) if (++n > max) break;
+    if (n > max)
+      payload.issues.push({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: payload.value });
+  };
+
 /** A required string: trimmed, empty counts as missing, bounded. */
 export const reqStr = (max: number) =>
-  text().min(1, 'é obrigatório').max(max).openapi({ pattern: REQUIRED_TEXT_PATTERN });
+  text().min(1, 'é obrigatório').check(maxChars(max)).openapi({ maxLength: max, pattern: REQUIRED_TEXT_PATTERN });
 
 /** An optional string: trimmed; empty or null clears it (stored as null). */
 export const optStr = (max: number) =>
   text()
-    .max(max)
-    .openapi({ pattern: TEXT_PATTERN })
+    .check(maxChars(max))
+    .openapi({ maxLength: max, pattern: TEXT_PATTERN })
     .nullish()
     .transform((s) => (s === '' ? null : s));
 
@@ -141,11 +154,21 @@ export const clientKey = (max: number) =>
     });
 
 /**
- * The server's e-mail rule (Zod's, stricter than `format: email`: a dotted domain with a TLD of 2+
- * letters, so `a@localhost` is refused), stated as the pattern. Zod's regex uses no lookaround, so
- * any JSON Schema validator (and a generator of examples) can use it as it is.
+ * A search term of a query string (a city, an action name): trimmed, so it must hold a character
+ * that is not a space, bounded like a text.
  */
-export const EMAIL_PATTERN = z.regexes.email.source;
+export const searchText = (max: number) =>
+  z.string().trim().min(1, 'é obrigatório').check(maxChars(max)).openapi({ maxLength: max, pattern: '\\S' });
+
+/**
+ * The server's e-mail rule, stated as the document's pattern: Zod's (stricter than `format: email`: a
+ * dotted domain with a TLD of 2+ letters, so `a@localhost` is refused) within the limits of a real
+ * address, which `format: email` also holds answers to: at most 64 characters before the `@`, domain
+ * labels of at most 63 that start and end with a letter or digit (`a@b-.co` is no address).
+ */
+export const EMAIL_RE =
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+export const EMAIL_PATTERN = EMAIL_RE.source;
 
 export const email = () =>
   z
@@ -154,7 +177,7 @@ export const email = () =>
     .toLowerCase()
     .min(1, 'é obrigatório')
     .max(254)
-    .pipe(z.email('deve ser um e-mail válido'))
+    .pipe(z.email({ pattern: EMAIL_RE, message: 'deve ser um e-mail válido' }))
     .openapi({ format: 'email', pattern: EMAIL_PATTERN, example: 'maria@example.com' });
 
 /** Passwords are taken as typed (not trimmed): 6 to 128 characters. */
@@ -185,6 +208,15 @@ export const optUf = () =>
     .nullish()
     .openapi({ ...ufDoc, pattern: `^\\s*${UF_ANY_CASE}?\\s*$` });
 
+/**
+ * The shapes of a CPF and a CNPJ, punctuated or not, as the document states them; the check digits are
+ * named by `format` (`cpf`, `cpf-cnpj`: formats of this API, which JSON Schema tools leave to us).
+ */
+const CPF_SHAPE = '\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}';
+const CNPJ_SHAPE = '\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2}';
+const cpfDoc = { format: 'cpf', pattern: `^\\s*${CPF_SHAPE}\\s*$` };
+const cpfCnpjDoc = { format: 'cpf-cnpj', pattern: `^\\s*(?:${CPF_SHAPE}|${CNPJ_SHAPE})?\\s*$` };
+
 /** Optional CPF or CNPJ (check digits verified), punctuation allowed, stored as digits; empty clears it. */
 export const optCpfCnpj = () =>
   z
@@ -200,7 +232,7 @@ export const optCpfCnpj = () =>
       return digits;
     })
     .nullish()
-    .openapi({ example: '529.982.247-25' });
+    .openapi({ ...cpfCnpjDoc, example: '529.982.247-25' });
 
 /** A required CPF (check digits verified), punctuation allowed, stored as its 11 digits. */
 export const cpf = () =>
@@ -215,7 +247,7 @@ export const cpf = () =>
       }
       return digits;
     })
-    .openapi({ example: '529.982.247-25', description: 'check digits verified; answered as 11 digits' });
+    .openapi({ ...cpfDoc, example: '529.982.247-25', description: 'check digits verified; answered as 11 digits' });
 
 /** Optional CEP (00000-000), stored as 8 digits; empty clears it. */
 export const optCep = () =>
@@ -252,7 +284,7 @@ export const percent = () =>
     .number()
     .min(0)
     .max(100)
-    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'deve ter no máximo 4 casas decimais')
+    .refine((v) => hasAtMostDecimals(v, 4), 'deve ter no máximo 4 casas decimais')
     .openapi({ minimum: 0, maximum: 100, multipleOf: 0.0001, description: 'percent: 11 = 11%', example: 7.5 });
 
 /**
@@ -289,9 +321,7 @@ export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const TIME_PATTERN = '^(?:[01]\\d|2[0-3]):[0-5]\\d$';
 /** An instant as the API writes them: `2026-11-22T01:21:00.000Z` (the milliseconds optional). */
 export const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z$';
-/** A date or an instant (the activity log's `de`/`ate`). */
-export const DATE_OR_INSTANT_PATTERN =
-  '^\\d{4}-\\d{2}-\\d{2}(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z)?$';
+('^\\d{4}-\\d{2}-\\d{2}(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z)?$');
 
 /**
  * Every date field and date query parameter: YYYY-MM-DD, a real day of years 0000-9999 (lib/dates.ts
@@ -319,7 +349,13 @@ export const isoDateOrInstant = () =>
         message: dateMessage('deve ser uma data (AAAA-MM-DD) ou um instante ISO-8601', day),
       });
     })
-    .openapi({ pattern: DATE_OR_INSTANT_PATTERN, example: '2026-12-05' });
+    .openapi({
+      anyOf: [
+        { format: 'date', pattern: DATE_PATTERN },
+        { format: 'date-time', pattern: INSTANT_PATTERN },
+      ],
+      example: '2026-12-05',
+    });
 
 export const hhmm = () =>
   z.string().trim().refine(isTime, 'deve ser um horário HH:MM').openapi({ pattern: TIME_PATTERN, example: '19:30' });

@@ -15,8 +15,18 @@ export function exactCentavos(valor: number): number | null {
   return Number.isSafeInteger(c) && c / 100 === valor ? c : null;
 }
 
-/** True when the number has at most 2 decimals (tolerating binary representation noise). */
-export const hasAtMost2Decimals = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
+/**
+ * True when the number has at most `decimals` decimals, tolerating the noise of its binary form: a few
+ * units in the last place of v × 10^decimals, however large v is (a fixed 1e-6 refused about one
+ * valid amount in twelve above R$ 100 million, which the document's `multipleOf: 0.01` allows).
+ */
+export function hasAtMostDecimals(v: number, decimals: number): boolean {
+  const scaled = v * 10 ** decimals;
+  return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-6, Math.abs(scaled) * 1e-14);
+}
+
+/** True when the number has at most 2 decimals (a BRL amount). */
+export const hasAtMost2Decimals = (v: number) => hasAtMostDecimals(v, 2);
 
 /**
  * Splits `totalCentavos` into `n` installments whose sum is exact: every installment but the last is

@@ -28,6 +28,7 @@ import { signAccessToken } from '../../src/lib/tokens';
 import { env } from 'cloudflare:test';
 import { errorShapeProblem, send, UNKNOWN_ID } from '../helpers/request';
 import { sessionOf } from '../helpers/factories';
+import { FromDocument } from './from-document';
 import {
   callerFor,
   makeWorld,
@@ -485,7 +486,12 @@ function renderHeaders(op: Operation, h: HeaderCase): Record<string, string> {
 
 const SECRET_RE = /pbkdf2-sha256\$|senha_?hash|"stack"|\bat \S+ \(\S+:\d+:\d+\)|D1_ERROR|SQLITE_/i;
 
-async function check(method: string, path: string, headers: Record<string, string>, body: string | undefined) {
+async function check(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; body: unknown; where: () => string }> {
   generated++;
   const res = await send(method, path, { headers, body });
   const text = await res.text();
@@ -512,9 +518,13 @@ async function check(method: string, path: string, headers: Record<string, strin
     if (expected === undefined) throw new Error(`unknown code ${e.code} for ${where()}`);
     if (expected !== res.status && !(e.code === 'ACCOUNT_PENDING' && res.status === 401))
       throw new Error(`code ${e.code} with status ${res.status} (expected ${expected}) for ${where()}`);
-  } else if (res.headers.get('content-type')?.includes('application/json')) {
-    JSON.parse(text);
+    return { status: res.status, body: parsed, where };
   }
+  return {
+    status: res.status,
+    body: res.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : text,
+    where,
+  };
 }
 
 const params = (numRuns: number): fc.Parameters<unknown> => ({
@@ -590,6 +600,143 @@ describe.skipIf(queryOps.length === 0)('fuzzed query strings on every GET route 
     });
   }
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The document and the server agree (issue 32 item 19): a value generated FROM the document's
+// constraints (test/security/from-document.ts) is one the server's validation accepts. The answer may
+// still be a refusal decided against the stored data (a random id is 404, a date before today 409),
+// never one of schema validation (a 400 with `campos`), except for the rules between two fields,
+// which JSON Schema cannot state and the routes describe in words.
+
+const RUNS_PER_DOC_ROUTE = 12;
+/** The sentences of rules between fields (`afterFields` in lib/fields.ts and the route schemas). */
+const BETWEEN_FIELDS = new Set([
+  'deve ser igual ou posterior a de',
+  'é obrigatório com senha',
+  'é obrigatório para trocar a senha',
+  'obrigatório em perguntas de escolha',
+  'só cabe em perguntas de escolha',
+  'só cabe em perguntas nota_1_5',
+  'funcao_id: cada função no máximo uma vez',
+  'ate: crescente, null só (e sempre) na última faixa',
+]);
+
+const fromDoc = new FromDocument(doc);
+const docBodyOps = writeOps.filter((o) => o.body);
+const docQueryOps = ops
+  .filter((o) => o.queryParams.length > 0 || /\{(?!id\})/.test(o.path))
+  .filter((o) => !o.body && o.method === 'GET')
+  .filter((o) => !ONLY || opKey(o) === ONLY);
+
+/** Path parameters other than `{id}` (a real row), generated from their documented schemas. */
+function docPath(op: Operation): fc.Arbitrary<string> {
+  const declared = (doc.paths[op.path]![op.method.toLowerCase()]!.parameters ?? []).filter(
+    (p) => p.in === 'path' && p.name !== 'id',
+  );
+  const base = renderPath(op, { kind: 'real' });
+  if (declared.length === 0) return fc.constant(base);
+  return fc
+    .tuple(...declared.map((p) => fromDoc.valid(p.schema ?? { type: 'string' })))
+    .map((values) =>
+      declared.reduce((path, p, i) => path.replace(`{${p.name}}`, encodeURIComponent(String(values[i]))), base),
+    );
+}
+
+/** Query parameters from their documented schemas, each present or not; an opaque cursor only as its instant form. */
+function docQuery(op: Operation): fc.Arbitrary<[string, string][]> {
+  if (op.queryParams.length === 0) return fc.constant([]);
+  return fc
+    .tuple(
+      ...op.queryParams.map((p) => {
+        const schema =
+          p.name === 'antes' && p.schema.anyOf ? { ...p.schema, anyOf: undefined, ...p.schema.anyOf[0] } : p.schema;
+        return fc.option(fromDoc.valid(schema), { nil: undefined });
+      }),
+    )
+    .map((values) =>
+      values.flatMap((v, i) =>
+        v === undefined || v === null ? [] : [[op.queryParams[i]!.name, String(v)] as [string, string]],
+      ),
+    );
+}
+
+/** A body: the route's valid one with one field generated from the document, or the whole body generated. */
+function docBody(op: Operation): fc.Arbitrary<unknown> {
+  const root = op.body!;
+  const whole = fromDoc.valid(root);
+  if (typeOf(root) === 'array' || !nonNull(root)?.properties) return whole;
+  const props = nonNull(root)!.properties!;
+  const one = fc
+    .constantFrom(...Object.keys(props))
+    .chain((field) =>
+      fromDoc.valid(props[field]!).map((value) => ({ ...(validBody(opKey(op), w) as object), [field]: value })),
+    );
+  return fc.oneof({ weight: 3, arbitrary: one }, { weight: 1, arbitrary: whole });
+}
+
+/** The header parameters a route requires (an Idempotency-Key), from their documented schemas. */
+function docHeaders(op: Operation): fc.Arbitrary<Record<string, string>> {
+  const declared = (doc.paths[op.path]![op.method.toLowerCase()]!.parameters ?? []).filter(
+    (p) => p.in === 'header' && (p as { required?: boolean }).required,
+  );
+  return fc
+    .tuple(...declared.map((p) => fromDoc.valid(p.schema ?? { type: 'string' })))
+    .map((values) => Object.fromEntries(declared.map((p, i) => [p.name, String(values[i])])));
+}
+
+async function expectSchemaAccepts(
+  method: string,
+  path: string,
+  op: Operation,
+  body: unknown,
+  headers: Record<string, string>,
+) {
+  const res = await check(
+    method,
+    path,
+    { authorization: `Bearer ${callerFor(op, w).token}`, 'content-type': 'application/json', ...headers },
+    body === undefined ? undefined : JSON.stringify(body),
+  );
+  const campos = (res.body as { campos?: { campo: string | null; erro: string }[] } | null)?.campos;
+  const refused = (campos ?? []).filter((c) => !BETWEEN_FIELDS.has(c.erro));
+  if (res.status === 400 && refused.length)
+    throw new Error(
+      `the document allows what the server refuses: ${JSON.stringify(refused).slice(0, 300)} for ${res.where()}`,
+    );
+}
+
+describe.skipIf(docBodyOps.length === 0)('bodies generated from the document are accepted by the server', () => {
+  it('covers the routes with a JSON body', () => {
+    expect(docBodyOps.length).toBeGreaterThanOrEqual(ONLY ? 0 : 40);
+  });
+  for (const op of docBodyOps) {
+    it(`${op.method} ${op.path}: no 400 of schema validation`, async () => {
+      await fc.assert(
+        fc.asyncProperty(docPath(op), docBody(op), docHeaders(op), async (path, body, headers) => {
+          await expectSchemaAccepts(op.method, path, op, body, headers);
+        }),
+        params(RUNS_PER_DOC_ROUTE),
+      );
+    });
+  }
+});
+
+describe.skipIf(docQueryOps.length === 0)(
+  'query strings and path parameters generated from the document are accepted',
+  () => {
+    for (const op of docQueryOps) {
+      it(`${op.method} ${op.path}: no 400 of schema validation`, async () => {
+        await fc.assert(
+          fc.asyncProperty(docPath(op), docQuery(op), async (path, pairs) => {
+            const query = new URLSearchParams(pairs).toString();
+            await expectSchemaAccepts('GET', query ? `${path}?${query}` : path, op, undefined, {});
+          }),
+          params(RUNS_PER_DOC_ROUTE),
+        );
+      });
+    }
+  },
+);
 
 describe('volume', () => {
   it(`generated at least ${MIN_TOTAL} requests in this run`, () => {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { cursorAntes, cursorLimit, cursorParts } from '../../lib/cursor';
 import { isIsoInstant, saoPauloDayStart } from '../../lib/dates';
-import { afterFields, isoDateOrInstant, uuid } from '../../lib/fields';
+import { afterFields, isoDateOrInstant, searchText, uuid } from '../../lib/fields';
 import { MOTIVOS, type LogCursor } from '../../services/activity-log';
 import { out } from '../openapi';
 
@@ -50,11 +50,7 @@ const bound = (name: 'de' | 'ate') =>
     });
 
 const text = (name: string, description: string) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
+  searchText(100)
     .optional()
     .openapi({ param: { name, in: 'query' }, description });
 

@@ -22,6 +22,8 @@ export const IdempotencyHeader = z.object({
     .max(64)
     .openapi({
       param: { name: 'idempotency-key', in: 'header' },
+      // What a header can carry once HTTP has trimmed it: visible ASCII, inner spaces.
+      pattern: '^[!-~](?:[ -~]*[!-~])?$',
       example: 'f3c1a7e2-pedido-maria',
       description:
         'required, 1-64 characters, chosen by the client per order: the same key and body again answer the same order; the same key with another body is 409 IDEMPOTENCY_MISMATCH',

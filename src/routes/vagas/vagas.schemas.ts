@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
-import { afterFields, isoDate, uf, uuid } from '../../lib/fields';
+import { afterFields, isoDate, searchText, uf, uuid } from '../../lib/fields';
 
 const q = (name: string, description?: string) => ({ param: { name, in: 'query' as const }, description });
 
@@ -11,7 +11,7 @@ export const VagasQuery = z
     tipo_evento_id: uuid().optional().openapi(q('tipo_evento_id')),
     de: isoDate().optional().openapi(q('de', 'from this date (inclusive); never before today')),
     ate: isoDate().optional().openapi(q('ate', 'up to this date (inclusive)')),
-    cidade: z.string().trim().min(1).max(120).optional().openapi(q('cidade', "the FOT record's city, any case")),
+    cidade: searchText(120).optional().openapi(q('cidade', "the FOT record's city, any case")),
     uf: uf().optional().openapi(q('uf', "the FOT record's state")),
     ...pageFields,
   })
