@@ -110,28 +110,15 @@ export const TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*$`;
  */
 export const REQUIRED_TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*[^${FORBIDDEN_CLASS}\\s${INVISIBLE_CLASS}][^${FORBIDDEN_CLASS}]*$`;
 
-/**
- * At most `max` characters, counted as the document's `maxLength` counts them: code points, so an
- * emoji (two UTF-16 units, what `.max()` would count) is one character on both sides.
- */
-const maxChars =
-  (max: number) =>
-  (payload: core.ParsePayload<string>): void => {
-    let n = 0;
-    for (const _ of payload.value) if (++n > max) break;
-    if (n > max)
-      payload.issues.push({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: payload.value });
-  };
-
 /** A required string: trimmed, empty counts as missing, bounded. */
 export const reqStr = (max: number) =>
-  text().min(1, 'é obrigatório').check(maxChars(max)).openapi({ maxLength: max, pattern: REQUIRED_TEXT_PATTERN });
+  text().min(1, 'é obrigatório').max(max).openapi({ pattern: REQUIRED_TEXT_PATTERN });
 
 /** An optional string: trimmed; empty or null clears it (stored as null). */
 export const optStr = (max: number) =>
   text()
-    .check(maxChars(max))
-    .openapi({ maxLength: max, pattern: TEXT_PATTERN })
+    .max(max)
+    .openapi({ pattern: TEXT_PATTERN })
     .nullish()
     .transform((s) => (s === '' ? null : s));
 
@@ -158,7 +145,7 @@ export const clientKey = (max: number) =>
  * that is not a space, bounded like a text.
  */
 export const searchText = (max: number) =>
-  z.string().trim().min(1, 'é obrigatório').check(maxChars(max)).openapi({ maxLength: max, pattern: '\\S' });
+  z.string().trim().min(1, 'é obrigatório').max(max).openapi({ pattern: '\\S' });
 
 /**
  * The server's e-mail rule, stated as the document's pattern: Zod's (stricter than `format: email`: a
