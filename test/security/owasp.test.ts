@@ -161,7 +161,10 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
   it('an id of the other region is 404 on EVERY regional route with an id, and the row stays as it was', async () => {
     const snapshot = () => mgRows(w.mg);
     const before = await snapshot();
-    const regional = ops.filter((o) => o.regional && o.path.includes('{id}'));
+    // An account has no region (users are global): the role route reads x-regiao only for the company it names.
+    const regional = ops.filter(
+      (o) => o.regional && o.path.includes('{id}') && !o.path.startsWith('/api/admin/users/{id}'),
+    );
     expect(regional.length).toBeGreaterThanOrEqual(20);
     const problems: string[] = [];
     for (const op of regional) {
