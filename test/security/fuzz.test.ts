@@ -619,6 +619,7 @@ const BETWEEN_FIELDS = new Set([
   'só cabe em perguntas nota_1_5',
   'funcao_id: cada função no máximo uma vez',
   'ate: crescente, null só (e sempre) na última faixa',
+  'informe seq e hash juntos, ou nenhum dos dois',
 ]);
 
 const fromDoc = new FromDocument(doc);
