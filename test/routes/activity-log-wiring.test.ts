@@ -18,6 +18,7 @@ import {
   db,
   makeAdmin,
   makeCatalog,
+  makeEmpresa,
   makeFot,
   makeFotRefs,
   makeNotifications,
@@ -162,7 +163,8 @@ describe('admin users', () => {
     expect(c.dados.role).toEqual({ depois: 'RESEARCHER' });
     expectNoSecrets(c, 'senha-criada');
 
-    const pending = await makeUser({ ativo: false });
+    // An EVENT_OWNER belongs to a company (issue 32 item 18): the account has one before its role changes.
+    const pending = await makeUser({ ativo: false, empresaId: (await makeEmpresa()).id });
     since = await lastSeq();
     expect((await api('PATCH', `/api/admin/users/${pending.id}/approve`, { token: admin.token })).status).toBe(200);
     expect((await entry(pending.id, 'users.approve', since)).dados).toEqual({ ativo: { antes: false, depois: true } });
