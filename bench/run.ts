@@ -250,7 +250,7 @@ const ROUTES: BenchRoute[] = [
   {
     name: 'PATCH /api/convites/{id} (accept)',
     // Informational: the guarded UPDATE alone, not the same write. Judged on its row "(baseline +
-    // its effects)" (below; README "Performance, round two", item 11).
+    // its effects)" (below; docs/performance.md#the-targets).
     target: undefined,
     method: 'PATCH',
     path: '/api/convites/',
@@ -781,8 +781,8 @@ type Setup = {
 /**
  * The project's wrangler.toml without its `[assets]` section, for `wrangler dev` (in `tmp`). In `wrangler
  * dev`, every request to a Worker with static assets first goes through a local asset-router Worker,
- * a hop the baseline (no assets) does not make, that cost about 0.12 of GET /api/me's ratio (README,
- * "Performance, round two", item 10). A deployed Worker does not run that hop itself: Cloudflare
+ * a hop the baseline (no assets) does not make, that cost about 0.12 of GET /api/me's ratio (docs/performance.md,
+ * "The bench"). A deployed Worker does not run that hop itself: Cloudflare
  * looks the asset up before invoking the Worker. Both sides are then the Worker alone. The built
  * snapshot is given as the script, so `main`, `[alias]` and `migrations_dir` (build and migration
  * time only) need not resolve from `tmp`; a developer's `.dev.vars`, which wrangler reads next to

@@ -1,4 +1,4 @@
-// Imports point down only (README "Where code goes"): each file of src/ belongs to a layer, and a
+// Imports point down only (docs/architecture.md#where-code-goes): each file of src/ belongs to a layer, and a
 // layer may import only the layers listed for it. Run by `npm test`; prints every upward import.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -57,7 +57,7 @@ for (const file of files) {
   }
 }
 if (upward.length) {
-  console.error(`Imports pointing up (see README "Where code goes"):\n  ${upward.join('\n  ')}`);
+  console.error(`Imports pointing up (see docs/architecture.md#where-code-goes):\n  ${upward.join('\n  ')}`);
   process.exit(1);
 }
 console.log(`imports: ${files.length} files of src/, none points up`);

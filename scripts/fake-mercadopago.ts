@@ -1,6 +1,6 @@
 /**
  * A local stand-in for Mercado Pago, so that an order goes from `pendente` to `pago` on `npm run dev`
- * without an account (README, "Photo packages and payments"). Nothing leaves the machine.
+ * without an account (docs/guide/payments.md). Nothing leaves the machine.
  *
  *   npm run fake:mercadopago                      serves the fake on :8790 (MP_API_URL of .dev.vars)
  *   npm run fake:mercadopago -- pay <pedido_id> [approved|rejected]

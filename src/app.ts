@@ -187,5 +187,5 @@ export function createApp() {
   return routes;
 }
 
-/** For `hc<AppType>(url)` (hono/client): see examples/client.ts and the README. */
+/** For `hc<AppType>(url)` (hono/client): see examples/client.ts and docs/guide/clients.md. */
 export type AppType = ClientApp<ReturnType<typeof createApp>>;

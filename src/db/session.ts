@@ -13,7 +13,7 @@ import { createDb, type Db } from './client';
  * - Every other method (a write): 'first-primary', so a write never starts from a stale replica.
  *
  * Without read replication enabled on the database every query goes to the primary and the
- * bookmark still travels (README, "Read replicas"). A binding without withSession (a test double)
+ * bookmark still travels (docs/performance.md, "Read replicas"). A binding without withSession (a test double)
  * runs on the plain binding and answers no bookmark.
  */
 export const BOOKMARK_HEADER = 'x-d1-bookmark';

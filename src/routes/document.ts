@@ -30,7 +30,8 @@ export const TAGS: Record<string, string> = {
   'Photo packages and orders':
     'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
   'Payment webhooks': "The payment gateway's signed notifications (no token).",
-  Finance: 'Categories, entries, contracts, results, payout batches and tax tables (/api/financeiro; README "Money").',
+  Finance:
+    'Categories, entries, contracts, results, payout batches and tax tables (/api/financeiro; docs/guide/money.md).',
   'Call sheets': "An event's logistics (call sheet), versioned; changes notify the accepted team.",
   'Calendar feeds': "The caller's iCalendar (RFC 5545) subscription url, and the public feed it points to.",
   'Job listings': 'Open places of published team functions, and the applications of professionals to them.',
@@ -78,7 +79,7 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, opts: DocumentO
       version: '1.0',
       description:
         'Backend of the graduation-event coverage system. Errors are `{"error", "code"}`. ' +
-        'Generate clients from this document (see the README: openapi-typescript + openapi-fetch). ' +
+        'Generate clients from this document (see docs/guide/clients.md: openapi-typescript + openapi-fetch). ' +
         'Read replicas: every answer that read or wrote D1 carries an `x-d1-bookmark` header; send the last one ' +
         'back as the `x-d1-bookmark` request header so that your reads see your own writes (a malformed one is ignored).',
       contact: { name: 'Event Operations API maintainers' },

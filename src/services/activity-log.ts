@@ -40,7 +40,7 @@ import { hmacSha256Hex, sameText, sha256Hex } from '../lib/tokens';
 import { prepareEmail } from './mail';
 
 /**
- * The activity log (docs/decisions.md#d15; README "What the activity log records"): the ONE writer
+ * The activity log (docs/decisions.md#d15; docs/guide/activity-log.md): the ONE writer
  * every write route uses, the list, the sealing of the hash chain and its verification.
  *
  * The writer never runs anything: it returns a statement that the caller puts in its write's own

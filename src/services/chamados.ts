@@ -28,7 +28,7 @@ import { prepareNotifications, type NewNotification, type Push } from './notific
 import { regionAdmin } from './users';
 
 /**
- * Support tickets (docs/decisions-2 D22; README "Support tickets"). Who sees a ticket: its
+ * Support tickets (docs/decisions-2 D22; docs/guide/tickets.md). Who sees a ticket: its
  * requester, and the administrators of its region; anyone else gets 404. Internal messages
  * (`interna`) are selected only for administrators, so no answer to a requester can carry one.
  */

@@ -17,7 +17,7 @@ import { nameKey } from '../lib/names';
 import { changed, created, logRowWrite, logStatement, type LogCtx, type LogSource } from './activity-log';
 
 /**
- * Finance (docs/decisions.md#d18-finance, README "Money"): the batchable builders every aggregate
+ * Finance (docs/decisions.md#d18-finance, docs/guide/money.md): the batchable builders every aggregate
  * uses to write money (contracts, fees, orders, imports, refunds). Each returns statements for the
  * CALLER's own D1 batch, activity-log entry included, and never reads first: categories are looked
  * up by SQL subquery, guards are conditions of the statement itself.
@@ -368,7 +368,7 @@ export function feeOnCancel(
   now: string | SQL = nowIso(),
 ): Stmt[] {
   const l = lancamentos;
-  // A fee already gathered into a live payout batch stays: cancel the batch first (README "Money").
+  // A fee already gathered into a live payout batch stays: cancel the batch first (docs/guide/money.md).
   const where = and(
     eq(l.conviteId, conviteId),
     // The partial unique index's own condition, so that SQLite may use it rather than scan the entries.

@@ -57,7 +57,7 @@ import { INVITE_TTL_SECONDS } from './password-reset';
 import { checkPixPair, profissionalColumns } from './profissionais';
 
 /**
- * Spreadsheet import and export (docs/decisions-2 D20; README "Importing spreadsheets").
+ * Spreadsheet import and export (docs/decisions-2 D20; docs/guide/imports.md).
  *
  * POST /api/importacoes validates every row with the SAME Zod schema as the kind's single-record
  * create route (the route layer hands it in: `RowSchemas`) after turning the Brazilian cell formats

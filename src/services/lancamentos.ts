@@ -55,7 +55,7 @@ import {
 } from './financeiro';
 
 /**
- * Finance routes' queries (docs/decisions.md#d18-finance, README "Money"): categories, entries,
+ * Finance routes' queries (docs/decisions.md#d18-finance, docs/guide/money.md): categories, entries,
  * contracts and the result. The batchable builders they share with other aggregates are in
  * services/financeiro.ts.
  */

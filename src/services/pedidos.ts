@@ -16,7 +16,7 @@ import { sha256Hex } from '../lib/tokens';
 import { logRowWrite, logStatement, maskValue, type LogCtx } from './activity-log';
 
 /**
- * Orders of photo packages (docs/decisions-2 D19; README "Photo packages and payments").
+ * Orders of photo packages (docs/decisions-2 D19; docs/guide/payments.md).
  *
  * Creation is idempotent per caller and `Idempotency-Key`: ONE batch inserts the order
  * `ON CONFLICT (criado_por, idempotency_key) DO NOTHING`, guarded by the FOT (region, and the

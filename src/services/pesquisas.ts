@@ -35,7 +35,7 @@ import { prepareEmail, type SendMail } from './mail';
 import { refsInRegion } from './references';
 
 /**
- * Surveys (docs/decisions-2 D21; README "Surveys"): the CRUD of RESEARCHERs and administrators,
+ * Surveys (docs/decisions-2 D21; docs/guide/surveys.md): the CRUD of RESEARCHERs and administrators,
  * single-use links sent by e-mail (by hand, and by the scheduled job the day after events), the
  * public answer routes, the results and the CSV. Client ratings of professionals: services/avaliacoes.ts.
  */

@@ -27,7 +27,7 @@ import { inLiveBatch } from './financeiro';
 import { missingTable, tabelaEmVigor, toTaxTable } from './tabelas-tributarias';
 
 /**
- * Payout batches (docs/decisions.md#d18-finance "Payouts", README "Money"): the `previsto` fees of a
+ * Payout batches (docs/decisions.md#d18-finance "Payouts", docs/guide/money.md): the `previsto` fees of a
  * period gathered per professional, with the withholding of `autonomo_rpa` professionals, approved,
  * then paid in one batch. A fee is in at most one live batch: the partial unique index on
  * repasse_lancamentos (ativo = 1) decides, never a read.

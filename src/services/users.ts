@@ -213,7 +213,7 @@ export const approveProfile = (db: Db, userId: string) =>
     );
 
 /**
- * The administrators of a region (README "Support tickets"): users have no region, so an
+ * The administrators of a region (docs/guide/tickets.md): users have no region, so an
  * administrator belongs to the region of its linked professional profile (D4: an administrator
  * account gets one in the region it was created in); a SUPERADMIN without a profile belongs to
  * every region. Active accounts only. SQL over `users`, to use in a WHERE.

@@ -243,7 +243,7 @@ function openPlacesKept(x: VagasShape) {
  * open places of its functions less those of events where it is invited already. The first reads the
  * kept counts per day (or, filtered by the event's type, city or state, an index range per function),
  * the second starts from the caller's own invitations, so the total costs about the same at 100 or
- * 100,000 events (test/perf/query-plans.test.ts; README "Performance, round two").
+ * 100,000 events (test/perf/query-plans.test.ts; docs/performance.md).
  */
 const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =>
   db

@@ -1,5 +1,5 @@
 // A 5,000-line file (the D20 maximum) validated and applied through HTTP: the apply is one batch of
-// set-based statements whatever the number of lines (README "Importing spreadsheets" reports the times).
+// set-based statements whatever the number of lines (docs/guide/imports.md reports the times).
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../src/db/schema';

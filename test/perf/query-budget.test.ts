@@ -1124,8 +1124,8 @@ const FLAT_SLACK = 30;
  * Route cases whose reads beyond the answer grow with the data today (measured at GROW_ROWS rows,
  * when issue 20 added this check; reads outside a batch are counted since 2026-11-26, helpers/queries.ts): X-Total-Count counts every matching row, results and batches sum the
  * entries they do not list, quotas count the team, an unpaged list joins per row. A ratchet: none may
- * get 25% worse; lower a figure when a change brings it down, and a new route must be flat. README
- * "Performance" lists them as the next round's work.
+ * get 25% worse; lower a figure when a change brings it down, and a new route must be flat.
+ * docs/performance.md ("The query budget test") says why they grow.
  */
 const GROWS_WITH_DATA: Record<string, number> = {
   'tipos-eventos list': 204,
@@ -1195,7 +1195,7 @@ const READS_BEYOND_ROWS: Record<string, number> = {
 const overRatchet = (known: number | undefined, figure: number, growth: number) =>
   known === undefined ? growth > FLAT_SLACK : figure > Math.ceil(known * 1.25) + FLAT_SLACK;
 
-/** Writes whose author check, write, derived rows and read-back are one batch (README "Performance, round two", item 1). */
+/** Writes whose author check, write, derived rows and read-back are one batch (docs/performance.md, "The query budget test"). */
 const FOLDED_WRITES = [
   'cursos create',
   'fin lancamento create',

@@ -128,7 +128,7 @@ describe('payout batches', () => {
       total_liquido: 3739.19,
     });
     const item = (id: string) => b.itens.find((i: any) => i.profissional_id === id);
-    // 3000 × 11% = 330; (3000 − 330) × 7.5% − 169.44 = 30.81; 3000 × 5% = 150 (README "Money").
+    // 3000 × 11% = 330; (3000 − 330) × 7.5% − 169.44 = 30.81; 3000 × 5% = 150 (docs/guide/money.md).
     expect(item(rpa.id)).toMatchObject({
       regime_fiscal: 'autonomo_rpa',
       valor_bruto: 3000,
@@ -379,7 +379,7 @@ describe('payout batches', () => {
     const res = await gather({ de: m.de, ate: m.ate });
     expect(res.status).toBe(201);
     expect(res.body.itens).toEqual([expect.objectContaining({ profissional_id: p.id, valor_bruto: 350 })]);
-    // Withdrawing the invitation leaves a gathered fee alone (cancel the batch first, README "Money").
+    // Withdrawing the invitation leaves a gathered fee alone (cancel the batch first, docs/guide/money.md).
     expect((await api('DELETE', `/api/convites/${inv.body.id}`, { token: admin.token })).status).toBe(204);
     expect(await statusOf(res.body.itens[0].lancamento_ids)).toEqual(['previsto']);
   });

@@ -21,7 +21,7 @@ const TABLE: TaxTable = {
 
 describe('withholding (hand-computed figures)', () => {
   it.each([
-    // bruto, inss, irrf, iss, liquido — worked by hand in README "Money"
+    // bruto, inss, irrf, iss, liquido — worked by hand in docs/guide/money.md
     ['exempt bracket', 200_000, 22_000, 0, 10_000, 168_000],
     ['7.5% bracket: 2670.00 × 7.5% − 169.44', 300_000, 33_000, 3_081, 15_000, 248_919],
     ['15% bracket: 3560.00 × 15% − 381.44', 400_000, 44_000, 15_256, 20_000, 320_744],

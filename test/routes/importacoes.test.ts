@@ -9,7 +9,9 @@ import * as schema from '../../src/db/schema';
 import { parseCsv } from '../../src/lib/csv';
 import agendaVirgula from '../fixtures/agenda-virgula.csv?raw';
 import profissionaisBom from '../fixtures/profissionais-utf8-bom.csv?raw';
-import readme from '../../README.md?raw';
+import guide from '../../docs/guide/imports.md?raw';
+import equipeCsv from '../../examples/equipe.csv?raw';
+import equipeComErrosCsv from '../../examples/equipe-com-erros.csv?raw';
 import fotWin1252 from '../fixtures/cadastro-fot-win1252.csv.txt?inline';
 import { entriesOf, lastSeq, logEntries } from '../helpers/activity-log';
 import { failingD1 } from '../helpers/failing-d1';
@@ -793,9 +795,9 @@ describe('property: any valid set of rows → import, apply → export → impor
   });
 });
 
-describe('README', () => {
+describe('docs/guide/imports.md and examples/', () => {
   it('its example file of each kind is read with the header of the template, and validates once its catalogs exist', async () => {
-    const section = readme.slice(readme.indexOf('## Importing spreadsheets'));
+    const section = guide;
     const blocks = [...section.matchAll(/```csv\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks).toHaveLength(4);
     const regiao = 'MG';
@@ -822,6 +824,18 @@ describe('README', () => {
     }
     const res = await upload(admin.token, 'agenda', ag, regiao);
     expect(res.body).toMatchObject({ status: 'validado', por_acao: { criar: 1, erro: 0 } });
+  });
+
+  it('examples/equipe.csv validates and applies, and examples/equipe-com-erros.csv lists its errors (the guide runs both)', async () => {
+    const regiao = 'MG';
+    // 'Fotógrafo' may exist already in MG (the test above): the file names functions by name
+    await makeCatalog(schema.funcoes, regiao, 'Fotógrafo').catch(() => undefined);
+    await makeCatalog(schema.funcoes, regiao, 'Cinegrafista').catch(() => undefined);
+    const res = await upload(admin.token, 'profissionais', equipeCsv, regiao);
+    expect(res.body).toMatchObject({ status: 'validado', total: 2, por_acao: { criar: 2, erro: 0 } });
+    expect((await aplicar(admin.token, res.body.id, regiao)).status).toBe(200);
+    const bad = await upload(admin.token, 'profissionais', equipeComErrosCsv, regiao);
+    expect(bad.body).toMatchObject({ status: 'com_erros', total: 2, por_acao: { erro: 2 } });
   });
 });
 

@@ -16,7 +16,7 @@ import { timestamps, uuidPk } from './columns';
 import { convites } from './convites';
 import { profissionais } from './profissionais';
 
-/** Finance (docs/decisions.md#d18-finance, README "Money"). Amounts are integer cents. */
+/** Finance (docs/decisions.md#d18-finance, docs/guide/money.md). Amounts are integer cents. */
 
 export const TIPO_LANCAMENTO = ['receita', 'despesa'] as const;
 export type TipoLancamento = (typeof TIPO_LANCAMENTO)[number];

@@ -4,8 +4,8 @@ import { cadastroFot } from './cadastro-fot';
 import { timestamps, uuidPk } from './columns';
 
 /**
- * Photo packages, orders and payment notifications (docs/decisions-2 D19; README "Photo packages and
- * payments"). Money in integer cents.
+ * Photo packages, orders and payment notifications (docs/decisions-2 D19; docs/guide/payments.md).
+ * Money in integer cents.
  */
 
 /** A package a company sells to each graduate, per region. */

@@ -96,7 +96,7 @@ export const pesquisaEnvios = sqliteTable(
 
 /**
  * One submission. In an anonymous survey `envio_id` and `agenda_id` stay null and `created_at`
- * keeps the day only, so no recipient can be reached from it (README "Surveys").
+ * keeps the day only, so no recipient can be reached from it (docs/guide/surveys.md).
  */
 export const pesquisaRespostas = sqliteTable(
   'pesquisa_respostas',

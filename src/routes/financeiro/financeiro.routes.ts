@@ -217,7 +217,7 @@ export const listTabelas = authedRoute({
   responses: { 200: listResponse(TabelaSchema, 'Tax tables') },
 });
 
-// Payout batches (README "Money", "Payouts").
+// Payout batches (docs/guide/money.md, "Payouts").
 
 export const listRepasses = authedRoute({
   method: 'get',

@@ -2,7 +2,7 @@ import { createRouter } from '../router';
 import * as h from './financeiro.handlers';
 import * as r from './financeiro.routes';
 
-/** Finance under /api/financeiro (docs/decisions.md#d18-finance, README "Money"). */
+/** Finance under /api/financeiro (docs/decisions.md#d18-finance, docs/guide/money.md). */
 export const financeiroRoutes = createRouter()
   .openapi(r.listCategorias, h.listCategorias)
   .openapi(r.createCategoria, h.createCategoria)

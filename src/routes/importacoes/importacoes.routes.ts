@@ -36,7 +36,7 @@ export const create = authedRoute({
     'An unknown or missing header column is 400. A finance entry whose `chave_externa` starts with a prefix the system ' +
     `writes itself (${RESERVED_KEY_PREFIXES_DOC}, any case) is a VALIDATION_FAILED line, unless the line is the ` +
     'entry that already holds that key (an exported order revenue entry reads back unchanged). ' +
-    'See README "Importing spreadsheets".',
+    'See docs/guide/imports.md.',
   request: {
     query: TipoQuery,
     body: { required: true, ...csvUpload('The CSV file') },

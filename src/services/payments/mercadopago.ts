@@ -75,7 +75,7 @@ export function mercadoPagoGateway(
           identification: { type: 'CPF', number: p.comprador.cpf },
         },
         payment_methods: { installments: p.parcelas },
-        // The checkout refuses payments after the order expires (a late one is still handled: D19 in README).
+        // The checkout refuses payments after the order expires (a late one is still handled: docs/guide/payments.md).
         expires: true,
         expiration_date_to: p.expiraEm,
       };
