@@ -1,10 +1,8 @@
 import { and, eq, exists, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
+import type { Placeholders, Results, Statements, Values } from './cached-batch';
 import type { Db } from './client';
 import { refreshTokens, users } from './schema';
-import { placeholderScope, scopeShape, scopeValues, type Scope, type ScopeShape, type SqlScope } from './scope';
-
-type Stmt = BatchItem<'sqlite'>;
+import { SCOPE_PARAMS, scopeOf, scopeShape, scopeValues, type Scope, type ScopeShape, type SqlScope } from './scope';
 
 /**
  * Who writes, as a folded write's statements see it (middleware/folded.ts, authorizedWrite): the
@@ -20,10 +18,10 @@ export interface Author {
   guard: SQL;
   log: { atorId: string | null; atorRole: string | null; requestId: string | null };
   /**
-   * The same check for a statement built once per shape (db/prepared-statement.ts): its SQL is
-   * `guardTemplate(db, shape)`, its values `binds`.
+   * The same check in a cached batch (db/cached-batch.ts): which check its shape carries, and the
+   * values of its placeholders (AUTHOR_PARAMS; `guardOf(db, shape, p)` builds it).
    */
-  template: { shape: GuardShape; binds: Record<string, unknown> };
+  cached: { shape: GuardShape; values: AuthorValues };
 }
 
 /**
@@ -32,16 +30,21 @@ export interface Author {
  */
 export type GuardShape = 'none' | ScopeShape;
 
+/** The placeholders of the author check: the scope's (db/scope.ts) and the session's. */
+export const AUTHOR_PARAMS = [...SCOPE_PARAMS, 'author_sid'] as const;
+export type AuthorParam = (typeof AUTHOR_PARAMS)[number];
+export type AuthorValues = Values<AuthorParam>;
+
 /**
  * Runs a write built for its author in one atomic batch, the author's check included. `prove`, when
  * given, tells from the results that a guarded statement wrote (so the author check held, and the
  * user row need not be read: middleware/folded.ts authorizedWrite); the write must then write
  * nothing at all when it does not hold.
  */
-export type AuthoredWrite = <const T extends readonly [Stmt, ...Stmt[]]>(
-  build: (author: Author) => T,
-  prove?: (results: BatchResponse<[...T]>) => boolean,
-) => Promise<BatchResponse<[...T]>>;
+export type AuthoredWrite = <B extends Statements>(
+  build: (author: Author) => B,
+  prove?: (results: Results<B>) => boolean,
+) => Promise<Results<B>>;
 
 /** The session `sid` of the user is live (same rule as the authentication query, middleware/admission.ts). */
 export const liveSession = (sid: string | SQL | Placeholder) =>
@@ -50,7 +53,7 @@ export const liveSession = (sid: string | SQL | Placeholder) =>
 /**
  * `exists (the approved user with this id, role and company, session live)`: uses the users primary
  * key and refresh_tokens_family_idx, so it reads two or three rows whatever the data. Values, or
- * the placeholders of a cached statement (guardTemplate).
+ * the placeholders of a cached statement (guardOf).
  */
 export function authorGuard(db: Db, who: SqlScope, sid: string | Placeholder): SQL {
   return exists(
@@ -69,12 +72,12 @@ export function authorGuard(db: Db, who: SqlScope, sid: string | Placeholder): S
   );
 }
 
-/** The check of `shape` with placeholders for the author's values (`template.binds`: scope.ts's and `author_sid`). */
-export const guardTemplate = (db: Db, shape: GuardShape): SQL =>
-  shape === 'none' ? sql`1` : authorGuard(db, placeholderScope(shape), sql.placeholder('author_sid'));
+/** The author check of `shape` in a cached batch, from its placeholders (`author.cached.values`). */
+export const guardOf = (db: Db, shape: GuardShape, p: Placeholders<AuthorParam>): SQL =>
+  shape === 'none' ? sql`1` : authorGuard(db, scopeOf(shape, p), p.author_sid);
 
-/** The values of `guardTemplate` for the folded author `scope` with session `sid`. */
-export const guardBinds = (scope: Scope, sid: string): Author['template'] => ({
-  shape: scopeShape(scope),
-  binds: { ...scopeValues(scope), author_sid: sid },
+/** The cached check for the author `scope`: folded with session `sid`, or none (`sid` null: the user was read). */
+export const cachedAuthor = (scope: Scope, sid: string | null): Author['cached'] => ({
+  shape: sid === null ? 'none' : scopeShape(scope),
+  values: { ...scopeValues(scope), author_sid: sid },
 });

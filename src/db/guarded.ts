@@ -12,30 +12,28 @@ export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: T['
   const exprs = Object.entries(getTableColumns(table)).map(([key, col]) => {
     let v = row[key];
     if (v === undefined) v = col.defaultFn ? col.defaultFn() : (col.default ?? null);
-    if (v === null) return sql`null`;
+    // A given null binds (as its placeholder would in a cached batch); an absent column's null is SQL.
+    if (v === null && row[key] === undefined) return sql`null`;
     return is(v, SQL) ? v : sql.param(v, col);
   });
   return db.insert(table).select(sql`select ${sql.join(exprs, sql`, `)} where ${condition}`);
 }
 
 /**
- * insertWhere for a statement built once per shape (db/prepared-statement.ts): the value of each of
- * `keys` is the placeholder of that name. A column with a $defaultFn (ids, timestamps) must be among
- * them: its default would be evaluated once and frozen into the cached SQL. Every value must be
- * given (undefined does not bind).
+ * insertWhere of the `columns` of `row` for a cached batch (db/cached-batch.ts: `row` holds its
+ * placeholders, or in its uncached path the values); the table's other columns take their defaults.
+ * A column with a $defaultFn (ids, timestamps) must be among them: its default would be made once
+ * and frozen into the cached SQL.
  */
-export function insertWhereTemplate<T extends SQLiteTable>(db: Db, table: T, keys: string[], condition: SQL) {
-  for (const [key, col] of Object.entries(getTableColumns(table))) {
-    if (col.defaultFn && !keys.includes(key)) throw new Error(`insertWhereTemplate: ${key} needs a value`);
-    // A bound null goes through the column's encoder (drizzle's fillPlaceholders): a nullable
-    // boolean would store 0 and a nullable JSON column the text 'null'. None is templated today.
-    if (
-      keys.includes(key) &&
-      !col.notNull &&
-      (col.columnType === 'SQLiteBoolean' || col.columnType === 'SQLiteTextJson')
-    )
-      throw new Error(`insertWhereTemplate: ${key} is a nullable ${col.columnType}: bind it outside a template`);
-  }
-  const values = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
+export function insertColumnsWhere<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  columns: readonly string[],
+  row: Readonly<Record<string, unknown>>,
+  condition: SQL,
+) {
+  for (const [key, col] of Object.entries(getTableColumns(table)))
+    if (col.defaultFn && !columns.includes(key)) throw new Error(`insertColumnsWhere: ${key} needs a value`);
+  const values = Object.fromEntries(columns.map((k) => [k, row[k]]));
   return insertWhere(db, table, values as T['$inferInsert'], condition);
 }

@@ -1,4 +1,4 @@
-import { sql, type Placeholder } from 'drizzle-orm';
+import type { Placeholder } from 'drizzle-orm';
 import type { Role } from './schema';
 
 /**
@@ -12,7 +12,7 @@ export interface Scope {
   empresaId: string | null;
 }
 
-/** A scope as SQL sees it: real values, or the placeholders of a prepared select (see scopeShape). */
+/** A scope as SQL sees it: real values, or the placeholders of a cached select (see scopeShape). */
 export interface SqlScope {
   id: string | Placeholder;
   role: Role;
@@ -20,14 +20,18 @@ export interface SqlScope {
 }
 
 /**
- * What of a scope decides a prepared select's SQL (the role, whether a company is set); its values
- * bind as `uid` and `empresa` (scopeValues). placeholderScope(shape) is what the builder sees.
+ * What of a scope decides a cached select's SQL (the role, whether a company is set); its values
+ * bind as `uid` and `empresa` (scopeValues, SCOPE_PARAMS). scopeOf(shape, p) is what the builder sees.
  */
 export const scopeShape = (s: Scope) => ({ role: s.role, empresa: s.empresaId !== null });
 export type ScopeShape = ReturnType<typeof scopeShape>;
+export const SCOPE_PARAMS = ['uid', 'empresa'] as const;
 export const scopeValues = (s: Scope) => ({ uid: s.id, empresa: s.empresaId });
-export const placeholderScope = (shape: ScopeShape): SqlScope => ({
-  id: sql.placeholder('uid'),
+export const scopeOf = (
+  shape: ScopeShape,
+  p: Readonly<Record<(typeof SCOPE_PARAMS)[number], Placeholder>>,
+): SqlScope => ({
+  id: p.uid,
   role: shape.role,
-  empresaId: shape.empresa ? sql.placeholder('empresa') : null,
+  empresaId: shape.empresa ? p.empresa : null,
 });

@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
-import { liveSession as liveSessionOf } from '../db/authored';
-import { fastSelect, preparedSelect } from '../db/fast-select';
-import { preparedStatement } from '../db/prepared-statement';
+import { liveSession } from '../db/authored';
+import { cachedSelect } from '../db/cached-batch';
+import { fastSelect } from '../db/fast-select';
 import { users, type AuthUser } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
@@ -12,31 +12,24 @@ import type { AccessClaims, PendingAuth, UserCheck } from '../lib/tokens';
 const { senhaHash: _omit, ...userColumns } = getTableColumns(users);
 
 /**
- * The condition "session `sid` of this user is live": its refresh-token family still has an unrevoked
- * token (security review 3). Part of the user query every authenticated request already makes, so
- * an ended session (logout, password change, theft detection) is no row and 401, at no extra round
- * trip. Uses refresh_tokens_family_idx.
+ * The user row by id while session `sid` is live: its refresh-token family still has an unrevoked
+ * token (security review 3), so an ended session (logout, password change, theft detection) is no
+ * row and 401, at no extra round trip (refresh_tokens_family_idx). Every authenticated request
+ * reads it, so its SQL is built once (db/cached-batch.ts).
  */
-const liveSession = liveSessionOf(sql`${sql.placeholder('sid')}`);
+const userById = cachedSelect({
+  params: ['id', 'sid'],
+  build: (db, _: undefined, p) =>
+    db
+      .select(userColumns)
+      .from(users)
+      .where(and(eq(users.id, p.id), liveSession(p.sid)))
+      .limit(1),
+});
 
-/** The user row by id while the session is live: every authenticated request reads it, so its SQL is built once. */
-const userRow = (db: Db) =>
-  db
-    .select(userColumns)
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder('id')), liveSession))
-    .limit(1);
-const userById = preparedSelect(userRow);
-// The same row for a write's db.batch (folded writes, middleware/folded.ts).
-const userByIdStatement = preparedStatement(userRow);
-
-/** The stored user row of a token's subject, if the token's session is live, as a batchable select. */
+/** The stored user row of a token's subject, if the token's session is live: for a read's or a write's batch. */
 export const selectUser = (db: Db, claims: AccessClaims) =>
   userById(db, undefined, { id: claims.sub, sid: claims.sid });
-
-/** The same row for a write's db.batch. */
-export const userQuery = (db: Db, claims: AccessClaims) =>
-  userByIdStatement(db, undefined, { id: claims.sub, sid: claims.sid });
 
 export async function loadUser(db: Db, claims: AccessClaims): Promise<AuthUser | undefined> {
   const [[user]] = await fastSelect(db, [selectUser(db, claims)]);

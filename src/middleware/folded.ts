@@ -1,14 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { authorGuard, guardBinds, type Author } from '../db/authored';
-import { fastSelect, type BoundSelect, type Item, type SelectRows } from '../db/fast-select';
+import { authorGuard, cachedAuthor, type Author } from '../db/authored';
+import { runBatch, runBatchAfter, type Ready, type Results, type Statements } from '../db/cached-batch';
+import { fastSelect, type Item, type SelectRows } from '../db/fast-select';
 import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
 import type { AuthUser } from '../db/schema';
-import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { AccessClaims, UserCheck } from '../lib/tokens';
-import { admit, confirm, selectUser, userQuery } from './admission';
+import { admit, confirm, selectUser } from './admission';
 
 /**
  * Folded authentication: a read's user check travels in the read's own D1 batch (one round trip
@@ -69,8 +69,8 @@ export async function authorizedBatch<T extends readonly [Item, ...Item[]]>(
  */
 export async function authorizedSelf<R extends { user: AuthUser & { senhaHash?: string } }>(
   c: Context<AppEnv>,
-  live: (db: Db, id: string, sid: string) => BoundSelect<R>,
-  own: (db: Db, id: string) => BoundSelect<R>,
+  live: (db: Db, id: string, sid: string) => Ready<R[]>,
+  own: (db: Db, id: string) => Ready<R[]>,
 ): Promise<R | undefined> {
   const db = c.get('db');
   const pending = c.get('pendingAuth');
@@ -80,8 +80,6 @@ export async function authorizedSelf<R extends { user: AuthUser & { senhaHash?: 
   admit(c, user, pending.allowPending, pending.checks);
   return row;
 }
-
-const unguarded: Author['template'] = { shape: 'none', binds: {} };
 
 /** c.get('user') after a proven write, whose user row was never read: any use is a bug, and says so. */
 const unreadUser = new Proxy({} as AuthUser, {
@@ -107,15 +105,15 @@ const scopeOf = (u: AuthUser): Scope => ({ id: u.id, role: u.role, empresaId: u.
  * written then) does a second batch run, the user row and the same statements, and decide as
  * above. c.get('user') may not be used after a proven write.
  */
-export async function authorizedWrite<const T extends readonly [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]>(
+export async function authorizedWrite<B extends Statements>(
   c: Context<AppEnv>,
-  build: (author: Author) => T,
-  prove?: (results: BatchResponse<[...T]>) => boolean,
-): Promise<BatchResponse<[...T]>> {
+  build: (author: Author) => B,
+  prove?: (results: Results<B>) => boolean,
+): Promise<Results<B>> {
   const db = c.get('db');
   const requestId = c.get('requestId') ?? null;
-  // `guard` is built on first use: statements cached per shape (db/prepared-statement.ts) use `template`.
-  const author = (scope: Scope, guard: () => SQL, template: Author['template'] = unguarded): Author => {
+  // `guard` is built on first use: cached batches (db/cached-batch.ts) use `cached` instead.
+  const author = (scope: Scope, guard: () => SQL, sid: string | null): Author => {
     let built: SQL | undefined;
     return {
       scope,
@@ -123,17 +121,17 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
         return (built ??= guard());
       },
       log: { atorId: scope.id, atorRole: scope.role, requestId },
-      template,
+      cached: cachedAuthor(scope, sid),
     };
   };
-  const unfolded = (u: AuthUser) => db.batch(build(author(scopeOf(u), () => sql`1`)) as never) as never;
+  const unfolded = (u: AuthUser) => runBatch(db, build(author(scopeOf(u), () => sql`1`, null)));
   const pending = c.get('pendingAuth');
   if (!pending) return unfolded(c.get('user'));
   const guess = subjectOf(pending.claims);
   const sid = pending.claims.sid;
-  const stmts = build(author(guess, () => authorGuard(db, guess, sid), guardBinds(guess, sid)));
+  const stmts = build(author(guess, () => authorGuard(db, guess, sid), sid));
   if (prove) {
-    const results = (await db.batch(stmts as never)) as BatchResponse<[...T]>;
+    const results = await runBatch(db, stmts);
     if (prove(results)) {
       // Admitted by the guard itself; the user row was not read (a later c.get('user') fails loudly).
       c.set('pendingAuth', undefined);
@@ -144,10 +142,8 @@ export async function authorizedWrite<const T extends readonly [BatchItem<'sqlit
     // answer (401/403, the write's own refusal, or the write itself if the author was approved
     // meanwhile) comes from one moment, as without `prove`.
   }
-  const [users, ...results] = await db.batch([userQuery(db, pending.claims), ...stmts] as never as [
-    ReturnType<typeof userQuery>,
-  ]);
-  const admitted = admit(c, (users as AuthUser[])[0], pending.allowPending, pending.checks);
+  const [[user], results] = await runBatchAfter(db, selectUser(db, pending.claims), stmts);
+  const admitted = admit(c, user, pending.allowPending, pending.checks);
   // A pending user admitted by a route that allows it had nothing written: the guard requires approval.
-  return admitted.ativo && sameScope(admitted, guess) ? (results as never) : unfolded(admitted);
+  return admitted.ativo && sameScope(admitted, guess) ? results : unfolded(admitted);
 }

@@ -19,7 +19,8 @@ import {
 } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Author } from '../db/authored';
+import { AUTHOR_PARAMS, guardOf, type Author, type GuardShape } from '../db/authored';
+import type { Placeholders, Value, Values as BindValues } from '../db/cached-batch';
 import type { Db } from '../db/client';
 import { generatedId } from '../db/generated-id';
 import { isKept } from '../db/kept-columns';
@@ -60,15 +61,56 @@ export interface LogCtx {
   requestId: string | null;
 }
 
+/** The placeholders of a cached batch's log entries (db/cached-batch.ts): who acts, in which request, when. */
+export const LOG_PARAMS = ['log_ator_id', 'log_ator_role', 'log_request_id', 'log_at'] as const;
+type LogParam = (typeof LOG_PARAMS)[number];
+
 /**
- * Who acts, for the entries of statements built once per shape (db/prepared-statement.ts): actor,
- * request and time are the placeholders `logBinds` fills, and each entry's id is made by SQL, so one
- * cached batch may hold several entries. Only for a cached batch bound by `writeBinds`: elsewhere
- * its placeholders have no value and drizzle refuses the statement.
+ * Who acts and when, for the entries of a cached batch: placeholders (or, in the batch's uncached
+ * path, the values themselves), bound by `writeValues`/`logValues`. Each entry's id is made by SQL,
+ * so one batch may hold several entries, and the time is the request's, never the builder's.
  */
-export const LOG_TEMPLATE = { template: true } as const;
-/** Who acts: real values, or the placeholders of a cached statement. */
-export type LogSource = LogCtx | typeof LOG_TEMPLATE;
+export interface BatchLog {
+  atorId: Placeholder;
+  atorRole: Placeholder;
+  requestId: Placeholder;
+  at: Placeholder;
+}
+/** Who acts: a request's values, or a cached batch's placeholders. */
+export type LogSource = LogCtx | BatchLog;
+
+/** The log source of a cached batch's builder, from its placeholders. */
+export const logOf = (p: Placeholders<LogParam>): BatchLog => ({
+  atorId: p.log_ator_id,
+  atorRole: p.log_ator_role,
+  requestId: p.log_request_id,
+  at: p.log_at,
+});
+
+/** The values of LOG_PARAMS for `ctx`, now. */
+export const logValues = (ctx: LogCtx): BindValues<LogParam> => ({
+  log_ator_id: ctx.atorId,
+  log_ator_role: ctx.atorRole,
+  log_request_id: ctx.requestId,
+  log_at: new Date().toISOString(),
+});
+
+/** The placeholders of a folded write's cached batch besides its own: the author check's and the log entries'. */
+export const WRITE_PARAMS = [...AUTHOR_PARAMS, ...LOG_PARAMS] as const;
+export type WriteParam = (typeof WRITE_PARAMS)[number];
+
+/** What a folded write's cached builder takes from WRITE_PARAMS: the author check of its shape, and the log source. */
+export const writerOf = (db: Db, shape: GuardShape, p: Placeholders<WriteParam>) => ({
+  guard: guardOf(db, shape, p),
+  log: logOf(p),
+});
+
+/** The values of a folded write's cached batch: its own, then its author check's and its log entries'. */
+export const writeValues = <V extends Record<string, Value>>(author: Author, values: V) => ({
+  ...values,
+  ...author.cached.values,
+  ...logValues(author.log),
+});
 
 /** A value of `dados`: a JS value (bound), or a column / SQL expression evaluated in the entry's statement. */
 export type LogValue = unknown;
@@ -150,7 +192,7 @@ function dadosSql(dados: Record<string, Change> = {}): SQL {
 }
 
 /** The entry's statement, to put in the write's batch (see the file comment for where). */
-export function logStatement(db: Db, ctx: LogSource, e: LogEntry): BatchItem<'sqlite'> {
+export function logStatement(db: Db, ctx: LogSource, e: LogEntry) {
   return entryInsert(db, ctx, e, sql`${crypto.randomUUID()}`);
 }
 
@@ -158,12 +200,20 @@ export function logStatement(db: Db, ctx: LogSource, e: LogEntry): BatchItem<'sq
  * One entry for EVERY row `from` yields (a set-based write such as an import's apply), each with its
  * own id made in SQL: the entries of thousands of rows are one statement of the write's batch.
  */
-export function logEachRow(db: Db, ctx: LogSource, e: LogEntry & { from: SQL }): BatchItem<'sqlite'> {
+export function logEachRow(db: Db, ctx: LogSource, e: LogEntry & { from: SQL }) {
   return entryInsert(db, ctx, e, generatedId);
 }
 
-function entryInsert(db: Db, ctx: LogSource, e: LogEntry, id: SQL): BatchItem<'sqlite'> {
-  if ('template' in ctx) return entryOf(db, e, templateValues(generatedId));
+function entryInsert(db: Db, ctx: LogSource, e: LogEntry, id: SQL) {
+  // A cached batch's source: each value wrapped, so that a value (the uncached path) binds like its placeholder, null too.
+  if ('at' in ctx)
+    return entryOf(db, e, {
+      id: generatedId,
+      now: sql`${ctx.at}`,
+      atorId: sql`${ctx.atorId}`,
+      atorRole: sql`${ctx.atorRole}`,
+      requestId: sql`${ctx.requestId}`,
+    });
   return entryOf(db, e, { id, now: sql`${new Date().toISOString()}`, ...ctx });
 }
 
@@ -176,7 +226,7 @@ interface EntryValues {
   requestId: LogValue;
 }
 
-function entryOf(db: Db, e: LogEntry, v: EntryValues): BatchItem<'sqlite'> {
+function entryOf(db: Db, e: LogEntry, v: EntryValues) {
   // Columns in table order: seq (null: AUTOINCREMENT assigns it), id, created_at, ator_id, ator_role,
   // acao, entidade, entidade_id, regiao, request_id, dados.
   const atorId = valueSql(e.atorId === undefined ? v.atorId : e.atorId, false);
@@ -184,43 +234,6 @@ function entryOf(db: Db, e: LogEntry, v: EntryValues): BatchItem<'sqlite'> {
   const select = sql`select null, ${v.id}, ${v.now}, ${atorId}, ${atorRole}, ${e.acao}, ${e.entidade}, ${valueSql(e.entidadeId ?? null, false)}, ${valueSql(e.regiao ?? null, false)}, ${valueSql(v.requestId, false)}, ${dadosSql(e.dados)}`;
   return db.insert(logsAtividade).select(sql`${select} ${e.from ?? sql``} where ${e.when ?? sql`1`}`);
 }
-
-/**
- * The entry for a statement built once per shape (db/prepared-statement.ts): its id, time, actor
- * and request are placeholders that `logBinds(ctx)` fills, so the cached SQL never holds them.
- * Everything else in `e` must be the same for every request of the shape (or placeholders too).
- */
-export function logTemplate(db: Db, e: LogEntry): BatchItem<'sqlite'> {
-  return entryOf(db, e, templateValues(sql`${sql.placeholder('log_id')}`));
-}
-
-const templateValues = (id: SQL): EntryValues => ({
-  id,
-  now: sql`${sql.placeholder('log_at')}`,
-  atorId: sql.placeholder('log_ator_id'),
-  atorRole: sql.placeholder('log_ator_role'),
-  requestId: sql.placeholder('log_request_id'),
-});
-
-/** Every value a folded write's cached statements bind: its own, its author check's and its log entry's. */
-export function writeBinds(author: Author, values: Record<string, unknown>) {
-  // The author check's placeholders (db/scope.ts `uid`, `empresa`; `author_sid`) and the log entry's
-  // (`log_*`) must not shadow a value of the write's own.
-  const log = logBinds(author.log);
-  for (const key in values)
-    if (key in author.template.binds || key in log)
-      throw new Error(`writeBinds: the value ${key} would be bound as the author's or the log entry's`);
-  return { ...values, ...author.template.binds, ...log };
-}
-
-/** The values of `logTemplate`'s placeholders for one entry. */
-export const logBinds = (ctx: LogCtx) => ({
-  log_id: crypto.randomUUID(),
-  log_at: new Date().toISOString(),
-  log_ator_id: ctx.atorId,
-  log_ator_role: ctx.atorRole,
-  log_request_id: ctx.requestId,
-});
 
 type Values = Record<string, unknown>;
 
@@ -236,41 +249,38 @@ export function created(table: SQLiteTable, values: Values): Record<string, Chan
 }
 
 /**
- * `created()` for a statement built once per shape (logTemplate): every value is the placeholder
- * named after its key, bound through its column (booleans 0/1, JSON as text), and logged as
- * `created()` logs the JS value (booleans as JSON true/false, JSON columns as JSON).
+ * The entry of the row a cached insert creates (db/cached-batch.ts): `<table>.create` for the row's
+ * `id` and `regiao`, `dados` its `columns` (`created()` of the values: each bound through its
+ * column, then booleans as JSON true/false and JSON columns as JSON, whether `row` holds the
+ * placeholders or the values), written exactly when that row exists: its id is new, so only that
+ * insert can have written it (a primary-key lookup, cheaper than the author check again).
  */
-export function createdTemplate(table: SQLiteTable, keys: string[]): Record<string, Change> {
+export function createdEntry<T extends SQLiteTable & { id: SQLiteColumn }>(
+  db: Db,
+  log: LogSource,
+  table: T,
+  columns: readonly (keyof T['$inferInsert'] & string)[],
+  row: Record<'id' | 'regiao', Placeholder> & Partial<Record<keyof T['$inferInsert'], Placeholder>>,
+) {
   const cols = getTableColumns(table);
-  const out: Record<string, Change> = {};
-  for (const key of keys) {
-    const col = cols[key];
-    if (!col || key === 'id' || key === 'regiao') continue;
-    const v = sql`${sql.param(sql.placeholder(key), col)}`;
-    out[col.name] = {
+  const dados: Record<string, Change> = {};
+  for (const key of columns) {
+    const col = cols[key]!;
+    if (key === 'id' || key === 'regiao') continue;
+    const v = sql`${sql.param(row[key], col)}`;
+    dados[col.name] = {
       depois:
         col.columnType === 'SQLiteBoolean' ? boolJson(v) : col.columnType === 'SQLiteTextJson' ? sql`json(${v})` : v,
     };
   }
-  return out;
-}
-
-/**
- * The log entry of the row a cached insert creates (logTemplate, db/prepared-statement.ts):
- * `<table>.create` for the insert's placeholders `id` and `regiao`, `dados` the columns given
- * (createdTemplate), written exactly when that row exists: its id is new, so only that insert can
- * have written it (a primary-key lookup, cheaper than the author check again).
- */
-export function createdLogTemplate(db: Db, table: SQLiteTable & { id: SQLiteColumn }, columns: string[]) {
   const entidade = getTableName(table);
-  const id = sql.placeholder('id');
-  return logTemplate(db, {
+  return logStatement(db, log, {
     acao: `${entidade}.create`,
     entidade,
-    entidadeId: id,
-    regiao: sql.placeholder('regiao'),
-    dados: createdTemplate(table, columns),
-    when: sql`exists (select 1 from ${table} where ${table.id} = ${id})`,
+    entidadeId: row.id,
+    regiao: row.regiao,
+    dados,
+    when: sql`exists (select 1 from ${table} where ${table.id} = ${row.id})`,
   });
 }
 
@@ -342,28 +352,30 @@ type LogFilterShape = Record<
 >;
 
 // Built once per caller shape and set of filters (db/scoped-select.ts); every value is a placeholder.
-const logPage = scopedSelect((db, scope, x: LogFilterShape) => {
-  const l = logsAtividade;
-  const p = sql.placeholder;
-  return db
-    .select(entryColumns)
-    .from(l)
-    .leftJoin(logsAtividadeSelos, eq(logsAtividadeSelos.seq, l.seq))
-    .where(
-      and(
-        visible(scope, p('regiao')),
-        x.entidade ? eq(l.entidade, p('entidade')) : undefined,
-        x.entidadeId ? eq(l.entidadeId, p('entidadeId')) : undefined,
-        x.atorId ? eq(l.atorId, p('atorId')) : undefined,
-        x.acao ? eq(l.acao, p('acao')) : undefined,
-        x.de ? gte(l.createdAt, p('de')) : undefined,
-        x.ate ? lt(l.createdAt, p('ate')) : undefined,
-        x.antesSeq ? lt(l.seq, p('antesSeq')) : undefined,
-        x.antesAt ? lt(l.createdAt, p('antesAt')) : undefined,
-      ),
-    )
-    .orderBy(desc(l.seq))
-    .limit(p('limit'));
+const logPage = scopedSelect({
+  params: ['regiao', 'entidade', 'entidadeId', 'atorId', 'acao', 'de', 'ate', 'antesSeq', 'antesAt', 'limit'],
+  build: (db, scope, p, x: LogFilterShape) => {
+    const l = logsAtividade;
+    return db
+      .select(entryColumns)
+      .from(l)
+      .leftJoin(logsAtividadeSelos, eq(logsAtividadeSelos.seq, l.seq))
+      .where(
+        and(
+          visible(scope, p.regiao),
+          x.entidade ? eq(l.entidade, p.entidade) : undefined,
+          x.entidadeId ? eq(l.entidadeId, p.entidadeId) : undefined,
+          x.atorId ? eq(l.atorId, p.atorId) : undefined,
+          x.acao ? eq(l.acao, p.acao) : undefined,
+          x.de ? gte(l.createdAt, p.de) : undefined,
+          x.ate ? lt(l.createdAt, p.ate) : undefined,
+          x.antesSeq ? lt(l.seq, p.antesSeq) : undefined,
+          x.antesAt ? lt(l.createdAt, p.antesAt) : undefined,
+        ),
+      )
+      .orderBy(desc(l.seq))
+      .limit(p.limit);
+  },
 });
 
 /** One page newest first (seq descending), plus one row to know whether more remain. */

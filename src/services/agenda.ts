@@ -12,6 +12,7 @@ import {
   tiposEventos,
   type AuthUser,
 } from '../db/schema';
+import type { Placeholders } from '../db/cached-batch';
 import type { Scope, SqlScope } from '../db/scope';
 import { keptOrCounted } from '../db/kept-count';
 import { scopedSelect } from '../db/scoped-select';
@@ -164,37 +165,46 @@ export async function readAgenda(db: Db, where: SQL | undefined, writes: BatchIt
   return joinTeams(events, teams);
 }
 
-// The reads, prepared per scope shape and filters set (db/scoped-select.ts).
-const ph = sql.placeholder;
+// The reads, cached per scope shape and filters set (db/scoped-select.ts).
 type ListSwitches = { de: boolean; ate: boolean; fot: boolean; paged: boolean };
-const listWhere = (scope: SqlScope, x: ListSwitches) =>
+const LIST_PARAMS = ['regiao', 'de', 'ate', 'fot', 'limit', 'offset'] as const;
+type ListParams = Placeholders<(typeof LIST_PARAMS)[number]>;
+const listWhere = (scope: SqlScope, x: ListSwitches, p: ListParams) =>
   visible(
     scope,
-    ph('regiao'),
-    x.de ? gte(agenda.dataEvento, ph('de')) : undefined,
-    x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
-    x.fot ? eq(agenda.fotId, ph('fot')) : undefined,
+    p.regiao,
+    x.de ? gte(agenda.dataEvento, p.de) : undefined,
+    x.ate ? lte(agenda.dataEvento, p.ate) : undefined,
+    x.fot ? eq(agenda.fotId, p.fot) : undefined,
   );
-const listEvents = scopedSelect((db, scope, x: ListSwitches) =>
-  selectAgenda(db)
-    .where(listWhere(scope, x))
-    .orderBy(...agendaOrder)
-    .limit(ph('limit'))
-    .offset(ph('offset')),
-);
-const listTeams = scopedSelect((db, scope, x: ListSwitches) => {
-  const pageIds = db
-    .select({ id: agenda.id })
-    .from(agenda)
-    .where(listWhere(scope, x))
-    .orderBy(...agendaOrder)
-    .limit(ph('limit'))
-    .offset(ph('offset'));
-  return x.paged ? equipeOfEvents(db, pageIds) : equipeQuery(db, listWhere(scope, x));
+const listEvents = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: ListSwitches) =>
+    selectAgenda(db)
+      .where(listWhere(scope, x, p))
+      .orderBy(...agendaOrder)
+      .limit(p.limit)
+      .offset(p.offset),
 });
-const listCount = scopedSelect((db, scope, x: ListSwitches) => {
-  const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
-  return keptOrCounted(db, { tabela: 'agenda', regiao: ph('regiao'), dono }, agenda, listWhere(scope, x));
+const listTeams = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: ListSwitches) => {
+    const pageIds = db
+      .select({ id: agenda.id })
+      .from(agenda)
+      .where(listWhere(scope, x, p))
+      .orderBy(...agendaOrder)
+      .limit(p.limit)
+      .offset(p.offset);
+    return x.paged ? equipeOfEvents(db, pageIds) : equipeQuery(db, listWhere(scope, x, p));
+  },
+});
+const listCount = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: ListSwitches) => {
+    const dono = x.de || x.ate || x.fot ? undefined : keptTotalOwner(scope);
+    return keptOrCounted(db, { tabela: 'agenda', regiao: p.regiao, dono }, agenda, listWhere(scope, x, p));
+  },
 });
 
 /**
@@ -225,9 +235,15 @@ export function agendaListSelects(db: Db, scope: Scope, regiao: string, f: Agend
   ] as const;
 }
 
-const oneWhere = (scope: SqlScope) => visible(scope, ph('regiao'), eq(agenda.id, ph('id')));
-const oneEvent = scopedSelect((db, scope) => selectAgenda(db).where(oneWhere(scope)));
-const oneTeams = scopedSelect((db, scope) => equipeQuery(db, oneWhere(scope)));
+const oneWhere = (scope: SqlScope, p: Placeholders<'regiao' | 'id'>) => visible(scope, p.regiao, eq(agenda.id, p.id));
+const oneEvent = scopedSelect({
+  params: ['regiao', 'id'],
+  build: (db, scope, p) => selectAgenda(db).where(oneWhere(scope, p)),
+});
+const oneTeams = scopedSelect({
+  params: ['regiao', 'id'],
+  build: (db, scope, p) => equipeQuery(db, oneWhere(scope, p)),
+});
 
 /** One event the user may see, and its team rows, for one batch. */
 export function agendaByIdSelects(db: Db, scope: Scope, regiao: string, id: string) {

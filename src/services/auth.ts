@@ -1,13 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client';
-import { profissionais, refreshTokens, users, type AuthUser } from '../db/schema';
-import { preparedStatement } from '../db/prepared-statement';
+import { notifications, profissionais, refreshTokens, users, type AuthUser, type NotificationRow } from '../db/schema';
+import { cachedBatch, returned, rows, run, runBatch, type Ready, type Statements } from '../db/cached-batch';
 import type { Config } from '../env';
 import { ApiError } from '../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../lib/password';
 import { sha256Hex } from '../lib/tokens';
-import { changed, created, logBinds, logRowWrite, logStatement, logTemplate, type LogCtx } from './activity-log';
+import { changed, created, LOG_PARAMS, logOf, logRowWrite, logStatement, logValues, type LogCtx } from './activity-log';
 import {
   pixChangeNotices,
   pixOf,
@@ -58,16 +57,18 @@ export async function register(
   const session = await newSession(db, config, values);
   // The new account is the actor of its own registration.
   const log: LogCtx = { ...log0, atorId: values.id, atorRole: values.role };
-  await db.batch([
-    db.insert(users).values(values),
-    session.insert,
-    logStatement(db, log, {
-      acao: 'auth.register',
-      entidade: 'users',
-      entidadeId: values.id,
-      dados: created(users, values),
-    }),
-  ]);
+  await runBatch(db, {
+    user: run(db.insert(users).values(values)),
+    session: session.insert,
+    log: run(
+      logStatement(db, log, {
+        acao: 'auth.register',
+        entidade: 'users',
+        entidadeId: values.id,
+        dados: created(users, values),
+      }),
+    ),
+  });
   return { id: values.id, session };
 }
 
@@ -92,25 +93,28 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
     throw new ApiError('INVALID_CREDENTIALS', 'e-mail ou senha inválidos');
   }
   if (!account.user.ativo) {
-    await db.batch([releaseLoginAttempt(db, attempt), failed('conta_pendente')]);
+    await runBatch(db, { release: releaseLoginAttempt(db, attempt), log: run(failed('conta_pendente')) });
     throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador', { status: 401 });
   }
   const session = await newSession(db, config, account.user);
-  await db.batch([
-    session.insert,
-    releaseLoginAttempt(db, attempt, keys[0]),
-    loginLog(db, undefined, {
+  await runBatch(db, {
+    session: session.insert,
+    release: releaseLoginAttempt(db, attempt, keys[0]),
+    ...loginLog.bind(db, undefined, {
       user_id: account.user.id,
-      ...logBinds({ ...log, atorId: account.user.id, atorRole: account.user.role }),
+      ...logValues({ ...log, atorId: account.user.id, atorRole: account.user.role }),
     }),
-  ]);
+  });
   return { account, session };
 }
 
-/** A login's entry, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
-const loginLog = preparedStatement((db: Db) =>
-  logTemplate(db, { acao: 'auth.login', entidade: 'users', entidadeId: sql.placeholder('user_id') }),
-);
+/** A login's entry, its SQL built once per isolate (db/cached-batch.ts: login's CPU). */
+export const loginLog = cachedBatch({
+  params: [...LOG_PARAMS, 'user_id'],
+  build: (db, _: undefined, p) => ({
+    log: run(logStatement(db, logOf(p), { acao: 'auth.login', entidade: 'users', entidadeId: p.user_id })),
+  }),
+});
 
 /** Exchanges a refresh token (spent once, with a grace window) for a new session. */
 export async function refresh(db: Db, config: Config, log: LogCtx, token: string) {
@@ -231,7 +235,7 @@ export async function updateMe(
       if (pix) told = await pixChangeNotices(db, notices, profileWhere, pix, stored.regiao, user);
     }
   }
-  const writes: BatchItem<'sqlite'>[] = [];
+  let sessionWrites: Statements = {};
   const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
   if (body.nome !== undefined) userSet.nome = body.nome;
   if (body.telefone !== undefined) userSet.telefone = body.telefone;
@@ -242,8 +246,11 @@ export async function updateMe(
     // The attempt is taken in the same batch as the hash is read, so the route keeps its round trips.
     const keys = failureKeys(user.email, client);
     const { ids, insert } = attemptStatements(db, keys);
-    const read = db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id));
-    const [taken, [row]] = await db.batch([insert, read]);
+    const read = rows(db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id)));
+    const {
+      taken,
+      read: [row],
+    } = await runBatch(db, { taken: insert, read });
     const attempt = await settleAttempt(db, keys, ids, taken);
     if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
       await failLoginAttempt(db, attempt, [
@@ -258,40 +265,51 @@ export async function updateMe(
     }
     userSet.senhaHash = await hashPassword(body.nova_senha);
     session = await newSession(db, config, user);
-    writes.push(revokeAllOfUser(db, user.id), session.insert, releaseLoginAttempt(db, attempt, keys[0]));
+    sessionWrites = {
+      revoke: run(revokeAllOfUser(db, user.id)),
+      session: session.insert,
+      release: releaseLoginAttempt(db, attempt, keys[0]),
+    };
   }
-  writes.unshift(
-    logRowWrite(db, log, users, eq(users.id, user.id), {
-      acao: 'users.update_me',
-      entidade: 'users',
-      // The new password is never logged, only that it changed.
-      dados: { ...changed(users, userSet), ...(session ? { credencial: { depois: 'alterada' } } : {}) },
-    }),
-    db.update(users).set(userSet).where(eq(users.id, user.id)),
-  );
+  let profileWrites: Statements = {};
+  // The PIX change's notifications and e-mail, before the profile's update (they compare with the stored key).
+  let pixWrites: { pixNotes: Ready<NotificationRow[]>; pixMail: Ready<{ changes: number }> } | undefined;
   if (profissional) {
     const cols = profissionalColumns(profissional);
     if (Object.keys(cols).length > 0) {
       const where = profileWhere;
-      writes.push(
-        ...(told?.statements ?? []),
-        logRowWrite(db, log, profissionais, where, {
-          acao: 'profissionais.update',
-          entidade: 'profissionais',
-          regiao: profissionais.regiao,
-          dados: changed(profissionais, cols),
-        }),
-        db.update(profissionais).set(cols).where(where),
-      );
+      if (told) pixWrites = { pixNotes: returned(notifications, told.notify), pixMail: run(told.mail) };
+      profileWrites = {
+        profileLog: run(
+          logRowWrite(db, log, profissionais, where, {
+            acao: 'profissionais.update',
+            entidade: 'profissionais',
+            regiao: profissionais.regiao,
+            dados: changed(profissionais, cols),
+          }),
+        ),
+        profile: run(db.update(profissionais).set(cols).where(where)),
+      };
     }
   }
   // The account is read back in the same batch as the writes: one round trip.
-  const results = await db.batch([...writes, accountQuery(db, eq(users.id, user.id))] as unknown as [
-    BatchItem<'sqlite'>,
-    ...BatchItem<'sqlite'>[],
-  ]);
-  if (told) told.settle(results, writes.indexOf(told.statements[0]));
-  const [account] = results[results.length - 1] as Awaited<ReturnType<typeof accountQuery>>;
+  const results = await runBatch(db, {
+    log: run(
+      logRowWrite(db, log, users, eq(users.id, user.id), {
+        acao: 'users.update_me',
+        entidade: 'users',
+        // The new password is never logged, only that it changed.
+        dados: { ...changed(users, userSet), ...(session ? { credencial: { depois: 'alterada' } } : {}) },
+      }),
+    ),
+    update: run(db.update(users).set(userSet).where(eq(users.id, user.id))),
+    ...sessionWrites,
+    ...pixWrites,
+    ...profileWrites,
+    account: rows(accountQuery(db, eq(users.id, user.id))),
+  });
+  if (told && results.pixNotes && results.pixMail) told.settle(results.pixNotes, results.pixMail);
+  const [account] = results.account;
   if (!account) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
   return { account, session };
 }

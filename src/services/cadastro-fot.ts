@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
+import { and, asc, desc, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AuthoredWrite, GuardShape } from '../db/authored';
+import { cachedBatch, rows, run, type Placeholders } from '../db/cached-batch';
 import type { Db } from '../db/client';
-import { insertWhereTemplate } from '../db/guarded';
+import { insertColumnsWhere } from '../db/guarded';
 import { keptOrCounted } from '../db/kept-count';
-import { preparedStatement } from '../db/prepared-statement';
 import { nowIso } from '../db/schema/columns';
 import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../db/schema';
 import type { Scope, SqlScope } from '../db/scope';
@@ -13,7 +13,16 @@ import { ApiError } from '../lib/errors';
 import { fromCentavos, toCentavos } from '../lib/money';
 import { pageBounds, whenPaged, type Page } from '../lib/pagination';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
-import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type LogCtx } from './activity-log';
+import {
+  changed,
+  createdEntry,
+  deleted,
+  logRowWrite,
+  WRITE_PARAMS,
+  writerOf,
+  writeValues,
+  type LogCtx,
+} from './activity-log';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -104,25 +113,31 @@ export const fotRefs = (b: RefIds) => [
   { field: 'ano_formatura_id', table: anosFormaturas, id: b.ano_formatura_id },
 ];
 
-// The reads, prepared per scope shape and filter (db/scoped-select.ts).
-const ph = sql.placeholder;
-const listWhere = (scope: SqlScope, filtro: boolean) =>
-  and(...visible(scope, ph('regiao')), filtro ? eq(cadastroFot.empresaId, ph('filtro')) : undefined);
-const fotPage = scopedSelect((db, scope, x: { filtro: boolean }) =>
-  selectFots(db)
-    .where(listWhere(scope, x.filtro))
-    .orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id))
-    .limit(ph('limit'))
-    .offset(ph('offset')),
-);
-const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) => {
-  const dono = keptTotalOwner(scope, x.filtro);
-  return keptOrCounted(
-    db,
-    { tabela: 'cadastro_fot', regiao: ph('regiao'), dono },
-    cadastroFot,
-    listWhere(scope, x.filtro),
-  );
+// The reads, cached per scope shape and filter (db/scoped-select.ts).
+const LIST_PARAMS = ['regiao', 'filtro', 'limit', 'offset'] as const;
+type ListParams = Placeholders<(typeof LIST_PARAMS)[number]>;
+const listWhere = (scope: SqlScope, filtro: boolean, p: ListParams) =>
+  and(...visible(scope, p.regiao), filtro ? eq(cadastroFot.empresaId, p.filtro) : undefined);
+const fotPage = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: { filtro: boolean }) =>
+    selectFots(db)
+      .where(listWhere(scope, x.filtro, p))
+      .orderBy(desc(cadastroFot.updatedAt), asc(cadastroFot.id))
+      .limit(p.limit)
+      .offset(p.offset),
+});
+const fotCount = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: { filtro: boolean }) => {
+    const dono = keptTotalOwner(scope, x.filtro, p);
+    return keptOrCounted(
+      db,
+      { tabela: 'cadastro_fot', regiao: p.regiao, dono },
+      cadastroFot,
+      listWhere(scope, x.filtro, p),
+    );
+  },
 });
 
 /**
@@ -130,13 +145,14 @@ const fotCount = scopedSelect((db, scope, x: { filtro: boolean }) => {
  * or a company's, when `visible` and the company filter select exactly that; undefined to count
  * (an EVENT_OWNER filtering by a company, or without one).
  */
-function keptTotalOwner(scope: SqlScope, filtro: boolean): string | Placeholder | undefined {
+function keptTotalOwner(scope: SqlScope, filtro: boolean, p: ListParams): string | Placeholder | undefined {
   if (scope.role === 'EVENT_OWNER') return scope.empresaId && !filtro ? scope.empresaId : undefined;
-  return filtro ? ph('filtro') : '';
+  return filtro ? p.filtro : '';
 }
-const fotById = scopedSelect((db, scope) =>
-  selectFots(db).where(and(eq(cadastroFot.id, ph('id')), ...visible(scope, ph('regiao')))),
-);
+const fotById = scopedSelect({
+  params: ['regiao', 'id'],
+  build: (db, scope, p) => selectFots(db).where(and(eq(cadastroFot.id, p.id), ...visible(scope, p.regiao))),
+});
 
 /** A page of the caller's FOT records (and its count when paged), for one batch. */
 export function fotListSelects(db: Db, scope: Scope, regiao: string, empresaId: string | undefined, page: Page) {
@@ -156,7 +172,7 @@ export function oneFot(rows: FotView[]) {
  * A folded write in one round trip: the references' check and the author's (db/authored.ts) guard
  * the insert, the log entry exists exactly when the row does, and the row read back proves the
  * author (nothing else is read). The three statements are built once per author check and set of
- * fields (db/prepared-statement.ts). A refusal is explained afterwards, on that path only.
+ * fields (db/cached-batch.ts). A refusal is explained afterwards, on that path only.
  */
 export async function createFot(db: Db, write: AuthoredWrite, regiao: string, body: FotInput) {
   const now = nowIso();
@@ -167,36 +183,37 @@ export async function createFot(db: Db, write: AuthoredWrite, regiao: string, bo
     createdAt: now,
     updatedAt: now,
   };
-  const columns = Object.keys(values);
-  const [, , rows] = await write(
-    (author) => {
-      const shape = { author: author.template.shape, columns };
-      const binds = writeBinds(author, values);
-      return [fotInsert(db, shape, binds), fotCreatedLog(db, { columns }, binds), fotReadBack(db, undefined, binds)];
-    },
+  const columns = Object.keys(values) as FotColumn[];
+  const bound = Object.fromEntries(FOT_COLUMNS.map((k) => [k, values[k]])) as Record<FotColumn, unknown>;
+  const { view } = await write(
+    (author) => fotCreate.bind(db, { author: author.cached.shape, columns }, writeValues(author, bound)),
     // Its id is new: the row exists exactly when the guarded insert wrote it.
-    ([, , rows]) => rows.length > 0,
+    (r) => r.view.length > 0,
   );
-  if (rows.length) return oneFot(rows);
+  if (view.length) return oneFot(view);
   await assertRefsInRegion(db, regiao, fotRefs(body));
   throw referencesChanged();
 }
 
-type FotShape = { author: GuardShape; columns: string[] };
-/** The references of a create, as placeholders of the insert's own values. */
-const refsTemplate = (db: Db) =>
-  refsInRegion(
-    db,
-    ph('regiao'),
-    fotRefs({ empresa_id: ph('empresaId'), curso_id: ph('cursoId'), ano_formatura_id: ph('anoFormaturaId') }),
-  );
-const fotInsert = preparedStatement((db: Db, s: FotShape) =>
-  insertWhereTemplate(db, cadastroFot, s.columns, and(guardTemplate(db, s.author), refsTemplate(db).condition)!),
-);
-const fotCreatedLog = preparedStatement((db: Db, s: Pick<FotShape, 'columns'>) =>
-  createdLogTemplate(db, cadastroFot, s.columns),
-);
-const fotReadBack = preparedStatement((db: Db) => selectFots(db).where(eq(cadastroFot.id, ph('id'))));
+/** Every column binds by its name; the create's shape says which were given (the others take their defaults). */
+type FotColumn = string & keyof typeof cadastroFot.$inferInsert;
+const FOT_COLUMNS = Object.keys(getTableColumns(cadastroFot)) as FotColumn[];
+export const fotCreate = cachedBatch({
+  params: [...WRITE_PARAMS, ...FOT_COLUMNS],
+  build: (db, s: { author: GuardShape; columns: FotColumn[] }, p) => {
+    const { guard, log } = writerOf(db, s.author, p);
+    const refs = refsInRegion(
+      db,
+      p.regiao,
+      fotRefs({ empresa_id: p.empresaId, curso_id: p.cursoId, ano_formatura_id: p.anoFormaturaId }),
+    );
+    return {
+      insert: run(insertColumnsWhere(db, cadastroFot, s.columns, p, and(guard, refs.condition)!)),
+      log: run(createdEntry(db, log, cadastroFot, s.columns, p)),
+      view: rows(selectFots(db).where(eq(cadastroFot.id, p.id))),
+    };
+  },
+});
 
 export async function updateFot(db: Db, log: LogCtx, regiao: string, id: string, body: FotInput) {
   await assertRefsInRegion(db, regiao, fotRefs(body));

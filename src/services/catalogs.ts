@@ -1,16 +1,25 @@
-import { and, asc, count, eq, getTableName, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
+import type { AuthoredWrite, GuardShape } from '../db/authored';
+import { cachedBatch, returned, run, type Statements } from '../db/cached-batch';
 import type { Db } from '../db/client';
-import { insertWhereTemplate } from '../db/guarded';
-import { preparedStatement } from '../db/prepared-statement';
+import { insertColumnsWhere } from '../db/guarded';
 import type { Selectable } from '../db/fast-select';
 import type { CatalogTable } from '../db/schema';
 import { nowIso } from '../db/schema/columns';
 import { ApiError } from '../lib/errors';
 import { nameKey } from '../lib/names';
 import { pageBounds, type Page } from '../lib/pagination';
-import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type LogCtx } from './activity-log';
+import {
+  changed,
+  createdEntry,
+  deleted,
+  logRowWrite,
+  WRITE_PARAMS,
+  writerOf,
+  writeValues,
+  type LogCtx,
+} from './activity-log';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
@@ -30,8 +39,8 @@ import { changed, createdLogTemplate, deleted, logRowWrite, writeBinds, type Log
 export interface CatalogWriteOptions<Row> {
   /** Values of the table's own columns (create, update). */
   extra?: Record<string, unknown>;
-  /** Statements that run first in the write's batch (create). */
-  before?: BatchItem<'sqlite'>[];
+  /** Statements that run first in the write's batch (create), by name. */
+  before?: Statements;
   guard?: SQL;
   refused?: (current: Row) => ApiError;
   notFound?: () => ApiError;
@@ -72,45 +81,49 @@ export async function insertCatalog<T extends CatalogTable>(
     regiao,
     label,
     labelKey: nameKey(label),
-    // An extra left undefined keeps its column's default, as an insert would (a template binds no undefined).
-    ...Object.fromEntries(Object.entries(opts.extra ?? {}).filter(([, v]) => v !== undefined)),
+    // Every column binds (insertOf): a table with columns of its own gives each of them here.
+    ...opts.extra,
     createdAt: now,
     updatedAt: now,
   };
-  const statements = catalogInserts(table);
-  const before = opts.before ?? [];
-  const inserted = (results: unknown[]) => (results[before.length] as T['$inferSelect'][])[0];
   const results = await write(
-    (author) => {
-      const columns = Object.keys(values);
-      const binds = writeBinds(author, values);
-      return [
-        ...before,
-        statements.row(db, { columns, author: author.template.shape }, binds),
-        statements.log(db, { columns }, binds),
-      ] as unknown as [BatchItem<'sqlite'>];
-    },
+    (author) => ({
+      ...opts.before,
+      ...catalogInsert(table).bind(
+        db,
+        { author: author.cached.shape },
+        writeValues(author, values as Record<CatalogColumn, unknown>),
+      ),
+    }),
     // The guarded insert returned its row: the author check held (`before` only ensures fixed rows).
-    (results) => inserted(results) !== undefined,
+    (r) => r.row.length > 0,
   );
-  return inserted(results)!;
+  return results.row[0] as T['$inferSelect'];
 }
 
 /**
- * A catalog table's insert and its log entry, each built once per column set (and author check)
- * (db/prepared-statement.ts); made on the table's first create.
+ * A catalog table's insert and its log entry, built once per author check (db/cached-batch.ts),
+ * every column a placeholder; made on the table's first create.
  */
-const insertsByTable = new WeakMap<CatalogTable, ReturnType<typeof insertsOf>>();
-const insertsOf = (table: CatalogTable) => ({
-  row: preparedStatement((db: Db, s: { columns: string[]; author: GuardShape }) =>
-    insertWhereTemplate(db, table, s.columns, guardTemplate(db, s.author)).returning(),
-  ),
-  log: preparedStatement((db: Db, s: { columns: string[] }) => createdLogTemplate(db, table, s.columns)),
-});
-function catalogInserts(table: CatalogTable) {
-  let inserts = insertsByTable.get(table);
-  if (!inserts) insertsByTable.set(table, (inserts = insertsOf(table)));
-  return inserts;
+type CatalogColumn = string & keyof CatalogTable['$inferInsert'];
+const insertsByTable = new WeakMap<CatalogTable, ReturnType<typeof insertOf>>();
+const insertOf = (table: CatalogTable) => {
+  const columns = Object.keys(getTableColumns(table)) as CatalogColumn[];
+  return cachedBatch({
+    params: [...WRITE_PARAMS, ...columns],
+    build: (db, s: { author: GuardShape }, p) => {
+      const { guard, log } = writerOf(db, s.author, p);
+      return {
+        row: returned(table, insertColumnsWhere(db, table, columns, p, guard).returning()),
+        log: run(createdEntry(db, log, table, columns, p)),
+      };
+    },
+  });
+};
+export function catalogInsert(table: CatalogTable) {
+  let insert = insertsByTable.get(table);
+  if (!insert) insertsByTable.set(table, (insert = insertOf(table)));
+  return insert;
 }
 
 export async function updateCatalog<T extends CatalogTable>(

@@ -20,14 +20,25 @@ import {
   agendaLogistica,
   convites,
   funcoes,
+  notifications,
   profissionais,
   profissionalFuncoes,
   tiposEventos,
   type AuthUser,
   type NotificationRow,
 } from '../db/schema';
-import { guardTemplate, type Author, type AuthoredWrite, type GuardShape } from '../db/authored';
-import { preparedBatch } from '../db/prepared-statement';
+import type { Author, AuthoredWrite, GuardShape } from '../db/authored';
+import {
+  cachedBatch,
+  returned,
+  rows,
+  run,
+  runEach,
+  type Placeholders,
+  type Ready,
+  type Results,
+  type Statements,
+} from '../db/cached-batch';
 import type { Scope } from '../db/scope';
 import { writeThenRead } from '../db/write-read';
 import { feeOnAccept, feeOnCancel } from './financeiro';
@@ -42,10 +53,11 @@ import { funcoesInRegion, listedProfile } from './profissionais';
 import {
   created,
   deleted,
-  LOG_TEMPLATE,
   logRowWrite,
   logStatement,
-  writeBinds,
+  WRITE_PARAMS,
+  writerOf,
+  writeValues,
   type LogCtx,
   type LogSource,
 } from './activity-log';
@@ -261,9 +273,6 @@ export function refusal(r: Reason) {
   return undefined;
 }
 
-/** Where acceptStatements' guarded update stands in its statements (after its log entry). */
-const ACCEPT_UPDATE = 1;
-
 /**
  * THE way an invitation becomes `aceito`: every path goes through here (the professional's accept,
  * an application accepted at once, an administrator's approval of `solicitado`, the waiting-list
@@ -271,8 +280,9 @@ const ACCEPT_UPDATE = 1;
  * function's quota is open and the professional is not double-booked (time window). SQLite runs
  * writes one at a time, so of N racing for the last place exactly one UPDATE sees the quota open.
  * Anything else that must happen exactly when an invitation becomes `aceito` (for instance a fee
- * entry) belongs in the statements returned here, guarded by the same condition, before the update.
- * Answers the statements (activity-log entry, then the update) to put in the caller's batch.
+ * entry) belongs in the writes returned here, guarded by the same condition, before the update.
+ * Answers the writes to put in the caller's batch, by name in batch order: the activity-log entry,
+ * the guarded `update` (its `changes` say whether it accepted), then its fee.
  */
 export function acceptStatements(
   db: Db,
@@ -293,23 +303,21 @@ export function acceptStatements(
   const guard = and(o.where, inArray(convites.status, o.from), quotaOpen, notDoubleBooked)!;
   return {
     guard,
-    /** Where the guarded UPDATE sits in `statements` (its `meta.changes` says whether it accepted). */
-    updateIndex: ACCEPT_UPDATE,
-    statements: [
+    writes: {
       // Before the guarded update, under the same guard: written exactly when the acceptance is.
-      logRowWrite(db, log, convites, guard, {
+      log: logRowWrite(db, log, convites, guard, {
         acao: o.acao,
         entidade: 'convites',
         regiao: conviteRegiao,
         dados: { status: { antes: convites.status, depois: 'aceito' } },
       }),
-      db
+      update: db
         .update(convites)
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
         .where(guard),
       // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened (respondido_em = now).
       ...feeOnAccept(db, log, o.conviteId, o.now, o.feeId),
-    ] as BatchItem<'sqlite'>[],
+    },
   };
 }
 
@@ -318,8 +326,8 @@ export function acceptStatements(
  * being accepted (the professional declines, an administrator cancels): the oldest `espera`
  * invitation of that function whose professional would not be double-booked becomes `aceito`
  * through acceptStatements, and is notified. The choice is made by SQL inside the batch, so two
- * releases at once promote two different people. `promoted` is a read (to put after the writes)
- * of the promoted professional's user, for the push message. The event and function may be SQL
+ * releases at once promote two different people. `notified` (to put after the writes) inserts the
+ * promoted professional's notification and returns it, for the push message. The event and function may be SQL
  * read from the released invitation in the batch (null: nothing was released, nobody is promoted).
  */
 export function releaseStatements(
@@ -336,7 +344,7 @@ export function releaseStatements(
     where w.agenda_id = ${agendaId} and w.funcao_id = ${funcaoId} and w.status = 'espera'
       and not ${acceptedOverlap(sql.raw('w.profissional_id'), sql.raw('w.agenda_id'))}
     order by w.created_at, w.id limit 1)`;
-  const { statements } = acceptStatements(db, log, {
+  const { writes } = acceptStatements(db, log, {
     where: sql`${convites.id} = ${next}`,
     from: ['espera'],
     now,
@@ -346,7 +354,7 @@ export function releaseStatements(
     feeId: ids.feeId,
   });
   // The notification of whoever was promoted, found by this promotion's own id; its push messages
-  // come from the rows the insert returns (`notified`, the caller puts it in the batch after `statements`).
+  // come from the rows the insert returns (`notified`, the caller puts it in the batch after `writes`).
   const notes = notifyFromRow(
     db,
     {
@@ -362,7 +370,7 @@ export function releaseStatements(
       now,
     },
   );
-  return { statements: statements as BatchItem<'sqlite'>[], notified: notes.insert, push: notes.push };
+  return { writes, notified: notes.insert, push: notes.push };
 }
 
 // Teams and invitations (docs/decisions.md#d11): the writes, their notifications and visibility.
@@ -556,19 +564,22 @@ const targetSelect = (db: Db, id: string, regiao: string) =>
     .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
 
 type Answer = 'aceito' | 'recusado';
-type Stmt = BatchItem<'sqlite'>;
 
 /**
- * How one caller's `PATCH /api/convites/{id}` is written and answered: its statements (the guarded
- * update, its log entry, fee, notifications, promotion, then the reads) and, from their results,
- * the answer or the refusal.
+ * How one caller's `PATCH /api/convites/{id}` is written and answered: its statements, by name (the
+ * guarded `update`, its log entry, fee, notifications, promotion, the `view` read back last) and,
+ * from their results, the answer or the refusal.
  */
 interface AnswerPlan {
-  statements: readonly Stmt[];
-  /** Its guarded update wrote: the author check held (the write's `prove`, db/authored.ts). */
-  wrote(results: unknown[]): boolean;
-  settle(results: unknown[], db: Db, push: Push): Promise<ReturnType<typeof toConviteResponse>>;
+  statements: Statements;
+  settle(results: Results<Statements>, db: Db, push: Push): Promise<ReturnType<typeof toConviteResponse>>;
 }
+/** Every answer's batch: a guarded `update`, whose changes prove the author (db/authored.ts), and the invitation read back as `view`. */
+type AnswerStatements = Statements & { update: Ready<{ changes: number }>; view: Ready<ConviteView[]> };
+const answerPlan = <B extends AnswerStatements>(
+  statements: B,
+  settle: (results: Results<B>, db: Db, push: Push) => Promise<ReturnType<typeof toConviteResponse>>,
+): AnswerPlan => ({ statements, settle: settle as AnswerPlan['settle'] });
 
 /**
  * The invitation `id` with its event (and `more` joins), answered `status` by THIS request (its own
@@ -586,9 +597,10 @@ const dadosOf = (status: Answer) =>
  * `PATCH /api/convites/{id}` in ONE round trip (a folded write, db/authored.ts): the caller's check,
  * the guarded update, its log entry, fee, notifications (written by SQL from the invitation) and
  * the read-back are one batch; nothing is read before it. A professional answers its own invitation
- * (answerPlan), an administrator decides an application of the region (decidePlan), by the role the
- * batch is built for. A refusal is explained from the invitation as the same batch read it; only a
- * refusal by the acceptance rule (quota, time window) costs a second round trip (refusalReason).
+ * (professionalPlan, a cached batch), an administrator decides an application of the region
+ * (decidePlan), by the role the batch is built for. A refusal is explained from the invitation as
+ * the same batch read it; only a refusal by the acceptance rule (quota, time window) costs a second
+ * round trip (refusalReason).
  */
 export async function respond(db: Db, write: AuthoredWrite, regiao: string, id: string, status: Answer, push: Push) {
   const now = new Date().toISOString();
@@ -598,39 +610,39 @@ export async function respond(db: Db, write: AuthoredWrite, regiao: string, id: 
     (author) => {
       plan = isAdmin(author.scope.role)
         ? decidePlan(db, author, regiao, id, status, now)
-        : answerPlan(db, author, id, status, now);
-      return plan.statements as [Stmt, ...Stmt[]];
+        : professionalPlan(db, author, id, status, now);
+      return plan.statements;
     },
-    (results) => plan.wrote(results as unknown[]),
+    (results) => (results as Results<AnswerStatements>).update.changes > 0,
   );
-  return plan.settle(results as unknown[], db, push);
+  return plan.settle(results, db, push);
 }
 
-const wrote = (results: unknown[], index: number) => (results[index] as { meta: { changes: number } }).meta.changes > 0;
-
-/** The outcome of the guarded update at `index`, and the invitation the batch read back last (undefined: not the caller's). */
-function outcome(results: unknown[], index: number) {
-  const written = wrote(results, index);
-  const [view] = results.at(-1) as ConviteView[];
+/** The invitation the batch read back (none: not the caller's, 404). */
+function viewOf(results: { view: ConviteView[] }) {
+  const [view] = results.view;
   if (!view) throw conviteNotFound();
-  return { written, view };
-}
-
-/** Who answers an invitation, as the answer's statements see it: values, or a cached batch's placeholders. */
-interface Answerer {
-  /** The professional's user. */
-  usuario: string | Placeholder;
-  /** The folded author check (db/authored.ts). */
-  guard: SQL;
-  log: LogSource;
+  return view;
 }
 
 /**
- * What every answer of the professional writes and reads besides its update: the invitation as its
- * own (`mine`), the notification of the inviter and the event's creator (once each, never the
- * professional itself), and the read-back (the professional the view joins is the caller's).
+ * The professional's answers, each a batch built once per author check (db/cached-batch.ts): the
+ * hot write of a professional's day, whose statements drizzle would otherwise build on every
+ * request. Every value of the request is a placeholder: the author check's and the log entries'
+ * (WRITE_PARAMS), the invitation, the time, the caller (`usuario`) and the answer's new ids.
  */
-function answerParts(db: Db, who: Answerer, id: string | Placeholder, status: Answer, now: string | SQL) {
+const ANSWER_PARAMS = [...WRITE_PARAMS, 'id', 'now', 'usuario', 'fee_id'] as const;
+type AnswerShape = { author: GuardShape };
+
+/**
+ * What every answer of the professional writes and reads besides its update: the invitation as its
+ * own (`mine`, under the author check), the notification of the inviter and the event's creator
+ * (once each, never the professional itself), and the read-back (the professional the view joins
+ * is the caller's).
+ */
+function answerParts(db: Db, s: AnswerShape, p: Placeholders<(typeof ANSWER_PARAMS)[number]>, status: Answer) {
+  const { guard, log } = writerOf(db, s.author, p);
+  const now = sql`${p.now}`;
   const verb = status === 'aceito' ? 'aceitou' : 'recusou';
   const notes = notifyFromRow(
     db,
@@ -641,12 +653,14 @@ function answerParts(db: Db, who: Answerer, id: string | Placeholder, status: An
       mensagem: sql`${`Um profissional ${verb} o convite para o evento de `} || ${agenda.dataEvento} || '.'`,
       dados: dadosOf(status),
     },
-    { ...answeredRow(id, status, now), except: who.usuario, now },
+    { ...answeredRow(p.id, status, now), except: p.usuario, now },
   );
   return {
-    mine: and(eq(convites.id, id), ownConvites(who.usuario), who.guard)!,
-    notes,
-    view: selectConvites(db).where(and(eq(convites.id, id), eq(profissionais.usuarioId, who.usuario))),
+    log,
+    now,
+    mine: and(eq(convites.id, p.id), ownConvites(p.usuario), guard)!,
+    notes: returned(notifications, notes.insert),
+    view: rows(selectConvites(db).where(and(eq(convites.id, p.id), eq(profissionais.usuarioId, p.usuario)))),
   };
 }
 
@@ -655,44 +669,70 @@ function answerParts(db: Db, who: Answerer, id: string | Placeholder, status: An
  * the notification, the read-back last. A declined application stays declined: only an invitation
  * can be accepted again.
  */
-function acceptAnswer(db: Db, who: Answerer, id: string | Placeholder, now: string | SQL, feeId: string | Placeholder) {
-  const { mine, notes, view } = answerParts(db, who, id, 'aceito', now);
-  const accept = acceptStatements(db, who.log, {
-    where: and(mine, sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!,
-    from: ['pendente', 'recusado'],
-    now,
-    acao: 'convites.accept',
-    conviteId: id,
-    feeId,
-  });
-  return [...accept.statements, notes.insert, view] as const;
-}
-/**
- * acceptAnswer built once per author check (db/prepared-statement.ts): the hot write of a
- * professional's day, whose seven statements drizzle would otherwise build on every request.
- */
-const acceptBatch = preparedBatch((db: Db, s: AnswerShape) =>
-  acceptAnswer(db, templateAnswerer(db, s), ph('id'), sql`${ph('now')}`, ph('fee_id')),
-);
-
-/** What a cached answer's SQL depends on: which author check it carries. */
-type AnswerShape = { author: GuardShape };
-const ph = sql.placeholder;
-
-/** The answerer of a cached answer: the caller's user and its log entries as placeholders (answerBinds). */
-const templateAnswerer = (db: Db, s: AnswerShape): Answerer => ({
-  usuario: ph('usuario'),
-  guard: guardTemplate(db, s.author),
-  log: LOG_TEMPLATE,
+export const acceptBatch = cachedBatch({
+  params: ANSWER_PARAMS,
+  build: (db, s: AnswerShape, p) => {
+    const a = answerParts(db, s, p, 'aceito');
+    const accept = acceptStatements(db, a.log, {
+      where: and(a.mine, sql`(${convites.status} = 'pendente' or ${convites.origem} = 'convite')`)!,
+      from: ['pendente', 'recusado'],
+      now: a.now,
+      acao: 'convites.accept',
+      conviteId: p.id,
+      feeId: p.fee_id,
+    });
+    return { ...runEach(accept.writes), notes: a.notes, view: a.view };
+  },
 });
 
-/** A cached answer's statements for this request: the invitation, the time and the caller, and the answer's own new ids. */
-const answerBinds = <T>(
-  batch: (db: Db, shape: AnswerShape, values: Record<string, unknown>) => T,
-  db: Db,
-  author: Author,
-  values: { id: string; now: string } & Record<string, string>,
-) => batch(db, { author: author.template.shape }, writeBinds(author, { ...values, usuario: author.scope.id }));
+/**
+ * The professional declines (or withdraws an application): its log entry, its fee cancelled if it
+ * was accepted, the guarded update, the notification, the waiting list's promotion
+ * (releaseStatements, its fee and notification), the read-back last.
+ */
+export const declineBatch = cachedBatch({
+  params: [...ANSWER_PARAMS, 'promocao_id'],
+  build: (db, s: AnswerShape, p) => {
+    const status = 'recusado';
+    const a = answerParts(db, s, p, status);
+    const where = and(a.mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
+    // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
+    const cancelled = feeOnCancel(
+      db,
+      a.log,
+      p.id,
+      sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
+      a.now,
+    );
+    // The place it frees: the invitation's event and function, read by SQL from its row only if THIS
+    // decline happened (its marker), else null and nobody is promoted.
+    const released = (col: string) =>
+      sql`(select x.${sql.raw(col)} from ${convites} x where x.id = ${p.id} and x.status = ${status} and x.respondido_em = ${a.now})`;
+    const release = releaseStatements(db, a.log, released('agenda_id'), released('funcao_id'), a.now, {
+      promocaoId: p.promocao_id,
+      feeId: p.fee_id,
+    });
+    return {
+      log: run(
+        logRowWrite(db, a.log, convites, where, {
+          acao: 'convites.decline',
+          entidade: 'convites',
+          regiao: conviteRegiao,
+          dados: { status: { antes: convites.status, depois: status } },
+        }),
+      ),
+      ...runEach(cancelled, 'cancelled'),
+      // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
+      update: run(
+        db.update(convites).set({ status, respondidoEm: a.now, updatedAt: a.now, confirmadoEm: null }).where(where),
+      ),
+      notes: a.notes,
+      ...runEach(release.writes, 'promoted'),
+      promotedNotes: returned(notifications, release.notified),
+      view: a.view,
+    };
+  },
+});
 
 /**
  * The invited professional accepts or refuses; the inviter and the event's creator are told. It may
@@ -701,118 +741,42 @@ const answerBinds = <T>(
  * Answering the status it already has changes nothing (the invitation is answered as it is). A
  * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
  */
-function answerPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
-  if (status === 'aceito') {
-    const statements = answerBinds(acceptBatch, db, author, { id, now, fee_id: crypto.randomUUID() });
-    return {
-      statements,
-      wrote: (results) => wrote(results, ACCEPT_UPDATE),
-      async settle(results, db, push) {
-        const { written, view } = outcome(results, ACCEPT_UPDATE);
-        if (written) {
-          push(notifiedPush(results.at(-2) as NotificationRow[]));
-          return toConviteResponse(view);
-        }
-        const { status: state, origem } = view.c;
-        if (state === 'aceito') return toConviteResponse(view);
-        if (state === 'solicitado' || state === 'espera')
-          throw new ApiError(
-            'INVALID_STATE',
-            'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita',
-          );
-        if (state === 'recusado' && origem === 'candidatura')
-          throw new ApiError(
-            'INVALID_STATE',
-            'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga',
-          );
-        throw (
-          refusal(await refusalReason(db, id)) ??
-          new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
-        );
-      },
-    };
-  }
-
-  const statements = answerBinds(declineBatch, db, author, {
-    id,
-    now,
-    promocao_id: crypto.randomUUID(),
-    fee_id: crypto.randomUUID(),
-  });
-  return {
-    statements,
-    wrote: (results) => wrote(results, DECLINE_UPDATE),
-    async settle(results, _db, push) {
-      const { written, view } = outcome(results, DECLINE_UPDATE);
-      if (written) {
-        push([
-          ...notifiedPush(results[DECLINE_NOTES] as NotificationRow[]),
-          ...notifiedPush(results.at(-2) as NotificationRow[]),
-        ]);
+function professionalPlan(db: Db, author: Author, id: string, status: Answer, now: string): AnswerPlan {
+  const shape = { author: author.cached.shape };
+  const values = { id, now, usuario: author.scope.id, fee_id: crypto.randomUUID() };
+  if (status === 'aceito')
+    return answerPlan(acceptBatch.bind(db, shape, writeValues(author, values)), async (results, db, push) => {
+      const view = viewOf(results);
+      if (results.update.changes > 0) {
+        push(notifiedPush(results.notes));
         return toConviteResponse(view);
       }
-      if (view.c.status === status) return toConviteResponse(view);
-      throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
-    },
-  };
-}
+      const { status: state, origem } = view.c;
+      if (state === 'aceito') return toConviteResponse(view);
+      if (state === 'solicitado' || state === 'espera')
+        throw new ApiError(
+          'INVALID_STATE',
+          'esta candidatura aguarda o administrador ou uma vaga: não pode ser aceita',
+        );
+      if (state === 'recusado' && origem === 'candidatura')
+        throw new ApiError('INVALID_STATE', 'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga');
+      throw (
+        refusal(await refusalReason(db, id)) ??
+        new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
+      );
+    });
 
-/** Where declineAnswer's guarded update and the notification of the inviter and creator stand. */
-const DECLINE_UPDATE = 3;
-const DECLINE_NOTES = 4;
-
-/**
- * The professional declines (or withdraws an application): its log entry, its fee cancelled if it
- * was accepted, the guarded update, the notification, the waiting list's promotion
- * (releaseStatements) and its notification, the read-back last.
- */
-function declineAnswer(
-  db: Db,
-  who: Answerer,
-  id: string | Placeholder,
-  now: string | SQL,
-  ids: { promocaoId: string | Placeholder; feeId: string | Placeholder },
-) {
-  const status = 'recusado';
-  const { mine, notes, view } = answerParts(db, who, id, status, now);
-  const where = and(mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
-  const entry = logRowWrite(db, who.log, convites, where, {
-    acao: 'convites.decline',
-    entidade: 'convites',
-    regiao: conviteRegiao,
-    dados: { status: { antes: convites.status, depois: status } },
+  const statements = declineBatch.bind(db, shape, writeValues(author, { ...values, promocao_id: crypto.randomUUID() }));
+  return answerPlan(statements, async (results, _db, push) => {
+    const view = viewOf(results);
+    if (results.update.changes > 0) {
+      push([...notifiedPush(results.notes), ...notifiedPush(results.promotedNotes)]);
+      return toConviteResponse(view);
+    }
+    if (view.c.status === status) return toConviteResponse(view);
+    throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo');
   });
-  // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
-  const fee = feeOnCancel(
-    db,
-    who.log,
-    id,
-    sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
-    now,
-  );
-  // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
-  const decline = db
-    .update(convites)
-    .set({ status, respondidoEm: now, updatedAt: now, confirmadoEm: null })
-    .where(where);
-  // The place it frees: the invitation's event and function, read by SQL from its row only if THIS
-  // decline happened (its marker), else null and nobody is promoted.
-  const released = (col: string) =>
-    sql`(select x.${sql.raw(col)} from ${convites} x where x.id = ${id} and x.status = ${status} and x.respondido_em = ${now})`;
-  const release = releaseStatements(db, who.log, released('agenda_id'), released('funcao_id'), now, ids);
-  const statements = [entry, ...fee, decline, notes.insert, ...release.statements, release.notified, view] as const;
-  if (statements.indexOf(decline) !== DECLINE_UPDATE || statements.indexOf(notes.insert) !== DECLINE_NOTES)
-    throw new Error('declineAnswer: DECLINE_UPDATE / DECLINE_NOTES no longer name their statements');
-  return statements;
 }
-
-/** declineAnswer built once per author check, as acceptBatch. */
-const declineBatch = preparedBatch((db: Db, s: AnswerShape) =>
-  declineAnswer(db, templateAnswerer(db, s), ph('id'), sql`${ph('now')}`, {
-    promocaoId: ph('promocao_id'),
-    feeId: ph('fee_id'),
-  }),
-);
 
 /**
  * An administrator of the event's region decides an application waiting for approval
@@ -834,45 +798,48 @@ function decidePlan(db: Db, author: Author, regiao: string, id: string, status: 
     answeredRow(id, status, now, sql`join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}`),
   );
   const pending = and(inRegion, eq(convites.status, 'solicitado'));
-  const writes: Stmt[] = aprovada
-    ? acceptStatements(db, author.log, {
-        where: inRegion,
-        from: ['solicitado'],
-        now,
-        acao: 'convites.approve',
-        conviteId: id,
-      }).statements
-    : [
-        logRowWrite(db, author.log, convites, pending, {
-          acao: 'convites.reject',
-          entidade: 'convites',
-          regiao,
-          dados: { status: { antes: convites.status, depois: 'recusado' } },
-        }),
-        db.update(convites).set({ status: 'recusado', respondidoEm: now, updatedAt: now }).where(pending),
-      ];
-  const view = selectConvites(db).where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
-  return {
-    statements: [...writes, notes.insert, view],
-    // The guarded update is the second write of either branch (after its log entry).
-    wrote: (results) => wrote(results, 1),
-    async settle(results, db, push) {
-      const { written, view } = outcome(results, 1);
-      if (written) {
-        push(notes.push(results.at(-2) as NotificationRow[]));
-        return toConviteResponse(view);
-      }
-      if (view.c.status !== 'solicitado')
-        throw new ApiError(
-          'INVALID_STATE',
-          `só uma candidatura em "solicitado" é decidida pelo administrador (está "${view.c.status}")`,
-        );
-      throw (
-        (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
-        new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
-      );
-    },
+  const writes = aprovada
+    ? runEach(
+        acceptStatements(db, author.log, {
+          where: inRegion,
+          from: ['solicitado'],
+          now,
+          acao: 'convites.approve',
+          conviteId: id,
+        }).writes,
+      )
+    : {
+        log: run(
+          logRowWrite(db, author.log, convites, pending, {
+            acao: 'convites.reject',
+            entidade: 'convites',
+            regiao,
+            dados: { status: { antes: convites.status, depois: 'recusado' } },
+          }),
+        ),
+        update: run(db.update(convites).set({ status: 'recusado', respondidoEm: now, updatedAt: now }).where(pending)),
+      };
+  const statements = {
+    ...writes,
+    notes: returned(notifications, notes.insert),
+    view: rows(selectConvites(db).where(and(eq(convites.id, id), eq(agenda.regiao, regiao)))),
   };
+  return answerPlan(statements, async (results, db, push) => {
+    const view = viewOf(results);
+    if (results.update.changes > 0) {
+      push(notes.push(results.notes));
+      return toConviteResponse(view);
+    }
+    if (view.c.status !== 'solicitado')
+      throw new ApiError(
+        'INVALID_STATE',
+        `só uma candidatura em "solicitado" é decidida pelo administrador (está "${view.c.status}")`,
+      );
+    throw (
+      (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
+      new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
+    );
+  });
 }
 
 /** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */
@@ -904,8 +871,8 @@ export async function cancel(db: Db, log: LogCtx, regiao: string, id: string, pu
   const fee = feeOnCancel(db, log, id);
   const [gone, ...rest] = await writeThenRead(
     db,
-    [...insert, entry, ...fee],
-    [db.delete(convites).where(eq(convites.id, id)), ...release.statements, release.notified],
+    [...insert, entry, ...Object.values(fee)],
+    [db.delete(convites).where(eq(convites.id, id)), ...Object.values(release.writes), release.notified],
   );
   if (gone.meta.changes === 0) throw conviteNotFound();
   push([...messages, ...release.push(rest.at(-1) as NotificationRow[])]);

@@ -30,7 +30,7 @@ type Stmt = BatchItem<'sqlite'>;
  * region configured later gets them here). Put it first in any batch that uses systemCategoryId():
  * a no-op when they exist.
  */
-export function ensureSystemCategories(db: Db, regiao: string | SQL, now: string | SQL = nowIso()): Stmt {
+export function ensureSystemCategories(db: Db, regiao: string | SQL, now: string | SQL = nowIso()) {
   const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
   // INSERT ... SELECT ... WHERE (the WHERE keeps SQLite from reading ON CONFLICT as a join clause).
   // Ids made by SQL: the statement holds no per-request value but `regiao` and `now`.
@@ -292,7 +292,7 @@ export function feeOnAccept(
   acceptedAt?: string | SQL,
   /** The new entry's id (a placeholder in a cached batch). */
   id: string | Placeholder = crypto.randomUUID(),
-): Stmt[] {
+) {
   const now = acceptedAt ?? nowIso();
   const c = sql.raw('fc');
   const a = sql.raw('fa');
@@ -330,11 +330,11 @@ export function feeOnAccept(
   const condition = sql`exists (select 1 from convites ${v} where ${v}.id = ${conviteId} and ${v}.status = 'aceito'${at(v)})
     and ${of(preco)} is not null
     and not exists (select 1 from ${l} where ${l.conviteId} = ${conviteId} and ${l.status} <> 'cancelado')`;
-  return [
+  return {
     // The region of an invitation this request accepted (null otherwise: nothing ensured).
-    ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`, now),
-    insertWhere(db, l, values as unknown as typeof l.$inferInsert, condition),
-    logStatement(db, log, {
+    categories: ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`, now),
+    fee: insertWhere(db, l, values as unknown as typeof l.$inferInsert, condition),
+    feeLog: logStatement(db, log, {
       acao: 'lancamentos.create',
       entidade: 'lancamentos',
       entidadeId: id,
@@ -351,7 +351,7 @@ export function feeOnAccept(
         profissional_id: { depois: l.profissionalId },
       },
     }),
-  ];
+  };
 }
 
 /**
@@ -366,7 +366,7 @@ export function feeOnCancel(
   when?: SQL,
   /** The change's instant (a placeholder's SQL in a cached batch). */
   now: string | SQL = nowIso(),
-): Stmt[] {
+) {
   const l = lancamentos;
   // A fee already gathered into a live payout batch stays: cancel the batch first (docs/guide/money.md).
   const where = and(
@@ -378,13 +378,13 @@ export function feeOnCancel(
     when,
   );
   const set = { status: 'cancelado' as const, updatedAt: now };
-  return [
-    logRowWrite(db, log, l, where, {
+  return {
+    feeLog: logRowWrite(db, log, l, where, {
       acao: 'lancamentos.cancelar',
       entidade: 'lancamentos',
       regiao: l.regiao,
       dados: changed(l, set),
     }),
-    db.update(l).set(set).where(where),
-  ];
+    fee: db.update(l).set(set).where(where),
+  };
 }

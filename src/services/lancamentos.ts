@@ -13,14 +13,13 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
-import { guardTemplate, type AuthoredWrite, type GuardShape } from '../db/authored';
+import type { AuthoredWrite, GuardShape } from '../db/authored';
 import type { Db } from '../db/client';
 import { keptOrCounted } from '../db/kept-count';
 import { isKept } from '../db/kept-columns';
 import { withTotal } from '../db/list-total';
-import { insertWhereTemplate } from '../db/guarded';
-import { preparedSelect } from '../db/fast-select';
-import { preparedStatement } from '../db/prepared-statement';
+import { insertColumnsWhere } from '../db/guarded';
+import { cachedBatch, cachedSelect, rows, run } from '../db/cached-batch';
 import type { Scope } from '../db/scope';
 import {
   agenda,
@@ -42,7 +41,7 @@ import { saoPauloDate } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { addMonths, fromCentavos, splitCentavos, toCentavos } from '../lib/money';
 import { pageBounds, totalOf, whenPaged, type Page } from '../lib/pagination';
-import { created, createdLogTemplate, logStatement, writeBinds, type LogCtx } from './activity-log';
+import { created, createdEntry, logStatement, WRITE_PARAMS, writerOf, writeValues, type LogCtx } from './activity-log';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from './catalogs';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from './references';
 import {
@@ -101,7 +100,7 @@ export async function createCategoria(
 ) {
   const row = await insertCatalog(db, write, cat, regiao, body.nome, {
     extra: { tipo: body.tipo, sistema: null },
-    before: [ensureSystemCategories(db, regiao)],
+    before: { categories: run(ensureSystemCategories(db, regiao)) },
   });
   return toCategoriaResponse(row);
 }
@@ -152,7 +151,6 @@ export async function deleteCategoria(db: Db, log: LogCtx, regiao: string, id: s
 // Entries.
 
 const l = lancamentos;
-const ph = sql.placeholder;
 
 export const selectLancamentos = (db: Db) =>
   db
@@ -270,7 +268,7 @@ export interface LancamentoBody {
  * one of another region is 404 naming the field (the caller may not see it); a category of the other
  * tipo, or an event of another FOT record than `fot_id`, is 400.
  */
-/** The body's ids and tipo, or placeholders of a statement built once per shape (db/prepared-statement.ts). */
+/** The body's ids and tipo, or the placeholders of a cached batch (db/cached-batch.ts). */
 type RefValues = {
   [K in 'tipo' | 'categoria_id' | 'fot_id' | 'agenda_id' | 'profissional_id']?: LancamentoBody[K] | Placeholder;
 };
@@ -338,21 +336,13 @@ export async function createLancamento(db: Db, write: AuthoredWrite, regiao: str
     agenda: values.agendaId !== null,
     profissional: values.profissionalId !== null,
   };
-  const readBack = (results: unknown[]) => (results[2] as LancamentoView[])[0];
   const results = await write(
-    (author) => {
-      const shape: EntryShape = { author: author.template.shape, ...refs };
-      const binds = writeBinds(author, values);
-      return [
-        entryCreate(db, shape, binds),
-        entryCreatedLog(db, undefined, binds),
-        entryReadBack(db, undefined, binds),
-      ];
-    },
+    (author) =>
+      entryCreate.bind(db, { author: author.cached.shape, ...refs }, writeValues(author, values as EntryValues)),
     // Its id is new: the entry exists exactly when the guarded insert wrote it.
-    (results) => readBack(results) !== undefined,
+    (r) => r.view.length > 0,
   );
-  const row = readBack(results);
+  const [row] = results.view;
   if (row) return toLancamentoResponse(row);
   const why = entryRefs(db, regiao, b);
   const [found, rules] = await db.batch([...why.selects]);
@@ -372,20 +362,27 @@ type EntryShape = { author: GuardShape; fot: boolean; agenda: boolean; profissio
 /** Every column but those triggers keep (db/kept-columns.ts): an insert leaves them to the triggers. */
 const entryColumns = Object.entries(getTableColumns(l))
   .filter(([, col]) => !isKept(col))
-  .map(([key]) => key);
-const refsTemplate = (db: Db, s: EntryShape) =>
-  entryRefs(db, ph('regiao'), {
-    tipo: ph('tipo'),
-    categoria_id: ph('categoriaId'),
-    fot_id: s.fot ? ph('fotId') : null,
-    agenda_id: s.agenda ? ph('agendaId') : null,
-    profissional_id: s.profissional ? ph('profissionalId') : null,
-  });
-const entryCreate = preparedStatement((db: Db, s: EntryShape) =>
-  insertWhereTemplate(db, l, entryColumns, and(guardTemplate(db, s.author), refsTemplate(db, s).condition)!),
-);
-const entryCreatedLog = preparedStatement((db: Db) => createdLogTemplate(db, l, entryColumns));
-const entryReadBack = preparedStatement((db: Db) => selectLancamentos(db).where(eq(l.id, ph('id'))));
+  .map(([key]) => key as EntryColumn);
+type EntryColumn = Exclude<keyof typeof l.$inferInsert, 'agendaFotId'>;
+type EntryValues = Record<EntryColumn, unknown>;
+export const entryCreate = cachedBatch({
+  params: [...WRITE_PARAMS, ...entryColumns],
+  build: (db, s: EntryShape, p) => {
+    const { guard, log } = writerOf(db, s.author, p);
+    const refs = entryRefs(db, p.regiao, {
+      tipo: p.tipo,
+      categoria_id: p.categoriaId,
+      fot_id: s.fot ? p.fotId : null,
+      agenda_id: s.agenda ? p.agendaId : null,
+      profissional_id: s.profissional ? p.profissionalId : null,
+    });
+    return {
+      insert: run(insertColumnsWhere(db, l, entryColumns, p, and(guard, refs.condition)!)),
+      log: run(createdEntry(db, log, l, entryColumns, p)),
+      view: rows(selectLancamentos(db).where(eq(l.id, p.id))),
+    };
+  },
+});
 
 type Transition = 'pagar' | 'cancelar' | 'estornar';
 const FROM: Record<Transition, LancamentoStatus> = { pagar: 'previsto', cancelar: 'previsto', estornar: 'pago' };
@@ -596,7 +593,7 @@ export function resultadoSelects(db: Db, regiao: string, q: ResultadoQuery) {
   return [resultadoExists(db, mode, values), resultadoSums(db, mode, values)] as const;
 }
 
-/** Which result: its SQL is built once per mode (db/fast-select.ts preparedSelect), values bound. */
+/** Which result: its SQL is built once per mode (db/cached-batch.ts cachedSelect), values bound. */
 type ResultadoMode = 'fot' | 'agenda' | 'periodo';
 
 /**
@@ -605,53 +602,59 @@ type ResultadoMode = 'fot' | 'agenda' | 'periodo';
  * day, category and tipo of a period, whatever the number of entries. A class's result adds its
  * gastos_captacao (category Captação, realizado). Keys whose entries are gone hold 0: left out.
  */
-const resultadoSums = preparedSelect((db: Db, mode: ResultadoMode) => {
-  const [regiao, fot] = [ph('regiao'), ph('fot')];
-  const s = somasLancamentos;
-  let scope: SQL;
-  let captacao = sql``;
-  if (mode === 'fot') {
-    scope = sql`${s.escopo} = 'fot' and ${s.chave} = ${fot}`;
-    captacao = sql`union all
+const RESULTADO_PARAMS = ['regiao', 'fot', 'agenda', 'de', 'ate'] as const;
+const resultadoSums = cachedSelect({
+  params: RESULTADO_PARAMS,
+  build: (db, mode: ResultadoMode, p) => {
+    const { regiao, fot } = p;
+    const s = somasLancamentos;
+    let scope: SQL;
+    let captacao = sql``;
+    if (mode === 'fot') {
+      scope = sql`${s.escopo} = 'fot' and ${s.chave} = ${fot}`;
+      captacao = sql`union all
       select (select c.id from categorias_financeiras c where c.regiao = f.regiao and c.sistema = 'captacao'),
              'despesa', 0, f.gastos_captacao_centavos
       from cadastro_fot f where f.id = ${fot} and f.regiao = ${regiao} and f.gastos_captacao_centavos > 0`;
-  } else if (mode === 'agenda') scope = sql`${s.escopo} = 'evento' and ${s.chave} = ${ph('agenda')}`;
-  else scope = sql`${s.escopo} = 'dia' and ${s.chave} between ${ph('de')} and ${ph('ate')}`;
+    } else if (mode === 'agenda') scope = sql`${s.escopo} = 'evento' and ${s.chave} = ${p.agenda}`;
+    else scope = sql`${s.escopo} = 'dia' and ${s.chave} between ${p.de} and ${p.ate}`;
 
-  // A drizzle select over a SQL source (a raw db.all() cannot join a D1 batch).
-  const source = sql`(
+    // A drizzle select over a SQL source (a raw db.all() cannot join a D1 batch).
+    const source = sql`(
       select ${s.categoriaId} as categoria_id, ${s.tipo} as tipo, ${s.previsto} as previsto, ${s.realizado} as realizado
       from ${s} where ${s.regiao} = ${regiao} and ${scope}
       ${captacao}
     ) x join categorias_financeiras c on c.id = x.categoria_id`;
-  return db
-    .select({
-      categoria_id: sql<string>`x.categoria_id`.as('categoria_id'),
-      nome: sql<string>`c.nome`.as('nome'),
-      tipo: sql<TipoLancamento>`x.tipo`.as('tipo'),
-      previsto: sql<number>`sum(x.previsto)`.as('previsto'),
-      realizado: sql<number>`sum(x.realizado)`.as('realizado'),
-    })
-    .from(source)
-    .groupBy(sql`x.categoria_id, x.tipo`)
-    .having(sql`sum(x.previsto) <> 0 or sum(x.realizado) <> 0`)
-    .orderBy(sql`x.tipo desc, c.nome_key`);
+    return db
+      .select({
+        categoria_id: sql<string>`x.categoria_id`.as('categoria_id'),
+        nome: sql<string>`c.nome`.as('nome'),
+        tipo: sql<TipoLancamento>`x.tipo`.as('tipo'),
+        previsto: sql<number>`sum(x.previsto)`.as('previsto'),
+        realizado: sql<number>`sum(x.realizado)`.as('realizado'),
+      })
+      .from(source)
+      .groupBy(sql`x.categoria_id, x.tipo`)
+      .having(sql`sum(x.previsto) <> 0 or sum(x.realizado) <> 0`)
+      .orderBy(sql`x.tipo desc, c.nome_key`);
+  },
 });
 
-const resultadoExists = preparedSelect((db: Db, mode: ResultadoMode) =>
-  mode === 'fot'
-    ? db
-        .select({ id: cadastroFot.id })
-        .from(cadastroFot)
-        .where(and(eq(cadastroFot.id, ph('fot')), eq(cadastroFot.regiao, ph('regiao'))))
-    : mode === 'agenda'
+const resultadoExists = cachedSelect({
+  params: RESULTADO_PARAMS,
+  build: (db, mode: ResultadoMode, p) =>
+    mode === 'fot'
       ? db
-          .select({ id: agenda.id })
-          .from(agenda)
-          .where(and(eq(agenda.id, ph('agenda')), eq(agenda.regiao, ph('regiao'))))
-      : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`),
-);
+          .select({ id: cadastroFot.id })
+          .from(cadastroFot)
+          .where(and(eq(cadastroFot.id, p.fot), eq(cadastroFot.regiao, p.regiao)))
+      : mode === 'agenda'
+        ? db
+            .select({ id: agenda.id })
+            .from(agenda)
+            .where(and(eq(agenda.id, p.agenda), eq(agenda.regiao, p.regiao)))
+        : db.select({ id: sql<string>`'periodo'` }).from(sql`(select 1) p`),
+});
 
 /** The answer from the selects' rows: 404 when the FOT or event is not in the region. */
 export function resultadoAnswer(q: ResultadoQuery, found: unknown[], rows: unknown[]) {

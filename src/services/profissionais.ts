@@ -14,6 +14,7 @@ import {
   type RegimeFiscal,
   type TipoChavePix,
 } from '../db/schema';
+import type { Placeholders } from '../db/cached-batch';
 import type { Scope, SqlScope } from '../db/scope';
 import { generatedId } from '../db/generated-id';
 import { jsonRows } from '../db/json-rows';
@@ -257,10 +258,13 @@ export async function pixChangeNotices(
     ctx.now,
   );
   return {
-    statements: [notify, mail.insert] as const,
-    settle(results: readonly unknown[], at: number) {
-      ctx.push(notifiedPush(results[at] as NotificationRow[]));
-      if ((results[at + 1] as D1Result).meta.changes > 0) ctx.send([mail.id]);
+    /** The notifications (RETURNING them, for the push) and the e-mail's outbox row, for the write's batch. */
+    notify,
+    mail: mail.insert,
+    /** After the batch: the notifications it wrote, and whether the outbox row was written. */
+    settle(notified: NotificationRow[], mailed: { changes: number }) {
+      ctx.push(notifiedPush(notified));
+      if (mailed.changes > 0) ctx.send([mail.id]);
     },
   };
 }
@@ -419,27 +423,32 @@ async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, 
   return oneOf(rows, present);
 }
 
-// The reads, prepared per scope shape and paging (db/scoped-select.ts).
-const ph = sql.placeholder;
-const scopeWhere = (scope: SqlScope) => visible(scope, ph('regiao'));
+// The reads, cached per scope shape and paging (db/scoped-select.ts).
+const scopeWhere = (scope: SqlScope, p: Placeholders<'regiao'>) => visible(scope, p.regiao);
 // Lists and their totals leave out the profiles of pending accounts (by id they stay reachable to administrators).
-const listWhere = (scope: SqlScope) =>
-  isAdmin(scope.role) ? and(scopeWhere(scope), listedProfile)! : scopeWhere(scope);
-const paging = { limit: ph('limit'), offset: ph('offset') };
-const listProfiles = scopedSelect((db, scope, x: { paged: boolean }) =>
-  profissionaisComAvaliacaoQuery(db, listWhere(scope), x.paged ? paging : undefined),
-);
+const listWhere = (scope: SqlScope, p: Placeholders<'regiao'>) =>
+  isAdmin(scope.role) ? and(scopeWhere(scope, p), listedProfile)! : scopeWhere(scope, p);
+const LIST_PARAMS = ['regiao', 'limit', 'offset'] as const;
+const listProfiles = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p, x: { paged: boolean }) =>
+    profissionaisComAvaliacaoQuery(db, listWhere(scope, p), x.paged ? { limit: p.limit, offset: p.offset } : undefined),
+});
 // An administrator's total is the region's listed profiles, kept by triggers (drizzle/0025): one row.
-const listCount = scopedSelect((db, scope) =>
-  keptOrCounted(
-    db,
-    { tabela: 'profissionais', regiao: ph('regiao'), dono: isAdmin(scope.role) ? '' : undefined },
-    profissionais,
-    listWhere(scope),
-  ),
-);
-const oneWhere = (scope: SqlScope) => and(eq(profissionais.id, ph('id')), scopeWhere(scope))!;
-const oneProfile = scopedSelect((db, scope) => profissionaisComAvaliacaoQuery(db, oneWhere(scope)));
+const listCount = scopedSelect({
+  params: LIST_PARAMS,
+  build: (db, scope, p) =>
+    keptOrCounted(
+      db,
+      { tabela: 'profissionais', regiao: p.regiao, dono: isAdmin(scope.role) ? '' : undefined },
+      profissionais,
+      listWhere(scope, p),
+    ),
+});
+const oneProfile = scopedSelect({
+  params: ['regiao', 'id'],
+  build: (db, scope, p) => profissionaisComAvaliacaoQuery(db, and(eq(profissionais.id, p.id), scopeWhere(scope, p))!),
+});
 
 /**
  * A page of the profiles the caller may see (with the functions they hold and their client ratings,
@@ -594,7 +603,7 @@ export async function updateProfissional(
   const pix = current.usuarioId === user.id ? pixOf(body) : undefined;
   const told = pix ? await pixChangeNotices(db, notices, where, pix, regiao, user) : undefined;
   const writes: Writes = [
-    ...(told?.statements ?? []),
+    ...(told ? [told.notify, told.mail] : []),
     logRowWrite(db, log, profissionais, where, {
       acao: 'profissionais.update',
       entidade: 'profissionais',
@@ -614,7 +623,8 @@ export async function updateProfissional(
     ...writes,
     profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!),
   ] as unknown as [Writes[number], ...Writes]);
-  told?.settle(results, 0);
+  // The PIX change's two statements lead the batch.
+  told?.settle(results[0] as NotificationRow[], { changes: (results[1] as D1Result).meta.changes });
   return oneOf(results[results.length - 1] as ProfileRow[], present);
 }
 

@@ -9,7 +9,7 @@ export interface Ref {
   /** Wire name of the body field, used in the error. */
   field: string;
   table: RegionalTable;
-  /** A placeholder in a statement built once per shape (db/prepared-statement.ts). */
+  /** A placeholder in a cached batch (db/cached-batch.ts). */
   id: string | Placeholder | null | undefined;
   /** The 404's message when missing (default `<field>: not found in region <regiao>`). */
   message?: string;

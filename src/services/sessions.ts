@@ -2,9 +2,9 @@ import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { loginFailures, refreshTokens } from '../db/schema';
 import type { Config } from '../env';
 import type { Db } from '../db/client';
-import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { cachedBatch, run, runBatch, type Ready } from '../db/cached-batch';
 import { insertWhere } from '../db/guarded';
-import { preparedStatement } from '../db/prepared-statement';
 import { ApiError } from '../lib/errors';
 import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../lib/tokens';
 
@@ -24,29 +24,33 @@ export async function newSession(db: Db, config: Config, user: TokenSubject) {
   const familyId = crypto.randomUUID();
   const t = await mintTokens(config, user, familyId);
   const now = new Date().toISOString();
-  const insert = sessionInsert(db, undefined, {
+  const insert = sessionInsert.bind(db, undefined, {
     id: t.id,
     user_id: user.id,
     family_id: familyId,
     token_hash: t.tokenHash,
     expires_at: t.expiresAt,
     now,
-  });
+  }).session;
   return { ...t, insert };
 }
 
-/** A session's first refresh token, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
-const sessionInsert = preparedStatement((db: Db) => {
-  const p = sql.placeholder;
-  return db.insert(refreshTokens).values({
-    id: p('id'),
-    userId: p('user_id'),
-    familyId: p('family_id'),
-    tokenHash: p('token_hash'),
-    expiresAt: p('expires_at'),
-    createdAt: p('now'),
-    updatedAt: p('now'),
-  });
+/** A session's first refresh token, its SQL built once per isolate (db/cached-batch.ts: login's CPU). */
+const sessionInsert = cachedBatch({
+  params: ['id', 'user_id', 'family_id', 'token_hash', 'expires_at', 'now'],
+  build: (db, _: undefined, p) => ({
+    session: run(
+      db.insert(refreshTokens).values({
+        id: p.id,
+        userId: p.user_id,
+        familyId: p.family_id,
+        tokenHash: p.token_hash,
+        expiresAt: p.expires_at,
+        createdAt: p.now,
+        updatedAt: p.now,
+      }),
+    ),
+  }),
 });
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -133,44 +137,62 @@ export function attemptStatements(db: Db, keys: LimitKey[], opts: { inFlight?: b
   const prefix = opts.inFlight === false ? '' : IN_FLIGHT;
   const now = Date.now();
   const ids = keys.map(() => crypto.randomUUID());
-  const insert = attemptInsert(db, keys.length, {
-    now: new Date(now).toISOString(),
-    since: new Date(now - LOGIN_WINDOW_MS).toISOString(),
-    flight_since: new Date(now - IN_FLIGHT_MS).toISOString(),
-    ...numbered(
-      keys.map(({ key, max }, i) => ({
-        id: ids[i],
-        stored: `${prefix}${key}`,
-        key,
-        flight: `${IN_FLIGHT}${key}`,
-        max,
-      })),
-    ),
-  });
+  const { insert } = attemptInsert.bind(
+    db,
+    { n: keyCount(keys) },
+    {
+      now: new Date(now).toISOString(),
+      since: new Date(now - LOGIN_WINDOW_MS).toISOString(),
+      flight_since: new Date(now - IN_FLIGHT_MS).toISOString(),
+      ...numbered(
+        ATTEMPT_FIELDS,
+        keys.map(({ key, max }, i) => ({
+          id: ids[i],
+          stored: `${prefix}${key}`,
+          key,
+          flight: `${IN_FLIGHT}${key}`,
+          max,
+        })),
+      ),
+    },
+  );
   return { ids, insert };
 }
 
-/**
- * The placeholder values of a prepared statement for n keys, one record per key: the i-th record's
- * `name` binds `${name}${i}` (`id0`, `key0`, ..., `id1`, ...).
- */
-const numbered = (rows: Record<string, unknown>[]) =>
-  Object.fromEntries(rows.flatMap((row, i) => Object.entries(row).map(([name, v]) => [`${name}${i}`, v])));
+/** A cached statement of one row per key binds each key's values by number (`id0`, `key0`, ..., `id1`, ...): up to three keys. */
+const KEY_INDEXES = [0, 1, 2] as const;
+type KeyCount = 1 | 2 | 3;
+const keyCount = (keys: readonly unknown[]) => {
+  if (keys.length < 1 || keys.length > KEY_INDEXES.length) throw new Error(`sessions: ${keys.length} keys`);
+  return keys.length as KeyCount;
+};
+type Numbered<F extends string> = `${F}${(typeof KEY_INDEXES)[number]}`;
+const numberedNames = <F extends string>(fields: readonly F[]) =>
+  KEY_INDEXES.flatMap((i) => fields.map((f) => `${f}${i}` as Numbered<F>));
+/** The values of numberedNames: the i-th record's `field` as `${field}${i}`; past the records undefined (the shape uses none of them). */
+const numbered = <F extends string>(fields: readonly F[], records: Partial<Record<F, unknown>>[]) =>
+  Object.fromEntries(KEY_INDEXES.flatMap((i) => fields.map((f) => [`${f}${i}`, records[i]?.[f]]))) as Record<
+    Numbered<F>,
+    unknown
+  >;
 
-/** attemptStatements' insert for `n` keys, its SQL built once per isolate (db/prepared-statement.ts: login's CPU). */
-const attemptInsert = preparedStatement((db: Db, n: number) => {
-  const f = loginFailures;
-  const p = sql.placeholder;
-  const selects = Array.from(
-    { length: n },
-    (_, i) =>
-      sql`select ${p(`id${i}`)}, ${p(`stored${i}`)}, ${p('now')} where (select count(*) from ${f} where (${f.key} = ${p(`key${i}`)} and ${f.createdAt} > ${p('since')}) or (${f.key} = ${p(`flight${i}`)} and ${f.createdAt} > ${p('flight_since')})) < ${p(`max${i}`)}`,
-  );
-  return db.insert(f).select(sql.join(selects, sql` union all `));
+const ATTEMPT_FIELDS = ['id', 'stored', 'key', 'flight', 'max'] as const;
+
+/** attemptStatements' insert for `n` keys, its SQL built once per isolate (db/cached-batch.ts: login's CPU). */
+const attemptInsert = cachedBatch({
+  params: ['now', 'since', 'flight_since', ...numberedNames(ATTEMPT_FIELDS)],
+  build: (db, s: { n: KeyCount }, p) => {
+    const f = loginFailures;
+    const selects = KEY_INDEXES.slice(0, s.n).map(
+      (i) =>
+        sql`select ${p[`id${i}`]}, ${p[`stored${i}`]}, ${p.now} where (select count(*) from ${f} where (${f.key} = ${p[`key${i}`]} and ${f.createdAt} > ${p.since}) or (${f.key} = ${p[`flight${i}`]} and ${f.createdAt} > ${p.flight_since})) < ${p[`max${i}`]}`,
+    );
+    return { insert: run(db.insert(f).select(sql.join(selects, sql` union all `))) };
+  },
 });
 
 /**
- * After the batch of attemptStatements (`result`: its insert's): the ids taken, or (when a key
+ * After the batch of attemptStatements (`taken`: its insert's result): the ids taken, or (when a key
  * refused) the rows taken are given back and 429 is thrown, with Retry-After from the recorded
  * attempts, else 1 second (only attempts in flight refused it).
  */
@@ -178,10 +200,10 @@ export async function settleAttempt(
   db: Db,
   keys: LimitKey[],
   ids: string[],
-  result: unknown,
+  taken: { changes: number },
   what = FAILED_LOGINS,
 ): Promise<string[]> {
-  if ((result as { meta: { changes: number } }).meta.changes === ids.length) return ids;
+  if (taken.changes === ids.length) return ids;
   // Some rows may have been taken: give them back (an id that was not taken deletes nothing).
   await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
   await assertLoginAllowed(db, keys, what);
@@ -194,21 +216,18 @@ export async function settleAttempt(
  * ... and `read` (login: the account) joins the reservation's batch, one round trip for both. A
  * refused attempt is the same 429 and its read is dropped.
  */
-export async function reserveLoginAttemptAnd<Q extends BatchItem<'sqlite'>>(
-  db: Db,
-  keys: LimitKey[],
-  read: Q,
-): Promise<[string[], BatchResponse<[Q]>[0]]> {
+export async function reserveLoginAttemptAnd<R>(db: Db, keys: LimitKey[], read: Ready<R>): Promise<[string[], R]> {
   const { ids, insert } = attemptStatements(db, keys);
-  const [taken, rows] = await db.batch([insert, read] as unknown as [typeof insert, Q]);
-  return [await settleAttempt(db, keys, ids, taken), rows as BatchResponse<[Q]>[0]];
+  const r = await runBatch(db, { taken: insert, read });
+  return [await settleAttempt(db, keys, ids, r.taken), r.read];
 }
 
 /** One sign-up of a client, counted whatever its outcome; 429 past REGISTER_MAX_PER_CLIENT. */
 export async function takeRegisterAttempt(db: Db, ip: string) {
   const keys = registerKeys(ip);
   const { ids, insert } = attemptStatements(db, keys, { inFlight: false });
-  await settleAttempt(db, keys, ids, await insert, 'muitos cadastros deste cliente');
+  const { taken } = await runBatch(db, { taken: insert });
+  await settleAttempt(db, keys, ids, taken, 'muitos cadastros deste cliente');
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go); `also` joins the batch (the log entry). */
@@ -231,16 +250,27 @@ export async function failLoginAttempt(db: Db, ids: string[], also: BatchItem<'s
  * distributed guesser's budget.
  */
 export const releaseLoginAttempt = (db: Db, ids: string[], pair?: LimitKey) =>
-  attemptRelease(
+  attemptRelease.bind(
     db,
-    { n: ids.length, pair: pair !== undefined },
-    { ...numbered(ids.map((id) => ({ id }))), pair: pair?.key },
-  );
+    { n: keyCount(ids), pair: pair !== undefined },
+    {
+      ...numbered(
+        ['id'],
+        ids.map((id) => ({ id })),
+      ),
+      pair: pair?.key,
+    },
+  ).release;
 
-const attemptRelease = preparedStatement((db: Db, s: { n: number; pair: boolean }) => {
-  const ids = Array.from({ length: s.n }, (_, i) => sql.placeholder(`id${i}`));
-  const f = loginFailures;
-  return db.delete(f).where(s.pair ? or(inArray(f.id, ids), eq(f.key, sql.placeholder('pair'))) : inArray(f.id, ids));
+const attemptRelease = cachedBatch({
+  params: ['pair', ...numberedNames(['id'])],
+  build: (db, s: { n: KeyCount; pair: boolean }, p) => {
+    const ids = KEY_INDEXES.slice(0, s.n).map((i) => p[`id${i}`]);
+    const f = loginFailures;
+    return {
+      release: run(db.delete(f).where(s.pair ? or(inArray(f.id, ids), eq(f.key, p.pair)) : inArray(f.id, ids))),
+    };
+  },
 });
 
 export async function findRefreshToken(db: Db, token: string) {

@@ -5,8 +5,7 @@ import { empresas, funcoes, profissionais, users, type ProfissionalRow, type Rol
 import type { Db } from '../db/client';
 import { ApiError } from '../lib/errors';
 import type { AuthUser } from '../db/schema';
-import { preparedSelect } from '../db/fast-select';
-import { preparedStatement } from '../db/prepared-statement';
+import { cachedSelect } from '../db/cached-batch';
 import { liveSession } from '../db/authored';
 import { toProfissionalResponse } from './profissionais';
 
@@ -56,25 +55,24 @@ export function accountQuery(db: Db, where: SQL) {
     .limit(1);
 }
 
-/** The account of an e-mail (login's first batch), its SQL built once per isolate (db/prepared-statement.ts). */
-const accountByEmailStatement = preparedStatement((db: Db) =>
-  accountQuery(db, eq(users.email, sql.placeholder('email'))),
-);
-export const accountByEmail = (db: Db, email: string) => accountByEmailStatement(db, undefined, { email });
+/** The account of an e-mail (login's first batch), its SQL built once per isolate (db/cached-batch.ts). */
+const accountByEmailSelect = cachedSelect({
+  params: ['email'],
+  build: (db, _: undefined, p) => accountQuery(db, eq(users.email, p.email)),
+});
+export const accountByEmail = (db: Db, email: string) => accountByEmailSelect(db, undefined, { email });
 
 /**
- * The caller's account for GET /api/me, prepared (its SQL built once per shape). `live`: only while
+ * The caller's account for GET /api/me, cached (its SQL built once per shape: db/cached-batch.ts). `live`: only while
  * the token's session `sid` is live, so its `user` is the row the caller's check needs and a folded
  * GET /api/me is this one statement (middleware/folded.ts authorizedSelf); otherwise the user was
  * admitted already.
  */
-const accountById = preparedSelect((db: Db, live: boolean) =>
-  accountQuery(
-    db,
-    and(eq(users.id, sql.placeholder('id')), live ? liveSession(sql`${sql.placeholder('sid')}`) : undefined)!,
-  ),
-);
-export const accountSelect = (db: Db, id: string) => accountById(db, false, { id });
+const accountById = cachedSelect({
+  params: ['id', 'sid'],
+  build: (db, live: boolean, p) => accountQuery(db, and(eq(users.id, p.id), live ? liveSession(p.sid) : undefined)!),
+});
+export const accountSelect = (db: Db, id: string) => accountById(db, false, { id, sid: undefined });
 export const accountSelectLive = (db: Db, id: string, sid: string) => accountById(db, true, { id, sid });
 
 export type Account = NonNullable<Awaited<ReturnType<typeof loadAccount>>>;

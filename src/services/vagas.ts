@@ -16,6 +16,7 @@ import {
   users,
   type AuthUser,
 } from '../db/schema';
+import type { Placeholders } from '../db/cached-batch';
 import type { Scope } from '../db/scope';
 import { scopedSelect } from '../db/scoped-select';
 import { insertWhere } from '../db/guarded';
@@ -49,10 +50,11 @@ export interface VagasFilters {
 
 const noProfile = () => new ApiError('NOT_FOUND', 'perfil profissional não encontrado para este usuário');
 
-// The listing's reads, prepared per isolate and shape (db/scoped-select.ts): the shape is which filters
+// The listing's reads, cached per isolate and shape (db/scoped-select.ts): the shape is which filters
 // are set; the caller, the dates, the filters' values and the page bind as placeholders. Built per
 // request, the three selects and their SQL took about 430 µs (Node), plus compiling their row mappers.
-const ph = sql.placeholder;
+const VAGAS_PARAMS = ['desde', 'ate', 'funcao', 'tipo', 'cidade', 'uf', 'limit', 'offset'] as const;
+type P = Placeholders<(typeof VAGAS_PARAMS)[number]>;
 type VagasShape = {
   funcao: boolean;
   tipo: boolean;
@@ -69,15 +71,15 @@ type VagasShape = {
 const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
 
 /** The filter on the event itself (the page joins it; the total looks it up). */
-const typeFilter = (x: VagasShape) => (x.tipo ? eq(agenda.tipoEventoId, ph('tipo')) : undefined);
+const typeFilter = (x: VagasShape, p: P) => (x.tipo ? eq(agenda.tipoEventoId, p.tipo) : undefined);
 
 /**
  * The filters on the event's FOT record's city and state, on the team row's kept copies
  * (drizzle/0040): agenda_equipe_vagas_cidade_idx / _uf_idx lead to the matching places.
  */
-const placeFilters = (x: VagasShape) => [
-  x.cidade ? sql`${agendaEquipe.cidade} = ${ph('cidade')} collate nocase` : undefined,
-  x.uf ? eq(agendaEquipe.uf, ph('uf')) : undefined,
+const placeFilters = (x: VagasShape, p: P) => [
+  x.cidade ? sql`${agendaEquipe.cidade} = ${p.cidade} collate nocase` : undefined,
+  x.uf ? eq(agendaEquipe.uf, p.uf) : undefined,
 ];
 
 /**
@@ -87,10 +89,10 @@ const placeFilters = (x: VagasShape) => [
  * agenda_regiao_data_idx. Otherwise the page walks the region's events in date order and stops
  * after its rows.
  */
-const fromCityPlaces = [
+const fromCityPlaces = (p: P) => [
   sql`+${agenda.regiao} = ${profissionais.regiao}`,
   sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
-  sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
+  sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
   sql`${agendaEquipe.funcaoId} in (select ${profissionalFuncoes.funcaoId} from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id})`,
 ];
 
@@ -100,11 +102,11 @@ const fromCityPlaces = [
  * rows, instead of every event of the region: `+regiao` keeps SQLite off agenda_regiao_data_idx,
  * and the page is ordered by the place's kept copy of its event's date (placesFirst).
  */
-const fromFunctionPlaces = (x: VagasShape) => [
+const fromFunctionPlaces = (x: VagasShape, p: P) => [
   sql`+${agenda.regiao} = ${profissionais.regiao}`,
   sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
-  sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
-  x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
+  sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+  x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
 ];
 
 /**
@@ -126,76 +128,78 @@ const vagasOrder = (x: VagasShape) => [
  * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
  * invitation yet. The profile is joined, so no profile means no rows.
  */
-function vagasWhere(x: VagasShape) {
+function vagasWhere(x: VagasShape, p: P) {
   return and(
     openPlace,
     ...{
-      cidade: () => fromCityPlaces,
-      funcao: () => fromFunctionPlaces(x),
+      cidade: () => fromCityPlaces(p),
+      funcao: () => fromFunctionPlaces(x, p),
       eventos: () => [eq(agenda.regiao, profissionais.regiao)],
     }[pageStart(x)](),
-    gte(agenda.dataEvento, ph('desde')),
-    x.ate ? lte(agenda.dataEvento, ph('ate')) : undefined,
-    x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
-    typeFilter(x),
-    ...placeFilters(x),
+    gte(agenda.dataEvento, p.desde),
+    x.ate ? lte(agenda.dataEvento, p.ate) : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
+    typeFilter(x, p),
+    ...placeFilters(x, p),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
   );
 }
 
-const vagasPage = scopedSelect((db, scope, x: VagasShape) =>
-  db
-    .select({
-      agendaId: agenda.id,
-      dataEvento: agenda.dataEvento,
-      horario: agenda.horario,
-      horarioFim: agenda.horarioFim,
-      localEvento: agenda.localEvento,
-      cidade: cadastroFot.cidade,
-      uf: cadastroFot.estado,
-      tipoEventoId: agenda.tipoEventoId,
-      tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
-      funcaoId: agendaEquipe.funcaoId,
-      funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
-      requerAprovacao: agendaEquipe.requerAprovacao,
-      restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
-      valorCentavos: precos.valorCentavos,
-      conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
-    })
-    .from(agendaEquipe)
-    .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
-    .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
-    .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
-    .innerJoin(
-      profissionalFuncoes,
-      and(
-        eq(profissionalFuncoes.profissionalId, profissionais.id),
-        eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
-      ),
-    )
-    .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
-    .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
-    .leftJoin(
-      precos,
-      and(
-        eq(precos.tipoEventoId, agenda.tipoEventoId),
-        eq(precos.funcaoProfissionalId, agendaEquipe.funcaoId),
-        eq(precos.regiao, agenda.regiao),
-      ),
-    )
-    .where(vagasWhere(x))
-    .orderBy(...vagasOrder(x))
-    .limit(ph('limit'))
-    .offset(ph('offset')),
-);
+const vagasPage = scopedSelect({
+  params: VAGAS_PARAMS,
+  build: (db, scope, p, x: VagasShape) =>
+    db
+      .select({
+        agendaId: agenda.id,
+        dataEvento: agenda.dataEvento,
+        horario: agenda.horario,
+        horarioFim: agenda.horarioFim,
+        localEvento: agenda.localEvento,
+        cidade: cadastroFot.cidade,
+        uf: cadastroFot.estado,
+        tipoEventoId: agenda.tipoEventoId,
+        tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
+        funcaoId: agendaEquipe.funcaoId,
+        funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
+        requerAprovacao: agendaEquipe.requerAprovacao,
+        restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
+        valorCentavos: precos.valorCentavos,
+        conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
+      })
+      .from(agendaEquipe)
+      .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+      .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
+      .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
+      .innerJoin(
+        profissionalFuncoes,
+        and(
+          eq(profissionalFuncoes.profissionalId, profissionais.id),
+          eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
+        ),
+      )
+      .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
+      .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
+      .leftJoin(
+        precos,
+        and(
+          eq(precos.tipoEventoId, agenda.tipoEventoId),
+          eq(precos.funcaoProfissionalId, agendaEquipe.funcaoId),
+          eq(precos.regiao, agenda.regiao),
+        ),
+      )
+      .where(vagasWhere(x, p))
+      .orderBy(...vagasOrder(x))
+      .limit(p.limit)
+      .offset(p.offset),
+});
 
 /**
  * The open places (agenda_equipe_vagas_idx) of the caller's functions in its region from `desde` on,
  * with the filters. `invited`: only those of events where the caller has an invitation, found from
  * its own invitations (few), each place by its primary key.
  */
-function openPlaces(x: VagasShape, invited: boolean) {
-  const byType = typeFilter(x);
+function openPlaces(x: VagasShape, p: P, invited: boolean) {
+  const byType = typeFilter(x, p);
   const where = and(
     invited ? eq(convites.profissionalId, profissionais.id) : undefined,
     eq(profissionalFuncoes.profissionalId, profissionais.id),
@@ -203,10 +207,10 @@ function openPlaces(x: VagasShape, invited: boolean) {
     eq(agendaEquipe.funcaoId, profissionalFuncoes.funcaoId),
     openPlace,
     sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
-    sql`${agendaEquipe.dataEvento} >= ${ph('desde')}`,
-    x.ate ? sql`${agendaEquipe.dataEvento} <= ${ph('ate')}` : undefined,
-    x.funcao ? eq(agendaEquipe.funcaoId, ph('funcao')) : undefined,
-    ...placeFilters(x),
+    sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+    x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
+    ...placeFilters(x, p),
     byType
       ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), byType)})`
       : undefined,
@@ -224,16 +228,16 @@ function openPlaces(x: VagasShape, invited: boolean) {
  * open, whatever the number of events. Only without filters on the event itself (type, city, state):
  * those need the events.
  */
-function openPlacesKept(x: VagasShape) {
+function openPlacesKept(x: VagasShape, p: P) {
   const k = contagens;
   const where = and(
     eq(profissionalFuncoes.profissionalId, profissionais.id),
     eq(k.tabela, 'vagas'),
     sql`${k.regiao} = ${profissionais.regiao}`,
     sql`${k.dono} = ${profissionalFuncoes.funcaoId}`,
-    sql`${k.dia} >= ${ph('desde')}`,
-    x.ate ? sql`${k.dia} <= ${ph('ate')}` : undefined,
-    x.funcao ? eq(profissionalFuncoes.funcaoId, ph('funcao')) : undefined,
+    sql`${k.dia} >= ${p.desde}`,
+    x.ate ? sql`${k.dia} <= ${p.ate}` : undefined,
+    x.funcao ? eq(profissionalFuncoes.funcaoId, p.funcao) : undefined,
   );
   return sql`select coalesce(sum(${k.n}), 0) from ${profissionalFuncoes} cross join ${k} where ${where}`;
 }
@@ -245,20 +249,22 @@ function openPlacesKept(x: VagasShape) {
  * the second starts from the caller's own invitations, so the total costs about the same at 100 or
  * 100,000 events (test/perf/query-plans.test.ts; docs/performance.md).
  */
-const profileOf = scopedSelect((db, scope, x: VagasShape & { paged: boolean }) =>
-  db
-    .select({
-      id: profissionais.id,
-      regiao: profissionais.regiao,
-      ...(x.paged
-        ? {
-            n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, false) : openPlacesKept(x)}) - (${openPlaces(x, true)})`,
-          }
-        : {}),
-    })
-    .from(profissionais)
-    .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),
-);
+const profileOf = scopedSelect({
+  params: VAGAS_PARAMS,
+  build: (db, scope, p, x: VagasShape & { paged: boolean }) =>
+    db
+      .select({
+        id: profissionais.id,
+        regiao: profissionais.regiao,
+        ...(x.paged
+          ? {
+              n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, p, false) : openPlacesKept(x, p)}) - (${openPlaces(x, p, true)})`,
+            }
+          : {}),
+      })
+      .from(profissionais)
+      .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),
+});
 
 /**
  * The caller's profile (to tell "no profile" from "no listings"; paged, with the total) and the page
@@ -287,7 +293,7 @@ export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, 
     ...pageBounds(page),
   };
   const paged = isPaged(page);
-  return [profileOf(db, scope, paged ? values : {}, { ...x, paged }), vagasPage(db, scope, values, x)] as const;
+  return [profileOf(db, scope, values, { ...x, paged }), vagasPage(db, scope, values, x)] as const;
 }
 
 type VagaRow = {
@@ -411,13 +417,15 @@ export async function apply(
     .where(eq(agenda.id, agendaId));
   if (waiting) {
     writes.push(
-      ...acceptStatements(db, log, {
-        where: byId,
-        from: ['solicitado'],
-        now: stamp,
-        acao: 'convites.accept',
-        conviteId: id,
-      }).statements,
+      ...Object.values(
+        acceptStatements(db, log, {
+          where: byId,
+          from: ['solicitado'],
+          now: stamp,
+          acao: 'convites.accept',
+          conviteId: id,
+        }).writes,
+      ),
     );
     if (body.lista_espera)
       writes.push(
