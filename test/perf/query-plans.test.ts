@@ -34,8 +34,10 @@ async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
   };
 }
 
-/** A prepared select (db/scoped-select.ts) as plan() takes it. */
-const bound = (q: { sql: string; params: unknown[] }) => ({ toSQL: () => ({ sql: q.sql, params: q.params }) });
+/** A cached select (db/scoped-select.ts) as plan() takes it. */
+const bound = (q: { sql: string; params: readonly unknown[] }) => ({
+  toSQL: () => ({ sql: q.sql, params: [...q.params] }),
+});
 
 const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, string][] = [
   [
@@ -116,7 +118,7 @@ const pro = { id: ID, role: 'profissional', empresaId: null } as never;
 /** A total read from the one row kept in contagens (drizzle/0022, 0023, 0025), by its primary key. */
 const KEPT_ROW =
   /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/;
-const planOf = async (q: { sql: string; params: unknown[] }) => (await plan(bound(q))).details;
+const planOf = async (q: { sql: string; params: readonly unknown[] }) => (await plan(bound(q))).details;
 const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // The open places of the caller's functions, from the counts kept per function and day (contagens),

@@ -250,7 +250,7 @@ describe('FOT records, professionals, agenda', () => {
       depois: 1000,
     });
     // The create's statements are built once per set of fields and bound per request
-    // (db/prepared-statement.ts): two creates of the same shape each log their own values and time.
+    // (db/cached-batch.ts): two creates of the same shape each log their own values and time.
     for (const preVenda of [true, false]) {
       since = await lastSeq();
       const before = new Date().toISOString();
@@ -338,7 +338,7 @@ describe('FOT records, professionals, agenda', () => {
     expect(d.dados.conta_pix).toEqual({ antes: '***m.br' });
   });
 
-  it('acceptances share one cached batch (db/prepared-statement.ts): each logs its own actor, request, time and fee', async () => {
+  it('acceptances share one cached batch (db/cached-batch.ts): each logs its own actor, request, time and fee', async () => {
     const fot = await makeFot();
     const tipo = await makeCatalog(tiposEventos);
     const f = await makeCatalog(funcoes);

@@ -126,8 +126,8 @@ describe('finance builders', () => {
       .insert(convites)
       .values({ agendaId: ev!.id, profissionalId: prof2.id, funcaoId: semPreco.id, status: 'aceito' })
       .returning();
-    await Promise.all(Array.from({ length: 5 }, () => run(feeOnAccept(db, log, cv!.id))));
-    await run(feeOnAccept(db, log, cv2!.id));
+    await Promise.all(Array.from({ length: 5 }, () => run(Object.values(feeOnAccept(db, log, cv!.id)))));
+    await run(Object.values(feeOnAccept(db, log, cv2!.id)));
     const fees = await db.select().from(lancamentos).where(eq(lancamentos.agendaId, ev!.id));
     expect(fees).toHaveLength(1);
     expect(fees[0]).toMatchObject({
@@ -141,11 +141,11 @@ describe('finance builders', () => {
       fotId: fot.id,
       conviteId: cv!.id,
     });
-    await run(feeOnCancel(db, log, cv!.id));
+    await run(Object.values(feeOnCancel(db, log, cv!.id)));
     const [after] = await db.select().from(lancamentos).where(eq(lancamentos.id, fees[0]!.id));
     expect(after!.status).toBe('cancelado');
     // accepted again: a new fee, the cancelled one stays
-    await run(feeOnAccept(db, log, cv!.id));
+    await run(Object.values(feeOnAccept(db, log, cv!.id)));
     const again = await db.select().from(lancamentos).where(eq(lancamentos.conviteId, cv!.id));
     expect(again.map((f) => f.status).sort()).toEqual(['cancelado', 'previsto']);
   });

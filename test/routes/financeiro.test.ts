@@ -190,7 +190,7 @@ describe('finance entries', () => {
       .from(logsAtividade)
       .where(and(eq(logsAtividade.entidade, 'lancamentos'), eq(logsAtividade.entidadeId, body.id)));
     expect(logs.map((l) => l.acao)).toEqual(['lancamentos.create']);
-    // Built once per shape (db/prepared-statement.ts): the entry logs this request's values.
+    // Built once per shape (db/cached-batch.ts): the entry logs this request's values.
     expect(logs[0]).toMatchObject({ atorId: admin.id, regiao: 'SP' });
     expect(JSON.parse(logs[0]!.dados as string)).toMatchObject({
       valor_centavos: { depois: 15025 },

@@ -652,7 +652,7 @@ describe('waiting-list promotion', () => {
     expect(await entries('convites.promote', queue[0]!.conv.id)).toHaveLength(1);
   });
 
-  it('declines share one cached batch (db/prepared-statement.ts): each promotes its own waiter, logged as its own', async () => {
+  it('declines share one cached batch (db/cached-batch.ts): each promotes its own waiter, logged as its own', async () => {
     const { holders, queue } = await fullWithWaiters(2, 2);
     for (const [i, holder] of holders.entries()) {
       const res = await api('PATCH', `/api/convites/${holder.conv.id}`, {
