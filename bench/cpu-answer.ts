@@ -1,12 +1,13 @@
 /**
- * npx tsx bench/cpu-answer.ts [requests]        (UNCACHED=1: the answers built by drizzle every time)
+ * npx tsx bench/cpu-answer.ts [requests per run]
  *
  * CPU per request of the professional's answer, PATCH /api/convites/{id} accepting and declining,
  * through the app's own fetch (createApp) in Node over a canned D1 that answers every statement at
  * once: what the request costs the Worker, without the database. The acceptance and the decline are
- * cached batches (src/db/cached-batch.ts); UNCACHED=1 runs their uncached path instead (the same
- * builders, drizzle building the SQL on every request), for the ratio. Prints the median of five
- * runs of `requests` (default 3,000) after a warm-up. On a shared machine compare runs made together.
+ * cached batches (src/db/cached-batch.ts); each is measured cached and through its uncached path
+ * (the same builders, drizzle building the SQL on every request), in runs that alternate in this
+ * one process, so that a busy machine weighs on both alike. Prints the medians of 12 runs of each
+ * (default 500 requests per run) after a warm-up, and their ratio.
  */
 import { getTableColumns } from 'drizzle-orm';
 import { createApp } from '../src/app';
@@ -14,13 +15,17 @@ import { convites, notifications } from '../src/db/schema';
 import { signAccessToken } from '../src/lib/tokens';
 import { acceptBatch, declineBatch } from '../src/services/convites';
 
-const N = Number(process.argv[2] ?? 3000);
+const N = Number(process.argv[2] ?? 500);
 const SECRET = 'x'.repeat(40);
 const now = new Date().toISOString();
 const user = { id: crypto.randomUUID(), role: 'profissional' as const, empresaId: null };
 const conviteId = crypto.randomUUID();
 
-if (process.env.UNCACHED) for (const b of [acceptBatch, declineBatch]) (b as { bind: unknown }).bind = b.uncached;
+const binds = [acceptBatch, declineBatch].map((b) => [b as { bind: unknown }, b.bind, b.uncached] as const);
+/** Every answer through its uncached path, or back to the cache. */
+const uncached = (on: boolean) => {
+  for (const [b, bind, built] of binds) b.bind = on ? built : bind;
+};
 
 // ------------------------------------------------------------------ the canned D1
 
@@ -88,19 +93,26 @@ async function one(body: string) {
 async function measure(name: string, answered: string) {
   status = answered;
   const body = JSON.stringify({ status: answered });
-  for (let i = 0; i < 1500; i++) await one(body);
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const before = process.cpuUsage();
-    for (let i = 0; i < N; i++) await one(body);
-    const d = process.cpuUsage(before);
-    runs.push((d.user + d.system) / N);
+  for (const off of [true, false]) {
+    uncached(off);
+    for (let i = 0; i < 1000; i++) await one(body);
   }
-  runs.sort((a, b) => a - b);
+  const runs = { cached: [] as number[], uncached: [] as number[] };
+  for (let r = 0; r < 12; r++)
+    for (const kind of r % 2 ? (['cached', 'uncached'] as const) : (['uncached', 'cached'] as const)) {
+      uncached(kind === 'uncached');
+      const before = process.cpuUsage();
+      for (let i = 0; i < N; i++) await one(body);
+      const d = process.cpuUsage(before);
+      runs[kind].push((d.user + d.system) / N);
+    }
+  uncached(false);
   statements = 0;
   await one(body);
+  const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+  const [c, u] = [median(runs.cached), median(runs.uncached)];
   console.log(
-    `${name}: ${runs[2]!.toFixed(0)} µs CPU per request (median of 5 x ${N}; min ${runs[0]!.toFixed(0)}), ${statements} statements${process.env.UNCACHED ? ', uncached' : ''}`,
+    `${name} (${statements} statements): ${c.toFixed(0)} µs CPU per request cached, ${u.toFixed(0)} uncached (${(u / c).toFixed(1)}x); medians of 12 runs of ${N}`,
   );
 }
 
