@@ -826,6 +826,8 @@ async function startBoth(tmp: string, persistTo: string, built?: Record<Side, st
   const vars = {
     JWT_SECRET: SECRETS.jwt,
     ICAL_TOKEN_SECRET: SECRETS.ical,
+    // A feed url needs the API's public origin (else 503 CONFIG_MISSING); the bench uses its path only.
+    API_URL: 'http://127.0.0.1',
     ACCESS_TOKEN_TTL_SECONDS: '3600',
     COOKIE_SECURE: 'false',
   };
