@@ -13,7 +13,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { createApp } from '../src/app';
 import { convites, notifications } from '../src/db/schema';
 import { signAccessToken } from '../src/lib/tokens';
-import { acceptBatch, declineBatch } from '../src/services/convites';
+import { acceptBatch, declineBatch } from '../src/services/teams/convites';
 
 const N = Number(process.argv[2] ?? 500);
 const SECRET = 'x'.repeat(40);

@@ -12,21 +12,21 @@ import { applyFieldErrors } from './lib/fields';
 import { createRouter } from './routes/router';
 import { emptyBodyIsNoBody } from './middleware/empty-body';
 import { docsPage, health, healthRoute, index } from './routes/meta';
-import { adminUsersRoutes } from './routes/admin-users';
+import { adminUsersRoutes } from './routes/accounts';
 import { agendaRoutes } from './routes/agenda';
-import { agendaTeamRoutes, convitesRoutes } from './routes/convites';
-import { logisticaRoutes } from './routes/logistica';
-import { calendarioRoutes, icalRoutes } from './routes/calendario';
-import { authRoutes } from './routes/auth';
-import { cadastroFotRoutes } from './routes/cadastro-fot';
-import { chamadosRoutes } from './routes/chamados';
-import { pesquisasRoutes, publicPesquisasRoutes } from './routes/pesquisas';
-import { logsAtividadeRoutes } from './routes/logs-atividade';
-import { notificationsRoutes } from './routes/notifications';
-import { passwordResetRoutes } from './routes/password-reset';
-import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/profissionais';
-import { importacoesRoutes } from './routes/importacoes';
-import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/importacoes';
+import { agendaTeamRoutes, convitesRoutes } from './routes/teams';
+import { logisticaRoutes } from './routes/operations';
+import { calendarioRoutes, icalRoutes } from './routes/operations';
+import { authRoutes } from './routes/accounts';
+import { cadastroFotRoutes } from './routes/records';
+import { chamadosRoutes } from './routes/tickets';
+import { pesquisasRoutes, publicPesquisasRoutes } from './routes/surveys';
+import { logsAtividadeRoutes } from './routes/activity-log';
+import { notificationsRoutes } from './routes/operations';
+import { passwordResetRoutes } from './routes/accounts';
+import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/professionals';
+import { importacoesRoutes } from './routes/imports';
+import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/imports/importacoes';
 import {
   anosFormaturasConfig,
   anosFormaturasRoutes,
@@ -40,13 +40,13 @@ import {
   tiposServicosRoutes,
 } from './routes/catalogs';
 import { openApiDocument } from './routes/document';
-import { tiposEventosRoutes } from './routes/tipos-eventos';
-import { pacotesRoutes } from './routes/pacotes';
-import { pedidosRoutes } from './routes/pedidos';
-import { webhooksRoutes } from './routes/webhooks';
-import { financeiroRoutes } from './routes/financeiro';
-import { tiposEventosConfig } from './routes/tipos-eventos/tipos-eventos.schemas';
-import { vagasRoutes } from './routes/vagas';
+import { tiposEventosRoutes } from './routes/catalogs';
+import { pacotesRoutes } from './routes/payments';
+import { pedidosRoutes } from './routes/payments';
+import { webhooksRoutes } from './routes/payments';
+import { financeiroRoutes } from './routes/money';
+import { tiposEventosConfig } from './routes/catalogs/tipos-eventos.schemas';
+import { vagasRoutes } from './routes/teams';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -180,7 +180,7 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 
 // ---- issue 20's hot reads and writes (same essential SQL as the project, raw)
 
-/** An event's time window in minutes since 1970 (services/time-window.ts: 5 h without horario_fim, the day without horario). */
+/** An event's time window in minutes since 1970 (services/teams/time-window.ts: 5 h without horario_fim, the day without horario). */
 function windowOf(t: string) {
   const m = (hhmm: string) => `(cast(substr(${hhmm}, 1, 2) as integer) * 60 + cast(substr(${hhmm}, 4, 2) as integer))`;
   const day = `(cast(strftime('%s', ${t}.data_evento) as integer) / 60)`;
@@ -248,7 +248,7 @@ const saoPauloToday = () => new Date(Date.now() - 3 * 3_600_000).toISOString().s
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-// The calendar feed: the owner of the token's hash, and its events (services/calendario.ts feedCalendar).
+// The calendar feed: the owner of the token's hash, and its events (services/operations/calendario.ts feedCalendar).
 const FEED_OWNER = `(select u.id as id, u.role as role, u.empresa_id as empresa_id from calendarios k
   join users u on u.id = k.user_id
   where k.token_hash = ? and u.ativo = 1 and u.role in ('profissional', 'agenda_viewer', 'EVENT_OWNER'))`;
@@ -326,7 +326,7 @@ async function feed(env: Env, token: string): Promise<Response> {
   });
 }
 
-// The result of a FOT (services/lancamentos.ts resultado): the record exists, and ONE grouped query
+// The result of a FOT (services/money/lancamentos.ts resultado): the record exists, and ONE grouped query
 // over the sums triggers keep (drizzle/0035), as the project reads them.
 const RESULTADO_SQL = `SELECT x.categoria_id, c.nome, x.tipo, sum(x.previsto) AS previsto, sum(x.realizado) AS realizado
   FROM (
@@ -367,7 +367,7 @@ async function resultado(env: Env, regiao: string, fotId: string): Promise<Respo
   });
 }
 
-// The activity log's first page, newest first (services/activity-log.ts logPageSelect, as a SUPERADMIN).
+// The activity log's first page, newest first (services/core/activity-log.ts logPageSelect, as a SUPERADMIN).
 const LOGS_SQL = `SELECT l.seq, l.id, l.created_at, l.ator_id, l.ator_role, l.acao, l.entidade, l.entidade_id, l.regiao,
     l.request_id, l.dados, s.hash_anterior, s.hash
   FROM logs_atividade l LEFT JOIN logs_atividade_selos s ON s.seq = l.seq
@@ -504,7 +504,7 @@ async function createLancamento(env: Env, req: Request, regiao: string): Promise
 
 /**
  * The invited professional accepts: ONE guarded update (its own invitation, pendente or recusado,
- * quota open, not double-booked, as services/convites.ts acceptStatements) and the read-back.
+ * quota open, not double-booked, as services/teams/convites.ts acceptStatements) and the read-back.
  */
 const ACCEPT_WHERE = `convites.id = ?2 AND convites.status IN ('pendente', 'recusado')
     AND convites.profissional_id IN (SELECT id FROM profissionais WHERE usuario_id = ?3)
@@ -517,7 +517,7 @@ const CONVITE_VIEW = `SELECT c.*, p.nome AS profissional_nome, fn.nome AS funcao
 
 /**
  * With `x-bench-log: 1` (the bench's "baseline + its effects" row), the acceptance's other effects
- * as the project writes them (services/convites.ts acceptStatements and answerPlan, financeiro.ts
+ * as the project writes them (services/teams/convites.ts acceptStatements and answerPlan, financeiro.ts
  * feeOnAccept), raw and in the same batch: the log entry under the update's own guard, the system
  * finance categories of the region ensured, the fee (the function's price for the event type, when
  * there is one) and its log entry, and the inviter's and the event creator's notification, each

@@ -1,6 +1,19 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from './client';
-import { totalOf, whenPaged, type Page } from '../lib/pagination';
+
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+export const isPaged = (p: Page) => p.limit !== undefined || (p.offset ?? 0) > 0;
+
+/** A list's count query, batched only when paged: a whole list is its own total (totalOf). */
+export const whenPaged = <T>(page: Page, count: T): T[] => (isPaged(page) ? [count] : []);
+
+/** A list's total: its count query's answer when paged, else (no count run) the whole list's length. */
+export const totalOf = (counted: { n: number }[] | undefined, length: number) =>
+  counted ? (counted[0]?.n ?? 0) : length;
 
 type Query<T> = BatchItem<'sqlite'> & PromiseLike<T>;
 

@@ -109,7 +109,7 @@ export function mapDbError(err: unknown): ApiError | undefined {
     const field = /UNIQUE constraint failed: \w+\.regiao, \w+\.(\w+)_key\b/.exec(messages)?.[1];
     return new ApiError('CONFLICT', `${field ? `${field}: ` : ''}já existe um registro com este nome nesta região`);
   }
-  // A payout batch that could not link every fee it was built from (services/repasses.ts).
+  // A payout batch that could not link every fee it was built from (services/money/repasses.ts).
   if (/CHECK constraint failed: repasses_vinculos/.test(messages))
     return new ApiError(
       'CONFLICT',

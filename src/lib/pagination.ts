@@ -38,12 +38,9 @@ export const pageFields = {
 
 export const PageQuery = z.object(pageFields);
 
-export interface Page {
-  limit?: number;
-  offset?: number;
-}
-
-export const isPaged = (p: Page) => p.limit !== undefined || (p.offset ?? 0) > 0;
+// The page and its total are the database's (db/list-total.ts); lib never defines what db/ needs.
+export { isPaged, totalOf, whenPaged, type Page } from '../db/list-total';
+import type { Page } from '../db/list-total';
 
 /** No page size given: SQLite needs a LIMIT before an OFFSET (drizzle drops a negative one). */
 const NO_LIMIT = 2_147_483_647;
@@ -55,13 +52,6 @@ export const pageBounds = (p: Page) => ({ limit: p.limit ?? NO_LIMIT, offset: p.
 export function setTotal(c: Context, total: number) {
   c.header('X-Total-Count', String(total));
 }
-
-/** A list's count query, batched only when paged: a whole list is its own total (totalOf). */
-export const whenPaged = <T>(page: Page, count: T): T[] => (isPaged(page) ? [count] : []);
-
-/** A list's total: its count query's answer when paged, else (no count run) the whole list's length. */
-export const totalOf = (counted: { n: number }[] | undefined, length: number) =>
-  counted ? (counted[0]?.n ?? 0) : length;
 
 /** The header documented on every list response. */
 export const totalHeader = {

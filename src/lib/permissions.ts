@@ -13,10 +13,13 @@ const ALL: AgendaAction[] = ['read', 'create', 'update', 'delete'];
 const agendaRules: Record<Role, readonly AgendaAction[]> = {
   SUPERADMIN: ALL,
   BUSINESS_OWNER: ALL,
-  agenda_viewer: ALL, // its own entries only (services/agenda.ts, agendaScope)
+  agenda_viewer: ALL, // its own entries only (services/agenda/agenda.ts, agendaScope)
   EVENT_OWNER: ['read'], // events of its company's FOT records
   profissional: ['read'], // events whose team it is on
   RESEARCHER: [],
 };
 
 export const mayAgenda = (role: Role, action: AgendaAction) => agendaRules[role].includes(action);
+
+/** The roles that have a calendar feed (docs/guide/operations.md). */
+export const CALENDAR_ROLES = ['profissional', 'agenda_viewer', 'EVENT_OWNER'] as const satisfies readonly Role[];

@@ -58,7 +58,7 @@ export function hmacKey(secret: string): Promise<CryptoKey> {
  * checks are hono/jwt's verify (header alg exactly HS256, typ JWT or absent, no crit; nbf, exp,
  * iat against now; the signature through WebCrypto's HMAC verify, constant time), written here for
  * our one algorithm: its generic decoding was a quarter of an authenticated request's framework CPU
- * in a workerd profile. Tests: test/routes/auth.test.ts ("access tokens").
+ * in a workerd profile. Tests: test/routes/accounts/auth.test.ts ("access tokens").
  */
 export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | undefined> {
   const known = verified.get(token);

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { emailOutbox, type EmailOutboxRow } from '../db/schema';
 import { getConfig, type Bindings, type Config } from '../env';
 import type { MailMessage } from '../lib/messages';
-import { emailNeedsToken, openSecret, renderEmail } from '../services/mail';
+import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
 
 /**
  * The e-mail queue consumer (docs/decisions-2 D14). A message carries an outbox id; the consumer
@@ -13,7 +13,7 @@ import { emailNeedsToken, openSecret, renderEmail } from '../services/mail';
  *    `enviado`/`falhou`, or claimed by another delivery of the same message, changes nothing: the
  *    message is acknowledged without calling the provider. So a message delivered twice (queue
  *    retries are at least once) is sent once;
- * 2. renders it (services/mail.ts) and sends it through MAIL_PROVIDER, with the outbox id as the
+ * 2. renders it (services/core/mail.ts) and sends it through MAIL_PROVIDER, with the outbox id as the
  *    provider's idempotency key: should the worker die after the provider accepted the message but
  *    before step 3, the row goes back to `pendente` after the claim lease (requeuePendingEmails) and
  *    the resend carries the same key, which Resend deduplicates (for 24 hours);

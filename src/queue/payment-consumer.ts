@@ -2,9 +2,9 @@ import { createDb } from '../db/client';
 import type { Db } from '../db/client';
 import { getConfig, type Bindings } from '../env';
 import type { PaymentMessage, PushMessage } from '../lib/messages';
-import { applyPayment, ignoreNotification, notificationById } from '../services/pagamentos';
-import { pedidoForPreference, savePreference } from '../services/pedidos';
-import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments';
+import { applyPayment, ignoreNotification, notificationById } from '../services/payments/pagamentos';
+import { pedidoForPreference, savePreference } from '../services/payments/pedidos';
+import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments/gateways';
 
 /**
  * The payment queue consumer (docs/decisions-2 D19). Two kinds of message:
@@ -12,7 +12,7 @@ import { gatewayFor, type Gateway, type GatewayResult } from '../services/paymen
  * - `preferencia`: creates the checkout of a `pendente` order that has none yet and stores its url
  *   (guarded: a redelivered message never replaces it; the order id is the gateway's idempotency key);
  * - `notificacao`: reads the payment of a recorded webhook notification from the gateway (the
- *   notification's body is never trusted) and applies it to its order (services/pagamentos.ts: every
+ *   notification's body is never trusted) and applies it to its order (services/payments/pagamentos.ts: every
  *   effect exactly once, whatever the order or repetition of notifications); the push of the
  *   notifications it wrote (a duplicate payment's, to the administrators) goes to PUSH_QUEUE after.
  *

@@ -1,16 +1,15 @@
 import { createRoute, z, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Item, SelectRows } from '../db/fast-select';
-import type { Scope } from '../db/scope';
 import type { AppEnv } from '../env';
 import { auth } from '../middleware/auth';
 import { inBackground } from '../lib/background';
 import { authorizedBatch, authorizedSelf, authorizedWrite } from '../middleware/folded';
 import type { AuthoredWrite } from '../db/authored';
 import { region } from '../middleware/region';
-import { enqueueEmails, type SendMail } from '../services/mail';
-import { enqueuePush, type Push } from '../services/notifications';
-import type { LogCtx } from '../services/activity-log';
+import { enqueueEmails, type SendMail } from '../services/core/mail';
+import { enqueuePush, type Push } from '../services/core/notifications';
+import type { LogCtx } from '../services/core/activity-log';
+import type { Ctx, Read, ReadCtx, WriteCtx } from '../services/core/context';
 import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
 
 /**
@@ -112,14 +111,28 @@ export function publicRoute<const D extends PublicDef>(def: D): PublicRoute<D> {
   }) as unknown as PublicRoute<D>;
 }
 
-/** The handler of a route that is not folded: it reads c.get('user'). */
-export const handler = <R extends RouteConfig>(
-  _route: R & (R extends Folded ? 'a folded route takes a foldedHandler()' : unknown),
-  fn: RouteHandler<R, AppEnv>,
-) => fn;
+/** The request's context for its services (services/core/context.ts), built once per request. */
+export const ctxOf = (c: Context<AppEnv, any, any>): Ctx => ({
+  db: c.get('db'),
+  config: c.get('config'),
+  regiao: c.get('regiao'),
+  user: c.get('user'),
+  log: logCtx(c),
+  push: pushOf(c),
+  mail: mailOf(c),
+});
 
-/** Runs selects built for the caller's scope, with the user check in the same D1 batch. */
-export type Read = <T extends readonly [Item, ...Item[]]>(build: (scope: Scope) => T) => Promise<SelectRows<T>>;
+type HandlerContext<R extends RouteConfig> = Parameters<RouteHandler<R, AppEnv>>[0];
+type HandlerResult<R extends RouteConfig> = ReturnType<RouteHandler<R, AppEnv>>;
+
+/** The handler of a route that is not folded: `fn(c, ctx)`, the caller in ctx.user. */
+export const handler =
+  <R extends RouteConfig>(
+    _route: R & (R extends Folded ? 'a folded route takes a foldedHandler()' : unknown),
+    fn: (c: HandlerContext<R>, ctx: Ctx) => HandlerResult<R>,
+  ): RouteHandler<R, AppEnv> =>
+  (c) =>
+    fn(c, ctxOf(c));
 
 /**
  * A folded GET's `read`; `read.self` reads the caller's own row with more joined to it as that
@@ -129,28 +142,33 @@ export type FoldedRead = Read & {
   self: typeof authorizedSelf extends (c: never, ...rest: infer A) => infer O ? (...rest: A) => O : never;
 };
 
-/** A folded GET reads through `read`; any other folded method writes through `write` (db/authored.ts). */
-export type FoldedAccess<R> = R extends { method: 'get' | 'head' } ? FoldedRead : AuthoredWrite;
+/** A folded GET reads through `ctx.read`; any other folded method writes through `ctx.write` (db/authored.ts). */
+export type FoldedCtx<R> = R extends { method: 'get' | 'head' } ? ReadCtx & { read: FoldedRead } : WriteCtx;
 
 /**
- * The handler of a folded route: it gets its data only through `read` (a GET) or `write` (a
- * write: one batch whose statements carry `author.guard`), which also read and admit the caller
+ * The handler of a folded route: `fn(c, ctx)`, its data only through `ctx.read` (a GET) or `ctx.write`
+ * (a write: one batch whose statements carry `author.guard`), which also read and admit the caller
  * (c.get('user') is not set before them).
  */
 export const foldedHandler =
   <R extends RouteConfig & Folded>(
     route: R,
-    fn: (c: Parameters<RouteHandler<R, AppEnv>>[0], access: FoldedAccess<R>) => ReturnType<RouteHandler<R, AppEnv>>,
+    fn: (c: HandlerContext<R>, ctx: FoldedCtx<R>) => HandlerResult<R>,
   ): RouteHandler<R, AppEnv> =>
-  (c) =>
-    fn(
+  (c) => {
+    const { user: _none, ...ctx } = ctxOf(c);
+    return fn(
       c,
       (route.method === 'get' || route.method === 'head'
-        ? Object.assign((build: Parameters<Read>[0]) => authorizedBatch(c, build), {
-            self: (...args: Parameters<FoldedRead['self']>) => authorizedSelf(c, ...args),
-          })
-        : (...args: Parameters<AuthoredWrite>) => authorizedWrite(c, ...args)) as unknown as FoldedAccess<R>,
+        ? {
+            ...ctx,
+            read: Object.assign((build: Parameters<Read>[0]) => authorizedBatch(c, build), {
+              self: (...args: Parameters<FoldedRead['self']>) => authorizedSelf(c, ...args),
+            }),
+          }
+        : { ...ctx, write: (...args: Parameters<AuthoredWrite>) => authorizedWrite(c, ...args) }) as FoldedCtx<R>,
     );
+  };
 
 /** Push messages of a request go to the push queue in the background (never delaying the answer). */
 export const pushOf =
@@ -165,7 +183,7 @@ export const mailOf =
   (outboxIds) =>
     enqueueEmails(c.env.EMAIL_QUEUE, inBackground(c), outboxIds);
 
-/** Who acts, for the activity log (services/activity-log.ts): the caller if authenticated, and the request id. */
+/** Who acts, for the activity log (services/core/activity-log.ts): the caller if authenticated, and the request id. */
 export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {
   const user = c.get('user') as AppEnv['Variables']['user'] | undefined;
   return { atorId: user?.id ?? null, atorRole: user?.role ?? null, requestId: c.get('requestId') ?? null };

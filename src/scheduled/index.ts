@@ -1,7 +1,7 @@
 import type { Bindings } from '../env';
-import { requeuePendingEmails } from '../services/mail';
-import { fecharChamados } from '../services/chamados';
-import { enviarPesquisas } from '../services/pesquisas';
+import { requeuePendingEmails } from '../services/core/mail';
+import { fecharChamados } from '../services/tickets/chamados';
+import { enviarPesquisas } from '../services/surveys/pesquisas';
 import { sealActivityLog } from './seal-activity-log';
 import { expirarPedidos, requeuePayments } from './pedidos';
 import { lembretes } from './lembretes';

@@ -1,12 +1,12 @@
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
-import { sendReminders } from '../services/lembretes';
+import { sendReminders } from '../services/operations/lembretes';
 
 /** Push messages per queue sendBatch call (the Queues limit is 100). */
 const PUSH_PER_BATCH = 100;
 
 /**
- * Reminders before events (docs/decisions-2 D16; services/lembretes.ts): each (invitation, kind)
+ * Reminders before events (docs/decisions-2 D16; services/operations/lembretes.ts): each (invitation, kind)
  * once whatever the number or overlap of runs. Push goes through the push queue, after the batch
  * that wrote the notifications; a failed enqueue leaves the in-app notification.
  */

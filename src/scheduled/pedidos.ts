@@ -1,10 +1,10 @@
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
 import type { PaymentMessage } from '../lib/messages';
-import { staleNotifications } from '../services/pagamentos';
-import { expirePedidos, ordersWithoutCheckout } from '../services/pedidos';
+import { staleNotifications } from '../services/payments/pagamentos';
+import { expirePedidos, ordersWithoutCheckout } from '../services/payments/pedidos';
 
-/** `expirar-pedidos`: pendente orders past expira_em become expirado (services/pedidos.ts, guarded). */
+/** `expirar-pedidos`: pendente orders past expira_em become expirado (services/payments/pedidos.ts, guarded). */
 export const expirarPedidos = (env: Bindings, now: Date) => expirePedidos(createDb(env.DB), now);
 
 /**

@@ -6,23 +6,23 @@ import { categoriasFinanceiras, cursos, type CatalogTable } from '../../src/db/s
 import type { Scope } from '../../src/db/scope';
 import { getConfig } from '../../src/env';
 import { selectUser } from '../../src/middleware/admission';
-import { logPageSelect } from '../../src/services/activity-log';
-import { agendaByIdSelects, agendaListSelects } from '../../src/services/agenda';
-import { loginLog } from '../../src/services/auth';
-import { fotByIdSelect, fotCreate, fotListSelects } from '../../src/services/cadastro-fot';
-import { catalogInsert } from '../../src/services/catalogs';
-import { acceptBatch, declineBatch } from '../../src/services/convites';
-import { entryCreate, resultadoSelects } from '../../src/services/lancamentos';
-import { profissionaisListSelects, profissionalByIdSelects } from '../../src/services/profissionais';
+import { logPageSelect } from '../../src/services/core/activity-log';
+import { agendaByIdSelects, agendaListSelects } from '../../src/services/agenda/agenda';
+import { loginLog } from '../../src/services/accounts/auth';
+import { fotByIdSelect, fotCreate, fotListSelects } from '../../src/services/records/cadastro-fot';
+import { catalogInsert } from '../../src/services/catalogs/catalogs';
+import { acceptBatch, declineBatch } from '../../src/services/teams/convites';
+import { entryCreate, resultadoSelects } from '../../src/services/money/lancamentos';
+import { profissionaisListSelects, profissionalByIdSelects } from '../../src/services/professionals/profissionais';
 import {
   attemptStatements,
   failureKeys,
   newSession,
   registerKeys,
   releaseLoginAttempt,
-} from '../../src/services/sessions';
-import { accountByEmail, accountSelect, accountSelectLive } from '../../src/services/users';
-import { vagasSelects } from '../../src/services/vagas';
+} from '../../src/services/accounts/sessions';
+import { accountByEmail, accountSelect, accountSelectLive } from '../../src/services/accounts/users';
+import { vagasSelects } from '../../src/services/teams/vagas';
 import { db } from '../helpers/factories';
 
 /**
@@ -59,13 +59,13 @@ async function buildEveryShape() {
     accountSelectLive(db, scope.id, 'sid');
     for (const page of [{}, { limit: 10, offset: 20 }]) {
       for (const f of [{}, { de: '2027-01-01', ate: '2027-02-01', fot_id: id }])
-        agendaListSelects(db, scope, 'SP', f, page);
+        agendaListSelects({ db, regiao: 'SP' }, scope, { ...f, ...page });
       profissionaisListSelects(db, scope, 'SP', page);
       for (const empresa of [undefined, id]) fotListSelects(db, scope, 'SP', empresa, page);
       for (const f of [{}, { funcao_id: id, ate: '2027-02-01' }, { cidade: 'Recife', uf: 'pe', tipo_evento_id: id }])
         vagasSelects(db, scope, f, page, new Date());
     }
-    agendaByIdSelects(db, scope, 'SP', id);
+    agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
     profissionalByIdSelects(db, scope, 'SP', id);
     fotByIdSelect(db, scope, 'SP', id);
     logPageSelect(db, scope, 'SP', { limit: 50 });

@@ -15,14 +15,14 @@ import {
   tiposEventos,
   users,
 } from '../../src/db/schema';
-import { selectAgenda } from '../../src/services/agenda';
-import { selectFots, visible as fotVisible } from '../../src/services/cadastro-fot';
+import { selectAgenda } from '../../src/services/agenda/agenda';
+import { selectFots, visible as fotVisible } from '../../src/services/records/cadastro-fot';
 import { scopedSelect } from '../../src/db/scoped-select';
 import { writeThenRead } from '../../src/db/write-read';
 import type { Scope } from '../../src/db/scope';
-import { equipeQuery } from '../../src/services/convites';
-import { profissionaisComAvaliacaoQuery, profissionaisQuery } from '../../src/services/profissionais';
-import { accountQuery } from '../../src/services/users';
+import { equipeQuery } from '../../src/services/agenda/equipe';
+import { profissionaisComAvaliacaoQuery, profissionaisQuery } from '../../src/services/professionals/profissionais';
+import { accountQuery } from '../../src/services/accounts/users';
 import {
   db,
   makeCatalog,

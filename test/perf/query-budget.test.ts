@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/env';
 import { emailOutbox } from '../../src/db/schema';
-import { openSecret } from '../../src/services/mail';
-import { requestPasswordReset } from '../../src/services/password-reset';
+import { openSecret } from '../../src/services/core/mail';
+import { requestPasswordReset } from '../../src/services/accounts/password-reset';
 import {
   agenda,
   agendaEquipe,

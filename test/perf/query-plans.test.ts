@@ -4,13 +4,13 @@ import { env } from 'cloudflare:test';
 import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/schema';
-import { agendaListSelects, agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda';
-import { fotListSelects, selectFots } from '../../src/services/cadastro-fot';
-import { listCatalog } from '../../src/services/catalogs';
-import { resultadoSelects } from '../../src/services/lancamentos';
-import { pedidosList } from '../../src/services/pedidos';
-import { profissionaisListSelects } from '../../src/services/profissionais';
-import { vagasSelects } from '../../src/services/vagas';
+import { agendaListSelects, agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda/agenda';
+import { fotListSelects, selectFots } from '../../src/services/records/cadastro-fot';
+import { listCatalog } from '../../src/services/catalogs/catalogs';
+import { resultadoSelects } from '../../src/services/money/lancamentos';
+import { pedidosList } from '../../src/services/payments/pedidos';
+import { profissionaisListSelects } from '../../src/services/professionals/profissionais';
+import { vagasSelects } from '../../src/services/teams/vagas';
 import { db } from '../helpers/factories';
 import { UNKNOWN_ID as ID } from '../helpers/request';
 
@@ -174,20 +174,20 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
     'events of an agenda_viewer',
-    () => planOf(agendaListSelects(db, viewer, 'SP', {}, { limit: 50 })[2]!),
+    () => planOf(agendaListSelects({ db, regiao: 'SP' }, viewer, { ...{}, ...{ limit: 50 } })[2]!),
     [KEPT_ROW],
     [KEPT_ROW],
   ],
   [
     'events of a region (administrator, unfiltered)',
-    () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', {}, { limit: 50 })[2]!),
+    () => planOf(agendaListSelects({ db, regiao: 'SP' }, { id: ID, ...admin }, { ...{}, ...{ limit: 50 } })[2]!),
     [KEPT_ROW],
     [KEPT_ROW],
   ],
   [
     // Filtered, its own events of the region, from its own index: not every event row of the region.
     'events of an agenda_viewer between dates',
-    () => planOf(agendaListSelects(db, viewer, 'SP', { de: '2027-01-01' }, { limit: 50 })[2]!),
+    () => planOf(agendaListSelects({ db, regiao: 'SP' }, viewer, { ...{ de: '2027-01-01' }, ...{ limit: 50 } })[2]!),
     [
       /^SEARCH agenda USING COVERING INDEX agenda_user_regiao_data_idx \(user_id=\? AND regiao=\? AND data_evento>\?\)$/,
     ],
@@ -195,7 +195,14 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   ],
   [
     'events of a region (administrator)',
-    () => planOf(agendaListSelects(db, { id: ID, ...admin }, 'SP', { de: '2027-01-01' }, { limit: 50 })[2]!),
+    () =>
+      planOf(
+        agendaListSelects(
+          { db, regiao: 'SP' },
+          { id: ID, ...admin },
+          { ...{ de: '2027-01-01' }, ...{ limit: 50 } },
+        )[2]!,
+      ),
     [/^SEARCH agenda USING COVERING INDEX agenda_regiao_data_idx \(regiao=\? AND data_evento>\?\)$/],
     [],
   ],
@@ -289,7 +296,7 @@ describe('query plans of the hot list queries', () => {
 });
 
 // A professional's agenda (its invitations) and an EVENT_OWNER's (its companies' records) start from the
-// caller's own rows, never from the region's every event in date order (services/agenda.ts visible).
+// caller's own rows, never from the region's every event in date order (services/agenda/agenda.ts visible).
 /** Each query's plan starts from `start` and never takes `never`. */
 async function expectStartsFrom(queries: readonly unknown[], start: RegExp, never: RegExp) {
   for (const q of queries) {
@@ -316,7 +323,7 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
     ['EVENT_OWNER', { id: ID, ...owner }, /^SEARCH \w+ USING INDEX agenda_fot_idx \(fot_id=\?\)$/],
   ] as const)('%s: its page, its teams and its total', async (_role, scope, start) => {
     await expectStartsFrom(
-      agendaListSelects(db, scope as never, 'SP', {}, { limit: 50 }),
+      agendaListSelects({ db, regiao: 'SP' }, scope as never, { ...{}, ...{ limit: 50 } }),
       start,
       /agenda_regiao_data_idx|^SCAN agenda$/,
     );

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { reminderStatements } from '../../src/services/lembretes';
+import { reminderStatements } from '../../src/services/operations/lembretes';
 
 const dialect = new SQLiteAsyncDialect();
 

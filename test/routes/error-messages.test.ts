@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeAdmin, makeUser, PASSWORD, uniq } from '../helpers/factories';
 import { api, expectError, UNKNOWN_ID, type ApiResult } from '../helpers/request';
-import { LOGIN_MAX_PER_CLIENT } from '../../src/services/sessions';
+import { LOGIN_MAX_PER_CLIENT } from '../../src/services/accounts/sessions';
 
 const client = () => ({
   'cf-connecting-ip': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { users } from '../../src/db/schema';
 import { auth } from '../../src/middleware/auth';
-import * as fot from '../../src/routes/cadastro-fot/cadastro-fot.routes';
+import * as fot from '../../src/routes/records/cadastro-fot.routes';
 import { foldedHandler, handler } from '../../src/routes/route';
 import { db, makeAdmin, makeEmpresa, makeFot, makeUser, sessionOf, tokenFor } from '../helpers/factories';
 import { api, authHeaders, expectError } from '../helpers/request';

@@ -11,7 +11,7 @@
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../src/db/schema';
-import { LOGIN_MAX_PER_CLIENT, LOGIN_MAX_PER_EMAIL, LOGIN_MAX_PER_IP } from '../../src/services/sessions';
+import { LOGIN_MAX_PER_CLIENT, LOGIN_MAX_PER_EMAIL, LOGIN_MAX_PER_IP } from '../../src/services/accounts/sessions';
 import { db, makeAdmin, makeCatalog, makeProfissional, makeUser, uniq } from '../helpers/factories';
 import { api, expectError, type ApiResult } from '../helpers/request';
 import { insertAgenda, insertConvite } from './world';

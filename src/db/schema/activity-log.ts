@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
  * The activity log (docs/decisions.md#d15): one row per change made through the API, written in the
- * change's own batch by services/activity-log.ts. Append-only: triggers (migration
+ * change's own batch by services/core/activity-log.ts. Append-only: triggers (migration
  * 0004_activity_log_append_only) refuse UPDATE and DELETE. No foreign keys: an entry outlives its
  * actor and its entity (a FK with ON DELETE SET NULL would be an UPDATE, which the trigger refuses).
  *

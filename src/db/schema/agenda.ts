@@ -55,7 +55,7 @@ export const agenda = sqliteTable(
     index('agenda_user_regiao_data_idx').on(t.userId, t.regiao, t.dataEvento, t.horario, t.id),
     index('agenda_fot_idx').on(t.fotId),
     index('agenda_tipo_evento_idx').on(t.tipoEventoId),
-    // The reminders job scans events by date across regions (services/lembretes.ts).
+    // The reminders job scans events by date across regions (services/operations/lembretes.ts).
     index('agenda_data_idx').on(t.dataEvento),
     uniqueIndex('agenda_regiao_chave_externa_uq').on(t.regiao, t.chaveExterna),
   ],

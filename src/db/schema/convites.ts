@@ -54,7 +54,7 @@ export const agendaEquipe = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.agendaId, t.funcaoId] }),
     index('agenda_equipe_funcao_idx').on(t.funcaoId),
-    // The job listings' total (services/vagas.ts): the open published places of a region per function
+    // The job listings' total (services/teams/vagas.ts): the open published places of a region per function
     // and date, read from the index alone. The WHERE holds only while places are left.
     index('agenda_equipe_vagas_idx')
       .on(t.regiao, t.funcaoId, t.dataEvento, t.publicar, t.quantidade, t.aceitos)
@@ -97,7 +97,7 @@ export const convites = sqliteTable(
     promocaoId: text('promocao_id'),
     // Kept by triggers (drizzle/0042), never written by the application: the event's date, so that the
     // double-booking rule reads a professional's accepted events of three days from
-    // convites_profissional_status_idx, not its every accepted event (services/time-window.ts).
+    // convites_profissional_status_idx, not its every accepted event (services/teams/time-window.ts).
     dataEvento: text('data_evento')
       .notNull()
       .default(sql`''`),

@@ -29,7 +29,7 @@ export type OrigemLancamento = (typeof ORIGEM_LANCAMENTO)[number];
 
 /**
  * The system categories every region has (seeded by migration 0007 for the known regions, and
- * ensured in the batch of any write that needs one: services/financeiro.ts ensureSystemCategories).
+ * ensured in the batch of any write that needs one: services/money/financeiro.ts ensureSystemCategories).
  * `sistema` is their stable key: names are for people, code looks them up by key.
  */
 export const CATEGORIAS_SISTEMA = {
@@ -147,7 +147,7 @@ export const lancamentos = sqliteTable(
 
 /**
  * The `chave_externa` prefixes the system writes itself: `pedido:<order id>` on an order's revenue
- * entry (services/pagamentos.ts). A client's key may not start with one, in any case (400 on
+ * entry (services/payments/pagamentos.ts). A client's key may not start with one, in any case (400 on
  * `POST /api/financeiro/lancamentos` and in the import): an administrator's entry holding an order's
  * key in advance would make that order's real payment fail on the unique key for ever. System keys
  * are built only by `systemKey`, so a new kind of key is added to this one list.

@@ -42,7 +42,7 @@ export const LEMBRETE_TIPOS = [
 /**
  * Reminders already sent: the primary key (alvo_id, tipo) makes each (invitation or event, kind)
  * happen once whatever the number or overlap of runs. `execucao` names the run that inserted the
- * row: only that run notifies it (services/lembretes.ts).
+ * row: only that run notifies it (services/operations/lembretes.ts).
  */
 export const lembretesEnviados = sqliteTable(
   'lembretes_enviados',
@@ -80,3 +80,11 @@ export const calendarios = sqliteTable('calendarios', {
 });
 
 export type CalendarioRow = typeof calendarios.$inferSelect;
+
+/** What a calendar feed's token is derived from (services/operations/calendario.ts feedPathOf). */
+export interface FeedRef {
+  id: string;
+  geracao: number;
+}
+/** The columns to read (or join) for a feed's path. */
+export const feedRefColumns = { id: calendarios.id, geracao: calendarios.geracao };

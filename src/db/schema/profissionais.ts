@@ -52,7 +52,7 @@ export const profissionais = sqliteTable(
     /** What `conta_pix` is; validated against it (lib/brazil.ts pixKey). */
     tipoChavePix: text('tipo_chave_pix', { enum: TIPO_CHAVE_PIX }),
     /**
-     * 1 while listed (services/profissionais.ts listedProfile: no linked account, or an active one),
+     * 1 while listed (services/professionals/profissionais.ts listedProfile: no linked account, or an active one),
      * kept by triggers on profissionais and users (drizzle/0025; docs/architecture.md, "Kept by
      * triggers") for the list's kept total. The application never writes it; an SQL default, so an
      * insert binds nothing for it.
@@ -64,7 +64,7 @@ export const profissionais = sqliteTable(
   },
   (t) => [
     // The list's page walks it in name order; usuario_id at its end lets the list's total (X-Total-Count)
-    // run listedProfile (services/profissionais.ts) from the index alone, reading no profile row: 19 ms at
+    // run listedProfile (services/professionals/profissionais.ts) from the index alone, reading no profile row: 19 ms at
     // 10,000 profiles of the bench, 0.4 ms. (A separate (regiao, usuario_id) index took the place of the
     // cpf_cnpj and e-mail indexes in the imports' `col = ? and regiao = ?` probes.)
     index('profissionais_regiao_nome_login_idx').on(t.regiao, t.nome, t.usuarioId),

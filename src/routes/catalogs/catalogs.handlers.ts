@@ -13,8 +13,9 @@ import {
   updateCatalog,
   type CatalogPresenter,
   type CatalogRow,
-} from '../../services/catalogs';
-import { logCtx, type Read } from '../route';
+} from '../../services/catalogs/catalogs';
+import type { Read } from '../../services/core/context';
+import { logCtx } from '../route';
 import { publicListEntries } from './catalogs.routes';
 import type { CatalogConfig } from './catalogs.schemas';
 
@@ -64,11 +65,11 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
   };
 
   /** For foldedHandler(): the read comes with the caller's check. */
-  const list = (c: CatalogContext, read: Read) => listWith(c, read);
+  const list = (c: CatalogContext, { read }: { read: Read }) => listWith(c, read);
   const publicList: CatalogHandler = (c) => listWith(c, anonymousRead(c));
 
   /** For foldedHandler(): the author's check travels in the insert's batch (db/authored.ts). */
-  const create = async (c: CatalogContext, write: AuthoredWrite) => {
+  const create = async (c: CatalogContext, { write }: { write: AuthoredWrite }) => {
     const db = c.get('db');
     const regiao = c.get('regiao');
     const row = await insertCatalog(db, write, table, regiao, c.req.valid('json')[field]!);

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import type { CatalogTable } from '../../db/schema';
 import { reqStr } from '../../lib/fields';
-import type { CatalogField } from '../../services/catalogs';
+import type { CatalogField } from '../../services/catalogs/catalogs';
 
 export type { CatalogField };
 

@@ -1,0 +1,3 @@
+export * from './admin-users.router';
+export * from './auth.router';
+export * from './password-reset.router';

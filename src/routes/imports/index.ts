@@ -1,0 +1,1 @@
+export * from './importacoes.router';

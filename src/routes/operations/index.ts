@@ -1,0 +1,3 @@
+export * from './calendario.router';
+export * from './logistica.router';
+export * from './notifications.router';

@@ -1,0 +1,3 @@
+export * from './pacotes.router';
+export * from './pedidos.router';
+export * from './webhooks.router';

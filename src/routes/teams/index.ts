@@ -1,0 +1,2 @@
+export * from './convites.router';
+export * from './vagas.router';

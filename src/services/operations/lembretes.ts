@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { generatedId } from '../../db/generated-id';
+import type { Db } from '../../db/client';
+import { rawBatch } from '../../db/raw-batch';
+import { ADMIN_ROLES, agenda, convites, lembretesEnviados, notifications, profissionais, users } from '../../db/schema';
+import { eventStartSql } from '../../lib/dates';
+import type { PushMessage } from '../../lib/messages';
+
+/**
+ * Reminders (docs/decisions-2 D16), run by the scheduled job `lembretes` every 15 minutes.
+ *
+ * Each (invitation or event, kind) is sent at most once: a run first INSERTs the reminders due now
+ * into `lembretes_enviados` (primary key (alvo_id, tipo), ON CONFLICT DO NOTHING) tagged with the
+ * run's own id, then inserts the notifications of exactly the rows IT inserted, in the same batch
+ * (one transaction): a repeated or overlapping run finds the keys taken and notifies nobody.
+ * Five statements per run in one round trip, whatever the number of invitations; the events are
+ * found by the `agenda_data_idx` range on `data_evento`.
+ *
+ *   lembrete_d7 / _d2 / _d1  to each accepted member, 7, 2 and 1 days before the start; only the
+ *                            latest kind due (accepted 21 h before: d1 only, never a late d7 or d2)
+ *   confirmacao_pendente     to an accepted member not yet confirmed, 24 hours before
+ *   equipe_nao_confirmada    to every active administrator, 12 hours before an event with an
+ *                            unconfirmed accepted member, once per event
+ *
+ * Nothing once the event has started; nothing for declined invitations (only `aceito` counts) or
+ * deleted events (an event is cancelled by deleting it: its invitations go with it).
+ */
+
+const HOUR = 3600_000;
+const iso = (now: Date, hours: number) => new Date(now.getTime() + hours * HOUR).toISOString();
+const day = (now: Date, hours: number) => iso(now, hours).slice(0, 10);
+
+/** 2026-12-05 + 19:30 → "05/12/2026 às 19:30" */
+const quando = (a: typeof agenda) =>
+  sql`substr(${a.dataEvento}, 9, 2) || '/' || substr(${a.dataEvento}, 6, 2) || '/' || substr(${a.dataEvento}, 1, 4) || coalesce(' às ' || ${a.horario}, '')`;
+
+const TEXTS = {
+  lembrete_d7: { titulo: 'Evento em 7 dias', frase: 'Lembrete: você está na equipe do evento de ' },
+  lembrete_d2: { titulo: 'Evento em 2 dias', frase: 'Lembrete: você está na equipe do evento de ' },
+  lembrete_d1: { titulo: 'Evento amanhã', frase: 'Lembrete: você está na equipe do evento de ' },
+  confirmacao_pendente: { titulo: 'Confirme sua presença', frase: 'Confirme sua presença no evento de ' },
+} as const;
+const caseOf = (field: 'titulo' | 'frase') =>
+  sql.raw(
+    `case l.tipo ${Object.entries(TEXTS)
+      .map(([k, t]) => `when '${k}' then '${t[field].replace(/'/g, "''")}'`)
+      .join(' ')} end`,
+  );
+
+/** The run's five statements, in batch order (exported for the query-plan test). */
+export function reminderStatements(now: Date, run: string) {
+  const at = now.toISOString();
+  const ini = eventStartSql(agenda.dataEvento, agenda.horario);
+  // The São Paulo dates an event starting in the next 7 days can have (UTC dates ± a day).
+  const range = sql`${agenda.dataEvento} between ${day(now, -24)} and ${day(now, 8 * 24)}`;
+  const accepted = sql`select ${convites.id} as convite_id, ${agenda.id} as agenda_id, ${convites.confirmadoEm} as confirmado_em, ${ini} as ini
+    from ${agenda} join ${convites} on ${convites.agendaId} = ${agenda.id} and ${convites.status} = 'aceito'
+    where ${range}`;
+  const into = sql`insert into ${lembretesEnviados} (alvo_id, tipo, agenda_id, execucao, enviado_em)`;
+  const memberKinds = sql`${into}
+    select x.convite_id, case when x.ini <= ${iso(now, 24)} then 'lembrete_d1' when x.ini <= ${iso(now, 48)} then 'lembrete_d2' else 'lembrete_d7' end,
+      x.agenda_id, ${run}, ${at}
+    from (${accepted}) x
+    where x.ini > ${at} and x.ini <= ${iso(now, 7 * 24)}
+    on conflict do nothing`;
+  const unconfirmed = sql`${into}
+    select x.convite_id, 'confirmacao_pendente', x.agenda_id, ${run}, ${at}
+    from (${accepted}) x
+    where x.confirmado_em is null and x.ini > ${at} and x.ini <= ${iso(now, 24)}
+    on conflict do nothing`;
+  const team = sql`${into}
+    select x.agenda_id, 'equipe_nao_confirmada', x.agenda_id, ${run}, ${at}
+    from (select distinct agenda_id, ini from (${accepted}) where confirmado_em is null) x
+    where x.ini > ${at} and x.ini <= ${iso(now, 12)}
+    on conflict do nothing`;
+  const columns = sql`insert into ${notifications} (id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at)`;
+  const toMembers = sql`${columns}
+    select ${generatedId}, ${profissionais.usuarioId}, l.tipo, ${caseOf('titulo')}, ${caseOf('frase')} || ${quando(agenda)} || '.',
+      json_object('agenda_id', l.agenda_id, 'convite_id', l.alvo_id), 0, null, ${at}, ${at}
+    from ${lembretesEnviados} l
+      join ${convites} on ${convites.id} = l.alvo_id
+      join ${profissionais} on ${profissionais.id} = ${convites.profissionalId}
+      join ${agenda} on ${agenda.id} = l.agenda_id
+    where l.execucao = ${run} and l.tipo <> 'equipe_nao_confirmada' and ${profissionais.usuarioId} is not null
+    returning id, user_id, titulo, mensagem, dados`;
+  const admins = sql.raw(ADMIN_ROLES.map((r) => `'${r}'`).join(', '));
+  const toAdmins = sql`${columns}
+    select ${generatedId}, ${users.id}, 'equipe_nao_confirmada', 'Equipe não confirmada',
+      'O evento de ' || ${quando(agenda)} || ' (região ' || ${agenda.regiao} || ') começa em menos de 12 horas e '
+        || (select count(*) from ${convites} where ${convites.agendaId} = l.agenda_id and ${convites.status} = 'aceito' and ${convites.confirmadoEm} is null)
+        || ' profissional(is) ainda não confirmou(aram) presença.',
+      json_object('agenda_id', l.agenda_id, 'regiao', ${agenda.regiao},
+        'nao_confirmados', (select count(*) from ${convites} where ${convites.agendaId} = l.agenda_id and ${convites.status} = 'aceito' and ${convites.confirmadoEm} is null)),
+      0, null, ${at}, ${at}
+    from ${lembretesEnviados} l
+      join ${agenda} on ${agenda.id} = l.agenda_id
+      join ${users} on ${users.role} in (${admins}) and ${users.ativo} = 1
+    where l.execucao = ${run} and l.tipo = 'equipe_nao_confirmada'
+    returning id, user_id, titulo, mensagem, dados`;
+  return [memberKinds, unconfirmed, team, toMembers, toAdmins];
+}
+
+type Sent = { id: string; user_id: string; titulo: string; mensagem: string; dados: string };
+
+export async function sendReminders(db: Db, now: Date) {
+  const [a, b, c, members, adminRows] = await rawBatch(db, reminderStatements(now, crypto.randomUUID()));
+  const push: PushMessage[] = [...members!.rows, ...adminRows!.rows].map((row) => {
+    const r = row as Sent;
+    return {
+      userId: r.user_id,
+      notificationId: r.id,
+      titulo: r.titulo,
+      mensagem: r.mensagem,
+      dados: JSON.parse(r.dados) as Record<string, unknown>,
+    };
+  });
+  return {
+    lembretes: a!.changes + b!.changes + c!.changes,
+    notificacoes: push.length,
+    push,
+  };
+}

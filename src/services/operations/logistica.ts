@@ -1,0 +1,176 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../../db/client';
+import { agenda, agendaLogistica, convites, profissionais, type AgendaLogisticaRow } from '../../db/schema';
+import type { Scope } from '../../db/scope';
+import { ApiError } from '../../lib/errors';
+import { visible } from '../agenda/agenda';
+import { prepareNotifications, type Push } from '../core/notifications';
+import { logStatement, type Change, type LogCtx } from '../core/activity-log';
+
+/**
+ * The call sheet of an agenda event (docs/decisions-2 D16). Read: whoever may see the event
+ * (services/agenda/agenda.ts `visible`: administrators, its agenda_viewer creator, its invited team, its
+ * company's EVENT_OWNERs). Write: administrators and the creator (the route's allowAgenda('update')
+ * plus `visible`). `versao` starts at 1 and grows by one per PUT that changes something.
+ */
+
+/** Wire name → column key, in the order the answer lists them. */
+export const LOGISTICA_FIELDS = {
+  horario_chegada: 'horarioChegada',
+  ponto_encontro: 'pontoEncontro',
+  endereco_encontro: 'enderecoEncontro',
+  transporte: 'transporte',
+  horario_saida_van: 'horarioSaidaVan',
+  estacionamento: 'estacionamento',
+  traje: 'traje',
+  retirada_equipamento: 'retiradaEquipamento',
+  devolucao_equipamento: 'devolucaoEquipamento',
+  contato_nome: 'contatoNome',
+  contato_telefone: 'contatoTelefone',
+  prazo_credenciamento: 'prazoCredenciamento',
+  observacoes: 'observacoes',
+} as const satisfies Record<string, keyof AgendaLogisticaRow>;
+
+export type LogisticaField = keyof typeof LOGISTICA_FIELDS;
+export type LogisticaInput = Partial<Record<LogisticaField, string | null | undefined>>;
+
+const sheetNotFound = () => new ApiError('NOT_FOUND', 'evento não encontrado ou sem ficha de logística');
+const eventNotFound = () => new ApiError('NOT_FOUND', 'evento não encontrado');
+
+export const toLogistica = (r: AgendaLogisticaRow) => ({
+  agenda_id: r.agendaId,
+  horario_chegada: r.horarioChegada,
+  ponto_encontro: r.pontoEncontro,
+  endereco_encontro: r.enderecoEncontro,
+  transporte: r.transporte,
+  horario_saida_van: r.horarioSaidaVan,
+  estacionamento: r.estacionamento,
+  traje: r.traje,
+  retirada_equipamento: r.retiradaEquipamento,
+  devolucao_equipamento: r.devolucaoEquipamento,
+  contato_nome: r.contatoNome,
+  contato_telefone: r.contatoTelefone,
+  prazo_credenciamento: r.prazoCredenciamento,
+  observacoes: r.observacoes,
+  versao: r.versao,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+/** The sheet of an event the caller may see (a folded read: one batch with the user check). */
+export const logisticaSelect = (db: Db, scope: Scope, regiao: string, id: string) =>
+  db
+    .select({ l: agendaLogistica })
+    .from(agendaLogistica)
+    .innerJoin(agenda, eq(agenda.id, agendaLogistica.agendaId))
+    .where(visible(scope, regiao, eq(agenda.id, id)));
+
+export function oneLogistica(rows: { l: AgendaLogisticaRow }[]) {
+  if (!rows[0]) throw sheetNotFound();
+  return toLogistica(rows[0].l);
+}
+
+/** A concurrent PUT moved the version between our read and our write: read again, at most this often. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Changes the fields sent (absent fields are kept; null clears one). A PUT that changes nothing
+ * writes nothing and notifies nobody. The write is guarded by the version it read
+ * (`WHERE versao = ?`), so two concurrent changes both land, one after the other (1 → 2 → 3), and
+ * neither is lost; the notifications and the log entry stand before the write under the same guard.
+ */
+export async function putLogistica(
+  db: Db,
+  log: LogCtx,
+  user: Scope,
+  regiao: string,
+  id: string,
+  body: LogisticaInput,
+  push: Push,
+) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const [[event], [current], team] = await db.batch([
+      db
+        .select({ id: agenda.id, dataEvento: agenda.dataEvento })
+        .from(agenda)
+        .where(visible(user, regiao, eq(agenda.id, id))),
+      db.select().from(agendaLogistica).where(eq(agendaLogistica.agendaId, id)),
+      db
+        .selectDistinct({ userId: profissionais.usuarioId })
+        .from(convites)
+        .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+        .where(and(eq(convites.agendaId, id), eq(convites.status, 'aceito'))),
+    ]);
+    if (!event) throw eventNotFound();
+
+    const set: Partial<AgendaLogisticaRow> = {};
+    const campos: LogisticaField[] = [];
+    for (const [wire, key] of Object.entries(LOGISTICA_FIELDS) as [LogisticaField, keyof AgendaLogisticaRow][]) {
+      const v = body[wire];
+      if (v === undefined) continue;
+      if ((current?.[key] ?? null) !== v) {
+        campos.push(wire);
+        (set as Record<string, unknown>)[key] = v;
+      }
+    }
+    if (current && campos.length === 0) return toLogistica(current);
+
+    const now = new Date().toISOString();
+    const recipients = team.map((t) => t.userId).filter((u): u is string => !!u && u !== user.id);
+    const notes = recipients.map((userId) => ({
+      userId,
+      tipo: 'logistica_alterada' as const,
+      titulo: 'Logística do evento alterada',
+      mensagem: `A ficha de logística do evento de ${event.dataEvento.split('-').reverse().join('/')} mudou: ${campos.join(', ')}.`,
+      dados: { agenda_id: id, campos },
+    }));
+    // The state this attempt read, checked inside the batch before anything is written.
+    const guard = current
+      ? sql`exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id} and ${agendaLogistica.versao} = ${current.versao})`
+      : sql`not exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id})`;
+    const dados: Record<string, Change> = {};
+    for (const f of campos) {
+      const col = agendaLogistica[LOGISTICA_FIELDS[f]];
+      dados[f] = current ? { antes: col, depois: body[f] } : { depois: body[f] };
+    }
+    dados.versao = current ? { antes: current.versao, depois: current.versao + 1 } : { depois: 1 };
+    const { insert, push: messages } = prepareNotifications(db, campos.length ? notes : [], { when: guard });
+    const entry = logStatement(db, log, {
+      acao: current ? 'agenda_logistica.update' : 'agenda_logistica.create',
+      entidade: 'agenda_logistica',
+      entidadeId: id,
+      regiao,
+      dados,
+      // An update's entry reads `antes` from the row it is about to change (same guard).
+      ...(current
+        ? {
+            from: sql`from ${agendaLogistica}`,
+            when: and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)),
+          }
+        : { when: guard }),
+    });
+    const write: BatchItem<'sqlite'> = current
+      ? db
+          .update(agendaLogistica)
+          .set({ ...set, versao: sql`${agendaLogistica.versao} + 1`, updatedAt: now })
+          .where(and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)))
+      : db
+          .insert(agendaLogistica)
+          .values({ ...set, agendaId: id, versao: 1, createdAt: now, updatedAt: now })
+          .onConflictDoNothing();
+    const results = await db.batch([
+      entry,
+      ...insert,
+      write,
+      db.select().from(agendaLogistica).where(eq(agendaLogistica.agendaId, id)),
+    ] as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const written = results.at(-2) as { meta: { changes: number } };
+    const [row] = results.at(-1) as AgendaLogisticaRow[];
+    if (written.meta.changes === 1 && row) {
+      push(messages);
+      return toLogistica(row);
+    }
+  }
+  throw new ApiError('CONFLICT', 'a ficha de logística mudou várias vezes enquanto era salva: tente de novo');
+}

@@ -1,0 +1,149 @@
+import { and, asc, eq, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { keptOrCounted } from '../../db/kept-count';
+import { withTotal } from '../../db/list-total';
+import { pacotes, type PacoteRow, type Role } from '../../db/schema';
+import { nowIso } from '../../db/schema/columns';
+import { ApiError } from '../../lib/errors';
+import { fromCentavos, toCentavos } from '../../lib/money';
+import { pageBounds, type Page } from '../../lib/pagination';
+import { isAdmin } from '../../lib/permissions';
+import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+
+/**
+ * Photo packages (docs/decisions-2 D19): administrators write them in their region; any active user
+ * reads the region's active ones (administrators also the inactive ones, with `?ativo=false`).
+ */
+
+export interface PacoteInput {
+  nome?: string;
+  descricao?: string | null;
+  preco?: number;
+  parcelas_max?: number;
+  ativo?: boolean;
+}
+
+const notFound = () => new ApiError('NOT_FOUND', 'pacote não encontrado');
+
+export function toPacoteResponse(p: PacoteRow) {
+  return {
+    id: p.id,
+    regiao: p.regiao,
+    nome: p.nome,
+    descricao: p.descricao,
+    preco: fromCentavos(p.precoCentavos),
+    parcelas_max: p.parcelasMax,
+    ativo: p.ativo,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+  };
+}
+
+function columns(b: PacoteInput): Partial<typeof pacotes.$inferInsert> {
+  const out: Partial<typeof pacotes.$inferInsert> = {};
+  if (b.nome !== undefined) out.nome = b.nome;
+  if (b.descricao !== undefined) out.descricao = b.descricao;
+  if (b.preco !== undefined) out.precoCentavos = toCentavos(b.preco);
+  if (b.parcelas_max !== undefined) out.parcelasMax = b.parcelas_max;
+  if (b.ativo !== undefined) out.ativo = b.ativo;
+  return out;
+}
+
+/** Non-administrators see active packages only. */
+function visible(role: Role, regiao: string, ativo: boolean | undefined): SQL {
+  const only = isAdmin(role) ? ativo : true;
+  return and(eq(pacotes.regiao, regiao), only === undefined ? undefined : eq(pacotes.ativo, only))!;
+}
+
+/**
+ * A page's total from the counts kept per region, all and active (drizzle/0032_list_counts.sql);
+ * an administrator's list of inactive packages counts them.
+ */
+function pacotesTotal(db: Db, role: Role, regiao: string, ativo: boolean | undefined, where: SQL) {
+  const only = isAdmin(role) ? ativo : true;
+  const dono = only === false ? undefined : only ? 'ativos' : '';
+  return keptOrCounted(db, { tabela: 'pacotes', regiao, dono }, pacotes, where);
+}
+
+/** The list (by name) and, when paged, its count: one batch. */
+export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boolean | undefined, page: Page) {
+  const where = visible(role, regiao, ativo);
+  const { limit, offset } = pageBounds(page);
+  const list = db
+    .select()
+    .from(pacotes)
+    .where(where)
+    .orderBy(asc(pacotes.nome), asc(pacotes.id))
+    .limit(limit)
+    .offset(offset);
+  const { rows, total } = await withTotal(db, page, list, pacotesTotal(db, role, regiao, ativo, where));
+  return { rows: rows.map(toPacoteResponse), total };
+}
+
+export async function getPacote(db: Db, role: Role, regiao: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(pacotes)
+    .where(and(eq(pacotes.id, id), visible(role, regiao, undefined)));
+  if (!row) throw notFound();
+  return toPacoteResponse(row);
+}
+
+export async function createPacote(
+  db: Db,
+  log: LogCtx,
+  regiao: string,
+  body: Required<Omit<PacoteInput, 'descricao'>> & PacoteInput,
+) {
+  const now = nowIso();
+  const values = {
+    id: crypto.randomUUID(),
+    regiao,
+    ...columns(body),
+    createdAt: now,
+    updatedAt: now,
+  } as typeof pacotes.$inferInsert;
+  const [[row]] = await db.batch([
+    db.insert(pacotes).values(values).returning(),
+    logStatement(db, log, {
+      acao: 'pacotes.create',
+      entidade: 'pacotes',
+      entidadeId: values.id,
+      regiao,
+      dados: created(pacotes, values),
+    }),
+  ]);
+  return toPacoteResponse(row!);
+}
+
+/** Changes what the body carries; orders already made keep their price (they store it). */
+export async function updatePacote(db: Db, log: LogCtx, regiao: string, id: string, body: PacoteInput) {
+  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, regiao));
+  const set = { ...columns(body), updatedAt: nowIso() };
+  const [, rows] = await db.batch([
+    logRowWrite(db, log, pacotes, where, {
+      acao: 'pacotes.update',
+      entidade: 'pacotes',
+      regiao,
+      dados: changed(pacotes, set),
+    }),
+    db.update(pacotes).set(set).where(where).returning(),
+  ]);
+  if (!rows[0]) throw notFound();
+  return toPacoteResponse(rows[0]);
+}
+
+/** A package with orders cannot be deleted (409 IN_USE through the foreign key): deactivate it instead. */
+export async function deletePacote(db: Db, log: LogCtx, regiao: string, id: string) {
+  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, regiao));
+  const [, res] = await db.batch([
+    logRowWrite(db, log, pacotes, where, {
+      acao: 'pacotes.delete',
+      entidade: 'pacotes',
+      regiao,
+      dados: deleted(pacotes),
+    }),
+    db.delete(pacotes).where(where),
+  ]);
+  if (res.meta.changes === 0) throw notFound();
+}

@@ -1,0 +1,386 @@
+import { and, eq, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../../db/client';
+import { insertWhere } from '../../db/guarded';
+import {
+  pagamentoNotificacoes,
+  pagamentosDuplicados,
+  pedidos,
+  systemKey,
+  type NotificationRow,
+  type PagamentoNotificacaoRow,
+  type PedidoRow,
+} from '../../db/schema';
+import { nowIso } from '../../db/schema/columns';
+import { formatMoney } from '../../lib/csv';
+import { ApiError } from '../../lib/errors';
+import { saoPauloDate } from '../../lib/dates';
+import { UUID_RE } from '../../lib/fields';
+import type { PushMessage } from '../../lib/messages';
+import { logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { entryInsert, estornoStatements } from '../money/financeiro';
+import { notifiedPush, notifyUsersWhere } from '../core/notifications';
+import { PAID_STATUSES, REVERSED_STATUSES, type GatewayPayment } from './gateway';
+import { verifyWebhookSignature } from './mercadopago';
+import { regionAdmin } from '../accounts/profile';
+
+/**
+ * Payments of orders (docs/decisions.md#d19): the webhook's record of a notification, and what the
+ * payment consumer does with the payment it reads from the gateway.
+ *
+ * Exactly once, whatever the number, order or repetition of notifications: every effect is a step
+ * guarded by the order's state, in ONE batch, its log entry and revenue entry written before its
+ * UPDATE under the same condition (so they exist exactly when the UPDATE changes the row):
+ *   pay:       pendente | expirado | cancelado → pago, `pagamento_id` = this payment (+ revenue entry)
+ *              when the payment is approved, refunded or charged back;
+ *   refund:    pago → estornado (+ mirror entry) when refunded or charged back, and ONLY when this
+ *              payment is the order's `pagamento_id` (another payment's refund leaves the order alone);
+ *   duplicate: an approved payment of an order another payment paid is recorded once per payment
+ *              (pagamentos_duplicados, unique key) with its log entry and the region's administrators
+ *              notified (the money must be refunded); the order is never touched.
+ * The gateway's current state is what counts (re-read on every notification): a refund notified
+ * before its approval, or an approval processed after its refund, both end `estornado` with the
+ * revenue entry and its mirror; nothing ever moves an order back from `estornado`. Which step applies
+ * is decided inside the batch (the duplicate's condition reads the order after the pay step), never
+ * from the order read before it: two payments of one order processed at once pay it once and record
+ * the other as the duplicate.
+ */
+
+/** Who acts in the log for the gateway's changes: no user; the notification id as the request id. */
+const gatewayLog = (notificacaoId: string): LogCtx => ({ atorId: null, atorRole: null, requestId: notificacaoId });
+
+/**
+ * Records a verified notification once (its signed manifest is unique) with its log entry.
+ * Answers the new row's id, or undefined when it was recorded before (a replay or a retry).
+ */
+export async function recordNotification(db: Db, provedor: string, pagamentoId: string, chave: string) {
+  const id = crypto.randomUUID();
+  const at = nowIso();
+  const [inserted] = await db.batch([
+    db
+      .insert(pagamentoNotificacoes)
+      .values({ id, provedor, pagamentoId, chave, status: 'recebida', createdAt: at, updatedAt: at })
+      .onConflictDoNothing()
+      .returning({ id: pagamentoNotificacoes.id }),
+    logStatement(db, gatewayLog(id), {
+      acao: 'pagamentos.notificacao',
+      entidade: 'pagamento_notificacoes',
+      entidadeId: id,
+      dados: { provedor: { depois: provedor }, pagamento_id: { depois: pagamentoId } },
+      when: sql`exists (select 1 from ${pagamentoNotificacoes} where ${pagamentoNotificacoes.id} = ${id})`,
+    }),
+  ]);
+  return inserted[0]?.id;
+}
+
+export const notificationById = async (db: Db, id: string) =>
+  (await db.select().from(pagamentoNotificacoes).where(eq(pagamentoNotificacoes.id, id)))[0];
+
+/** Notifications still `recebida` this long after arriving lost their queue message (requeue-payments job). */
+export const NOTIFICATION_REQUEUE_AFTER_MS = 5 * 60 * 1000;
+
+export const staleNotifications = (db: Db, now: Date) =>
+  db
+    .select({ id: pagamentoNotificacoes.id })
+    .from(pagamentoNotificacoes)
+    .where(
+      and(
+        eq(pagamentoNotificacoes.status, 'recebida'),
+        lt(pagamentoNotificacoes.createdAt, new Date(now.getTime() - NOTIFICATION_REQUEUE_AFTER_MS).toISOString()),
+      ),
+    )
+    .limit(100);
+
+/** The São Paulo calendar day of an instant (the finance entries' dates). */
+const spDate = (iso: string) => saoPauloDate(new Date(iso));
+
+/**
+ * The order's revenue entry (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem`
+ * `pedido`, on its FOT record, already `pago`; inserted only if `when` holds. Its `chave_externa`
+ * `pedido:<id>` is unique per region, a second line of defence behind the guarded step.
+ */
+const receitaStatements = (db: Db, log: LogCtx, order: PedidoRow, id: string, at: string, when: SQL) =>
+  entryInsert(
+    db,
+    log,
+    {
+      id,
+      regiao: order.regiao,
+      tipo: 'receita',
+      categoria: { sistema: 'pacotes_fotos' },
+      descricao: `Pedido: ${order.pacoteNome} — ${order.compradorNome}`,
+      valorCentavos: order.valorCentavos,
+      vencimento: spDate(at),
+      origem: 'pedido',
+      status: 'pago',
+      pagoEm: spDate(at),
+      fotId: order.fotId,
+      chaveExterna: systemKey('pedido:', order.id),
+    },
+    { when },
+  ).statements;
+
+/**
+ * The reversal of the order's revenue entry (`estornado` plus its mirror): the entry is named by the
+ * order's `lancamento_id` only while `refundable` holds (the order `pago` by this payment), so when
+ * it does not, nothing matches.
+ */
+const estornoOf = (db: Db, log: LogCtx, refundable: SQL, at: string) =>
+  estornoStatements(
+    db,
+    log,
+    { id: sql`(select ${pedidos.lancamentoId} from ${pedidos} where ${refundable})` },
+    spDate(at),
+  ).statements;
+
+export type Outcome = 'processada' | 'ignorada' | 'divergente';
+
+/** The notification's final status, once (guarded by `recebida`). */
+const settle = (db: Db, id: string, status: Outcome, pedidoId: string | null, erro: string | null = null) =>
+  db
+    .update(pagamentoNotificacoes)
+    .set({ status, pedidoId, erro, updatedAt: nowIso() })
+    .where(and(eq(pagamentoNotificacoes.id, id), eq(pagamentoNotificacoes.status, 'recebida')));
+
+/** A notification whose payment names no order of ours (another integration's, or not found). */
+export async function ignoreNotification(db: Db, id: string, erro: string) {
+  await settle(db, id, 'ignorada', null, erro);
+}
+
+/** The notification a payment is applied for. */
+export type NotificationRef = Pick<PagamentoNotificacaoRow, 'id' | 'provedor'>;
+
+/** What applying a payment did, and the push messages of the notifications it wrote (to enqueue after it). */
+export interface Applied {
+  outcome: Outcome;
+  push: PushMessage[];
+}
+
+/** Applies the gateway's view of a payment to its order (see the file comment). */
+export async function applyPayment(
+  db: Db,
+  notification: NotificationRef,
+  payment: GatewayPayment,
+  now: Date,
+): Promise<Applied> {
+  const notificacaoId = notification.id;
+  const ref = payment.externalReference?.toLowerCase();
+  const [order] = ref && UUID_RE.test(ref) ? await db.select().from(pedidos).where(eq(pedidos.id, ref)) : [];
+  if (!order) {
+    await settle(
+      db,
+      notificacaoId,
+      'ignorada',
+      null,
+      `external_reference ${payment.externalReference ?? '(none)'} names no order`,
+    );
+    return { outcome: 'ignorada', push: [] };
+  }
+  const pays = PAID_STATUSES.has(payment.status) || REVERSED_STATUSES.has(payment.status);
+  if (!pays) {
+    // pending, in_process, rejected, cancelled...: the order waits (the buyer may pay again until it expires).
+    await settle(db, notificacaoId, 'processada', order.id);
+    return { outcome: 'processada', push: [] };
+  }
+  const log = gatewayLog(notificacaoId);
+  const open = sql`exists (select 1 from ${pagamentoNotificacoes} where ${pagamentoNotificacoes.id} = ${notificacaoId} and ${pagamentoNotificacoes.status} = 'recebida')`;
+  // Exact cents: an amount that is not a whole number of cents (10.005) diverges, it is never rounded.
+  if (payment.moeda !== 'BRL' || payment.valorCentavos === null || payment.valorCentavos !== order.valorCentavos) {
+    // Nothing is paid. Logged once per notification (its settle is guarded the same way).
+    await db.batch([
+      logStatement(db, log, {
+        acao: 'pedidos.pagamento_divergente',
+        entidade: 'pedidos',
+        entidadeId: order.id,
+        regiao: order.regiao,
+        dados: {
+          valor_centavos: { antes: order.valorCentavos, depois: payment.valorCentavos },
+          valor_gateway: { depois: payment.valor },
+          moeda: { depois: payment.moeda },
+          pagamento_id: { depois: payment.id },
+          status_gateway: { depois: payment.status },
+        },
+        when: open,
+      }),
+      settle(
+        db,
+        notificacaoId,
+        'divergente',
+        order.id,
+        `amount ${payment.valor} ${payment.moeda} != ${(order.valorCentavos / 100).toFixed(2)} BRL`,
+      ),
+    ]);
+    return { outcome: 'divergente', push: [] };
+  }
+  const at = now.toISOString();
+  const lancamentoId = crypto.randomUUID();
+  const byId = eq(pedidos.id, order.id);
+  const payable = and(byId, inArray(pedidos.status, ['pendente', 'expirado', 'cancelado']))!;
+  const whenPayable = sql`exists (select 1 from ${pedidos} where ${payable})`;
+  const steps: BatchItem<'sqlite'>[] = [
+    logRowWrite(db, log, pedidos, payable, {
+      acao: 'pedidos.pago',
+      entidade: 'pedidos',
+      regiao: order.regiao,
+      dados: {
+        status: { antes: pedidos.status, depois: 'pago' },
+        pagamento_id: { depois: payment.id },
+        valor_centavos: { depois: payment.valorCentavos },
+      },
+    }),
+    ...receitaStatements(db, log, order, lancamentoId, at, whenPayable),
+    db
+      .update(pedidos)
+      .set({ status: 'pago', pagoEm: at, pagamentoId: payment.id, lancamentoId, updatedAt: at })
+      .where(payable),
+  ];
+  let notifiedAt: number | undefined;
+  if (REVERSED_STATUSES.has(payment.status)) {
+    // Only the payment that paid the order reverses it: another payment's refund leaves it `pago`.
+    const refundable = and(byId, eq(pedidos.status, 'pago'), eq(pedidos.pagamentoId, payment.id))!;
+    steps.push(
+      logRowWrite(db, log, pedidos, refundable, {
+        acao: 'pedidos.estornar',
+        entidade: 'pedidos',
+        regiao: order.regiao,
+        dados: {
+          status: { antes: pedidos.status, depois: 'estornado' },
+          pagamento_id: { depois: payment.id },
+          status_gateway: { depois: payment.status },
+        },
+      }),
+      ...estornoOf(db, log, refundable, at),
+      db.update(pedidos).set({ status: 'estornado', estornadoEm: at, updatedAt: at }).where(refundable),
+      ...duplicateReversed(db, log, notification, payment, at),
+    );
+  } else {
+    const amount = { ...payment, valorCentavos: payment.valorCentavos };
+    const dup = duplicateStatements(db, log, notification, order, amount, at);
+    notifiedAt = steps.length + dup.notifyAt;
+    steps.push(...dup.statements);
+  }
+  const results = await db.batch([...steps, settle(db, notificacaoId, 'processada', order.id)] as unknown as [
+    BatchItem<'sqlite'>,
+    ...BatchItem<'sqlite'>[],
+  ]);
+  const written = notifiedAt === undefined ? [] : (results[notifiedAt] as unknown as NotificationRow[]);
+  return { outcome: 'processada', push: notifiedPush(written) };
+}
+
+/**
+ * An approved payment of an order ANOTHER payment paid (the order's `pagamento_id` as the pay step
+ * of the same batch left it): recorded once per gateway payment (unique (provedor, pagamento_id),
+ * ON CONFLICT DO NOTHING), and only the statement that recorded it writes the log entry
+ * `pedidos.pagamento_duplicado` and notifies the region's administrators, who must refund it. The
+ * order is not touched. `notifyAt`: the notifications' insert among `statements`.
+ */
+function duplicateStatements(
+  db: Db,
+  log: LogCtx,
+  notification: NotificationRef,
+  order: PedidoRow,
+  payment: GatewayPayment & { valorCentavos: number },
+  at: string,
+) {
+  const id = crypto.randomUUID();
+  const paidByAnother = sql`exists (select 1 from ${pedidos} where ${and(
+    eq(pedidos.id, order.id),
+    isNotNull(pedidos.pagamentoId),
+    ne(pedidos.pagamentoId, payment.id),
+  )})`;
+  const recorded = sql`exists (select 1 from ${pagamentosDuplicados} where ${pagamentosDuplicados.id} = ${id})`;
+  const notes = notifyUsersWhere(
+    db,
+    {
+      tipo: 'pagamento_duplicado',
+      titulo: 'Pagamento em duplicidade',
+      mensagem: `O pedido "${order.pacoteNome}" de ${order.compradorNome} já estava pago e recebeu outro pagamento (${payment.id}, R$ ${formatMoney(payment.valorCentavos)}): devolva-o no Mercado Pago.`,
+      dados: { pedido_id: order.id, pagamento_id: payment.id },
+    },
+    { users: regionAdmin(order.regiao), when: recorded, now: at },
+  );
+  const statements: BatchItem<'sqlite'>[] = [
+    insertWhere(
+      db,
+      pagamentosDuplicados,
+      {
+        id,
+        regiao: order.regiao,
+        pedidoId: order.id,
+        provedor: notification.provedor,
+        pagamentoId: payment.id,
+        valorCentavos: payment.valorCentavos,
+        statusGateway: payment.status,
+        createdAt: at,
+        updatedAt: at,
+      },
+      paidByAnother,
+    ).onConflictDoNothing(),
+    logStatement(db, log, {
+      acao: 'pedidos.pagamento_duplicado',
+      entidade: 'pedidos',
+      entidadeId: order.id,
+      regiao: order.regiao,
+      dados: {
+        pagamento_id: { depois: payment.id },
+        valor_centavos: { depois: payment.valorCentavos },
+        pago_por: { depois: sql`(select ${pedidos.pagamentoId} from ${pedidos} where ${pedidos.id} = ${order.id})` },
+      },
+      when: recorded,
+    }),
+    notes.insert,
+  ];
+  return { statements, notifyAt: 2 };
+}
+
+/**
+ * A recorded duplicate the gateway now reports refunded or charged back: its `status_gateway`
+ * follows, logged once (guarded by the status it leaves). The order is not touched.
+ */
+function duplicateReversed(db: Db, log: LogCtx, notification: NotificationRef, payment: GatewayPayment, at: string) {
+  const where = and(
+    eq(pagamentosDuplicados.provedor, notification.provedor),
+    eq(pagamentosDuplicados.pagamentoId, payment.id),
+    ne(pagamentosDuplicados.statusGateway, payment.status),
+  );
+  return [
+    logRowWrite(db, log, pagamentosDuplicados, where, {
+      acao: 'pedidos.pagamento_duplicado_estornado',
+      entidade: 'pagamentos_duplicados',
+      regiao: pagamentosDuplicados.regiao,
+      dados: {
+        pedido_id: { depois: pagamentosDuplicados.pedidoId },
+        pagamento_id: { depois: payment.id },
+        status_gateway: { antes: pagamentosDuplicados.statusGateway, depois: payment.status },
+      },
+    }),
+    db.update(pagamentosDuplicados).set({ statusGateway: payment.status, updatedAt: at }).where(where),
+  ];
+}
+
+/**
+ * POST /webhooks/mercadopago: a notification whose signature holds is recorded once and its id
+ * answered for the queue (undefined when nothing is to be done: a replay, or not a payment). Throws
+ * 401 INVALID_SIGNATURE, with no effect, otherwise. The body is never read: the consumer reads the
+ * payment from the gateway.
+ */
+export async function receiveNotification(
+  db: Db,
+  secret: string | undefined,
+  n: { signature?: string; requestId?: string; dataId?: string; type?: string },
+  now: Date,
+): Promise<string | undefined> {
+  const check = await verifyWebhookSignature({
+    secret,
+    header: n.signature,
+    requestId: n.requestId,
+    dataId: n.dataId,
+    now,
+  });
+  if (!check.ok) {
+    console.warn(JSON.stringify({ level: 'warn', message: `webhook refused: ${check.reason}` }));
+    throw new ApiError('INVALID_SIGNATURE', 'assinatura da notificação inválida ou expirada');
+  }
+  if (n.type !== undefined && n.type !== 'payment') return undefined;
+  return recordNotification(db, 'mercadopago', n.dataId!, check.manifest);
+}

@@ -1,0 +1,65 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_EVENT_HOURS } from '../../lib/dates';
+
+/**
+ * Double booking by time window (docs/decisions.md#d11, as amended): the ONE rule deciding whether
+ * two agenda events collide for a professional. An event's window is `data_evento` from `horario`
+ * to `horario_fim` (an end not after the start means the next day); without `horario_fim` it lasts
+ * DEFAULT_DURATION_MIN; without `horario` it is the whole day. Windows are half-open: one that ends
+ * when the other starts does not overlap it (the colação ends 17:00, the baile starts 17:00: both).
+ * Every time is America/Sao_Paulo, UTC-3 all year, so comparing local minutes compares instants.
+ */
+export const DEFAULT_DURATION_MIN = DEFAULT_EVENT_HOURS * 60;
+
+interface EventCols {
+  data: SQL;
+  horario: SQL;
+  fim: SQL;
+}
+
+const cols = (alias: string): EventCols => ({
+  data: sql.raw(`${alias}.data_evento`),
+  horario: sql.raw(`${alias}.horario`),
+  fim: sql.raw(`${alias}.horario_fim`),
+});
+
+const minutesOf = (hhmm: SQL) =>
+  sql`(cast(substr(${hhmm}, 1, 2) as integer) * 60 + cast(substr(${hhmm}, 4, 2) as integer))`;
+const dayStart = (data: SQL) => sql`(cast(strftime('%s', ${data}) as integer) / 60)`;
+
+/** Start and end of an event's window, in minutes since 1970-01-01 00:00 São Paulo time. */
+function window(e: EventCols) {
+  const day = dayStart(e.data);
+  const start = sql`(${day} + coalesce(${minutesOf(e.horario)}, 0))`;
+  const end = sql`(case
+    when ${e.horario} is null then ${day} + 1440
+    when ${e.fim} is null then ${day} + ${minutesOf(e.horario)} + ${sql.raw(String(DEFAULT_DURATION_MIN))}
+    when ${e.fim} > ${e.horario} then ${day} + ${minutesOf(e.fim)}
+    else ${day} + 1440 + ${minutesOf(e.fim)} end)`;
+  return { start, end };
+}
+
+/** The two events' windows overlap (half-open intervals). */
+function windowsOverlap(a: EventCols, b: EventCols) {
+  const wa = window(a);
+  const wb = window(b);
+  return sql`(${wa.start} < ${wb.end} and ${wb.start} < ${wa.end})`;
+}
+
+/**
+ * The professional is already `aceito` on ANOTHER event whose window overlaps the window of the
+ * event `agendaId`. Used by every path to `aceito` (services/teams/convites.ts acceptStatements) and by
+ * the job listing's `conflito_horario`. A window lasts at most a day, so only events of the day
+ * before, the same day and the day after are compared: the invitations' kept copy of their event's
+ * date (drizzle/0042) narrows convites_profissional_status_idx to those days, and the events' own
+ * dates decide.
+ */
+export function acceptedOverlap(profissionalId: SQL, agendaId: SQL) {
+  return sql`exists (
+    select 1 from convites tw_c join agenda tw_a on tw_a.id = tw_c.agenda_id join agenda tw_e on tw_e.id = ${agendaId}
+    where tw_c.profissional_id = ${profissionalId} and tw_c.status = 'aceito' and tw_c.agenda_id <> tw_e.id
+      and tw_c.data_evento between date(tw_e.data_evento, '-1 day') and date(tw_e.data_evento, '+1 day')
+      and tw_a.data_evento between date(tw_e.data_evento, '-1 day') and date(tw_e.data_evento, '+1 day')
+      and ${windowsOverlap(cols('tw_a'), cols('tw_e'))}
+  )`;
+}

@@ -1,0 +1,489 @@
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../../db/client';
+import {
+  ADMIN_ROLES,
+  agenda,
+  agendaEquipe,
+  cadastroFot,
+  contagens,
+  convites,
+  funcoes,
+  precos,
+  profissionais,
+  profissionalFuncoes,
+  tiposEventos,
+  users,
+  type AuthUser,
+} from '../../db/schema';
+import type { Placeholders } from '../../db/cached-batch';
+import type { Scope } from '../../db/scope';
+import { scopedSelect } from '../../db/scoped-select';
+import { insertWhere } from '../../db/guarded';
+import { saoPauloDate } from '../../lib/dates';
+import { ApiError, mapDbError } from '../../lib/errors';
+import { fromCentavos } from '../../lib/money';
+import { isPaged, pageBounds, type Page } from '../../lib/pagination';
+import {
+  acceptStatements,
+  quotaOpenFor,
+  refusal,
+  selectConvites,
+  toConviteResponse,
+  type ConviteView,
+} from './convites';
+import { prepareNotifications, type NewNotification, type Push } from '../core/notifications';
+import { listedProfile } from '../professionals/profissionais';
+import { acceptedOverlap } from './time-window';
+import { logRowWrite, type LogCtx } from '../core/activity-log';
+
+// Job listings and applications (docs/decisions.md#d17).
+
+export interface VagasFilters {
+  funcao_id?: string;
+  tipo_evento_id?: string;
+  de?: string;
+  ate?: string;
+  cidade?: string;
+  uf?: string;
+}
+
+const noProfile = () => new ApiError('NOT_FOUND', 'perfil profissional não encontrado para este usuário');
+
+// The listing's reads, cached per isolate and shape (db/scoped-select.ts): the shape is which filters
+// are set; the caller, the dates, the filters' values and the page bind as placeholders. Built per
+// request, the three selects and their SQL took about 430 µs (Node), plus compiling their row mappers.
+const VAGAS_PARAMS = ['desde', 'ate', 'funcao', 'tipo', 'cidade', 'uf', 'limit', 'offset'] as const;
+type P = Placeholders<(typeof VAGAS_PARAMS)[number]>;
+type VagasShape = {
+  funcao: boolean;
+  tipo: boolean;
+  ate: boolean;
+  cidade: boolean;
+  uf: boolean;
+};
+
+/**
+ * Places left: agenda_equipe keeps its event's count of accepted invitations (`aceitos`, kept by
+ * triggers: drizzle/0018_vagas_triggers.sql). Written as the literal terms of agenda_equipe_vagas_idx's
+ * WHERE, which SQLite uses only when the query states them (a bound `?` for `publicar` is not).
+ */
+const openPlace = sql`${agendaEquipe.publicar} = 1 and ${agendaEquipe.quantidade} > ${agendaEquipe.aceitos}`;
+
+/** The filter on the event itself (the page joins it; the total looks it up). */
+const typeFilter = (x: VagasShape, p: P) => (x.tipo ? eq(agenda.tipoEventoId, p.tipo) : undefined);
+
+/**
+ * The filters on the event's FOT record's city and state, on the team row's kept copies
+ * (drizzle/0040): agenda_equipe_vagas_cidade_idx / _uf_idx lead to the matching places.
+ */
+const placeFilters = (x: VagasShape, p: P) => [
+  x.cidade ? sql`${agendaEquipe.cidade} = ${p.cidade} collate nocase` : undefined,
+  x.uf ? eq(agendaEquipe.uf, p.uf) : undefined,
+];
+
+/**
+ * Filtered by city (few places), the page starts from the places that match
+ * (agenda_equipe_vagas_cidade_idx) and sorts them: the terms that lead that index (the place's kept
+ * region and date, drizzle/0018; the caller's functions) and `+regiao` keeping SQLite off
+ * agenda_regiao_data_idx. Otherwise the page walks the region's events in date order and stops
+ * after its rows.
+ */
+const fromCityPlaces = (p: P) => [
+  sql`+${agenda.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+  sql`${agendaEquipe.funcaoId} in (select ${profissionalFuncoes.funcaoId} from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id})`,
+];
+
+/**
+ * Filtered by one function (and perhaps a state), the page walks that function's open places in
+ * their kept date order (agenda_equipe_vagas_idx, or _uf_idx with a state) and stops after its
+ * rows, instead of every event of the region: `+regiao` keeps SQLite off agenda_regiao_data_idx,
+ * and the page is ordered by the place's kept copy of its event's date (placesFirst).
+ */
+const fromFunctionPlaces = (x: VagasShape, p: P) => [
+  sql`+${agenda.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+  sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+  x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
+];
+
+/**
+ * Where the page starts: the city's open places, one function's, or the region's events in date
+ * order (agenda_regiao_data_idx). Decides the page's leading terms and its date column.
+ */
+const pageStart = (x: VagasShape) => (x.cidade ? 'cidade' : x.funcao ? 'funcao' : 'eventos');
+
+/** The page's order: the event's date (the place's kept copy when it walks one function's places), time, id, function. */
+const vagasOrder = (x: VagasShape) => [
+  asc(pageStart(x) === 'funcao' ? agendaEquipe.dataEvento : agenda.dataEvento),
+  asc(agenda.horario),
+  asc(agenda.id),
+  asc(funcoes.labelKey),
+];
+
+/**
+ * The listing's rows for the caller: published functions it holds, of events in its profile's
+ * region from `desde` (today in São Paulo, or a later `de`) on, with places left, where it has no
+ * invitation yet. The profile is joined, so no profile means no rows.
+ */
+function vagasWhere(x: VagasShape, p: P) {
+  return and(
+    openPlace,
+    ...{
+      cidade: () => fromCityPlaces(p),
+      funcao: () => fromFunctionPlaces(x, p),
+      eventos: () => [eq(agenda.regiao, profissionais.regiao)],
+    }[pageStart(x)](),
+    gte(agenda.dataEvento, p.desde),
+    x.ate ? lte(agenda.dataEvento, p.ate) : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
+    typeFilter(x, p),
+    ...placeFilters(x, p),
+    sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
+  );
+}
+
+const vagasPage = scopedSelect({
+  params: VAGAS_PARAMS,
+  build: (db, scope, p, x: VagasShape) =>
+    db
+      .select({
+        agendaId: agenda.id,
+        dataEvento: agenda.dataEvento,
+        horario: agenda.horario,
+        horarioFim: agenda.horarioFim,
+        localEvento: agenda.localEvento,
+        cidade: cadastroFot.cidade,
+        uf: cadastroFot.estado,
+        tipoEventoId: agenda.tipoEventoId,
+        tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
+        funcaoId: agendaEquipe.funcaoId,
+        funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
+        requerAprovacao: agendaEquipe.requerAprovacao,
+        restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
+        valorCentavos: precos.valorCentavos,
+        conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
+      })
+      .from(agendaEquipe)
+      .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
+      .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
+      .innerJoin(profissionais, and(eq(profissionais.usuarioId, scope.id), listedProfile))
+      .innerJoin(
+        profissionalFuncoes,
+        and(
+          eq(profissionalFuncoes.profissionalId, profissionais.id),
+          eq(profissionalFuncoes.funcaoId, agendaEquipe.funcaoId),
+        ),
+      )
+      .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
+      .innerJoin(funcoes, eq(funcoes.id, agendaEquipe.funcaoId))
+      .leftJoin(
+        precos,
+        and(
+          eq(precos.tipoEventoId, agenda.tipoEventoId),
+          eq(precos.funcaoProfissionalId, agendaEquipe.funcaoId),
+          eq(precos.regiao, agenda.regiao),
+        ),
+      )
+      .where(vagasWhere(x, p))
+      .orderBy(...vagasOrder(x))
+      .limit(p.limit)
+      .offset(p.offset),
+});
+
+/**
+ * The open places (agenda_equipe_vagas_idx) of the caller's functions in its region from `desde` on,
+ * with the filters. `invited`: only those of events where the caller has an invitation, found from
+ * its own invitations (few), each place by its primary key.
+ */
+function openPlaces(x: VagasShape, p: P, invited: boolean) {
+  const byType = typeFilter(x, p);
+  const where = and(
+    invited ? eq(convites.profissionalId, profissionais.id) : undefined,
+    eq(profissionalFuncoes.profissionalId, profissionais.id),
+    invited ? eq(agendaEquipe.agendaId, convites.agendaId) : undefined,
+    eq(agendaEquipe.funcaoId, profissionalFuncoes.funcaoId),
+    openPlace,
+    sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+    sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+    x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
+    ...placeFilters(x, p),
+    byType
+      ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), byType)})`
+      : undefined,
+  );
+  // CROSS JOIN fixes the order: the caller's invitations (when counted), its functions, the places.
+  const from = invited
+    ? sql`${convites} cross join ${profissionalFuncoes} cross join ${agendaEquipe}`
+    : sql`${profissionalFuncoes} cross join ${agendaEquipe}`;
+  return sql`select count(*) from ${from} where ${where}`;
+}
+
+/**
+ * openPlaces(x, false) from the counts kept per region, function and day (contagens 'vagas', kept by
+ * triggers: drizzle/0022_kept_counts.sql): one row per function the caller holds and day with places
+ * open, whatever the number of events. Only without filters on the event itself (type, city, state):
+ * those need the events.
+ */
+function openPlacesKept(x: VagasShape, p: P) {
+  const k = contagens;
+  const where = and(
+    eq(profissionalFuncoes.profissionalId, profissionais.id),
+    eq(k.tabela, 'vagas'),
+    sql`${k.regiao} = ${profissionais.regiao}`,
+    sql`${k.dono} = ${profissionalFuncoes.funcaoId}`,
+    sql`${k.dia} >= ${p.desde}`,
+    x.ate ? sql`${k.dia} <= ${p.ate}` : undefined,
+    x.funcao ? eq(profissionalFuncoes.funcaoId, p.funcao) : undefined,
+  );
+  return sql`select coalesce(sum(${k.n}), 0) from ${profissionalFuncoes} cross join ${k} where ${where}`;
+}
+
+/**
+ * The caller's professional profile (approved account); paged, with the listing's total (`n`): the
+ * open places of its functions less those of events where it is invited already. The first reads the
+ * kept counts per day (or, filtered by the event's type, city or state, an index range per function),
+ * the second starts from the caller's own invitations, so the total costs about the same at 100 or
+ * 100,000 events (test/perf/query-plans.test.ts; docs/performance.md).
+ */
+const profileOf = scopedSelect({
+  params: VAGAS_PARAMS,
+  build: (db, scope, p, x: VagasShape & { paged: boolean }) =>
+    db
+      .select({
+        id: profissionais.id,
+        regiao: profissionais.regiao,
+        ...(x.paged
+          ? {
+              n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, p, false) : openPlacesKept(x, p)}) - (${openPlaces(x, p, true)})`,
+            }
+          : {}),
+      })
+      .from(profissionais)
+      .where(and(eq(profissionais.usuarioId, scope.id), listedProfile)),
+});
+
+/**
+ * The caller's profile (to tell "no profile" from "no listings"; paged, with the total) and the page
+ * of listings: one batch. Unpaged, the total is the list's length.
+ *
+ * The page walks agenda_regiao_data_idx in the listing's order (filtered by one function, that
+ * function's open places; by city, the city's places, sorted) and stops after `limit` rows, so its
+ * per-row rules (invitation, time window) run for the rows taken only.
+ */
+export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
+  const today = saoPauloDate(now);
+  const x: VagasShape = {
+    funcao: !!f.funcao_id,
+    tipo: !!f.tipo_evento_id,
+    ate: !!f.ate,
+    cidade: !!f.cidade,
+    uf: !!f.uf,
+  };
+  const values = {
+    desde: f.de && f.de > today ? f.de : today,
+    ate: f.ate,
+    funcao: f.funcao_id,
+    tipo: f.tipo_evento_id,
+    cidade: f.cidade,
+    uf: f.uf?.toUpperCase(),
+    ...pageBounds(page),
+  };
+  const paged = isPaged(page);
+  return [profileOf(db, scope, values, { ...x, paged }), vagasPage(db, scope, values, x)] as const;
+}
+
+type VagaRow = {
+  agendaId: string;
+  dataEvento: string;
+  horario: string | null;
+  horarioFim: string | null;
+  localEvento: string | null;
+  cidade: string | null;
+  uf: string | null;
+  tipoEventoId: string;
+  tipoEventoNome: string;
+  funcaoId: string;
+  funcaoNome: string;
+  requerAprovacao: boolean | number;
+  restantes: number;
+  valorCentavos: number | null;
+  conflito: number;
+};
+
+/** The listing as the API answers it, and its total; 404 without a profile. */
+export function toVagas(profile: { n?: number }[], rows: unknown[]) {
+  if (!profile[0]) throw noProfile();
+  const list = (rows as VagaRow[]).map(toVaga);
+  return { list, total: profile[0].n ?? list.length };
+}
+
+function toVaga(r: VagaRow) {
+  return {
+    agenda_id: r.agendaId,
+    data_evento: r.dataEvento,
+    horario: r.horario,
+    horario_fim: r.horarioFim,
+    local_evento: r.localEvento,
+    cidade: r.cidade,
+    uf: r.uf,
+    tipo_evento: { id: r.tipoEventoId, nome: r.tipoEventoNome },
+    funcao_id: r.funcaoId,
+    funcao_nome: r.funcaoNome,
+    requer_aprovacao: !!r.requerAprovacao,
+    vagas_restantes: r.restantes,
+    valor: r.valorCentavos === null ? null : fromCentavos(r.valorCentavos),
+    conflito_horario: !!r.conflito,
+  };
+}
+
+/**
+ * A professional applies to a published function of an event (D17). Without approval it is
+ * `aceito` at once through acceptStatements (the same guarded rule as every acceptance); when the
+ * place is refused for a full quota and `lista_espera` is asked, it is `espera`; with approval it is
+ * `solicitado`. ONE batch: the insert (the unique (event, professional) key makes a second
+ * application 409 ALREADY_APPLIED), the acceptance, the fallbacks, the entry and the notifications.
+ */
+export async function apply(
+  db: Db,
+  log: LogCtx,
+  user: AuthUser,
+  agendaId: string,
+  body: { funcao_id: string; lista_espera?: boolean },
+  push: Push,
+  now: Date,
+) {
+  const [[prof], [vaga], admins] = await db.batch([
+    db
+      .select({
+        id: profissionais.id,
+        regiao: profissionais.regiao,
+        holds: sql<number>`exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.funcaoId} = ${body.funcao_id})`,
+      })
+      .from(profissionais)
+      .where(and(eq(profissionais.usuarioId, user.id), listedProfile)),
+    db
+      .select({
+        regiao: agenda.regiao,
+        dataEvento: agenda.dataEvento,
+        creator: agenda.userId,
+        publicar: agendaEquipe.publicar,
+        requerAprovacao: agendaEquipe.requerAprovacao,
+      })
+      .from(agenda)
+      .leftJoin(agendaEquipe, and(eq(agendaEquipe.agendaId, agenda.id), eq(agendaEquipe.funcaoId, body.funcao_id)))
+      .where(eq(agenda.id, agendaId)),
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.role, [...ADMIN_ROLES]), eq(users.ativo, true))),
+  ]);
+  if (!prof) throw noProfile();
+  if (!vaga || vaga.regiao !== prof.regiao) throw new ApiError('NOT_FOUND', 'evento não encontrado na sua região');
+  if (!vaga.publicar) throw new ApiError('NOT_FOUND', 'funcao_id: esta função não está publicada neste evento');
+  if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: você não exerce esta função');
+  if (vaga.dataEvento < saoPauloDate(now)) throw new ApiError('INVALID_STATE', 'o evento já aconteceu');
+
+  const id = crypto.randomUUID();
+  const stamp = now.toISOString();
+  const byId = eq(convites.id, id);
+  const waiting = !vaga.requerAprovacao;
+  // Inserted as `solicitado`; without approval the acceptance (or the waiting list) follows in the batch.
+  const insert = insertWhere(
+    db,
+    convites,
+    {
+      id,
+      agendaId,
+      profissionalId: prof.id,
+      funcaoId: body.funcao_id,
+      status: 'solicitado',
+      origem: 'candidatura',
+      createdAt: stamp,
+      updatedAt: stamp,
+    },
+    sql`1`,
+  );
+  const writes: BatchItem<'sqlite'>[] = [insert];
+  const reason = db
+    .select({
+      quotaOpen: sql<number>`${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
+      free: sql<number>`not ${acceptedOverlap(sql`${prof.id}`, sql`${agendaId}`)}`,
+    })
+    .from(agenda)
+    .where(eq(agenda.id, agendaId));
+  if (waiting) {
+    writes.push(
+      ...Object.values(
+        acceptStatements(db, log, {
+          where: byId,
+          from: ['solicitado'],
+          now: stamp,
+          acao: 'convites.accept',
+          conviteId: id,
+        }).writes,
+      ),
+    );
+    if (body.lista_espera)
+      writes.push(
+        db
+          .update(convites)
+          .set({ status: 'espera' })
+          .where(
+            and(
+              byId,
+              eq(convites.status, 'solicitado'),
+              sql`not ${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
+            ),
+          ),
+      );
+    // Refused (and not waiting): nothing stays.
+    writes.push(db.delete(convites).where(and(byId, eq(convites.status, 'solicitado'))));
+  }
+  const exists = sql`exists (select 1 from ${convites} where ${convites.id} = ${id})`;
+  const entry = logRowWrite(db, log, convites, byId, {
+    acao: 'convites.apply',
+    entidade: 'convites',
+    regiao: vaga.regiao,
+    dados: {
+      agenda_id: { depois: agendaId },
+      profissional_id: { depois: prof.id },
+      funcao_id: { depois: body.funcao_id },
+      origem: { depois: 'candidatura' },
+      status: { depois: convites.status },
+    },
+  });
+  const recipients = [...new Set([vaga.creator, ...admins.map((a) => a.id)])].filter(
+    (u): u is string => !!u && u !== user.id,
+  );
+  const texto = waiting ? 'se candidatou' : 'pediu aprovação para';
+  const notes: NewNotification[] = recipients.map((userId) => ({
+    userId,
+    tipo: 'candidatura_recebida',
+    titulo: 'Nova candidatura',
+    mensagem: `Um profissional ${texto} uma vaga no evento de ${vaga.dataEvento}.`,
+    dados: { convite_id: id, agenda_id: agendaId, funcao_id: body.funcao_id },
+  }));
+  const notified = prepareNotifications(db, notes, { when: exists });
+  let results: unknown[];
+  try {
+    results = await db.batch([reason, ...writes, entry, ...notified.insert, selectConvites(db).where(byId)] as [
+      BatchItem<'sqlite'>,
+      ...BatchItem<'sqlite'>[],
+    ]);
+  } catch (err) {
+    if (mapDbError(err)?.code === 'CONFLICT')
+      throw new ApiError('ALREADY_APPLIED', 'você já tem um convite ou candidatura para este evento');
+    throw err;
+  }
+  const [view] = results.at(-1) as ConviteView[];
+  if (!view) {
+    const why = (results[0] as { quotaOpen: number; free: number }[])[0];
+    throw refusal(why) ?? new ApiError('CONFLICT', 'a vaga mudou enquanto isso: tente de novo');
+  }
+  push(notified.push);
+  return toConviteResponse(view);
+}
