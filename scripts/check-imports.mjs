@@ -77,7 +77,7 @@ for (const file of files) {
   const from = layerOf(rel);
   const text = readFileSync(file, 'utf8');
   const edges = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?([^'";]*?)from\s+'(\.{1,2}\/[^']+)'/g)) {
+  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?([^'";]*?)from\s+'(\.{1,2}(?:\/[^']*)?)'/g)) {
     const [, , typeOnly, clause, spec] = m;
     const target = resolveSpec(file, spec);
     const to = layerOf(target);

@@ -1,6 +1,6 @@
 import { createRouter } from '../router';
 import { asRouteHandler } from './catalogs.handlers';
-import { catalogCreate, catalogList } from './';
+import { catalogCreate, catalogList } from './catalogs.router';
 import { tiposEventosConfig } from './tipos-eventos.schemas';
 import * as h from './tipos-eventos.handlers';
 import * as r from './tipos-eventos.routes';

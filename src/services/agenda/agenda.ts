@@ -24,7 +24,7 @@ import { derivedFromEquipe, equipeOfEvents, equipeQuery, groupEquipe, type Equip
 import { prepareNotifications } from '../core/notifications';
 import { assertRefsInRegion } from '../core/references';
 import type { Ctx, QueryCtx } from '../core/context';
-import { changed, created, deleted, logRowWrite, logStatement } from '../core/activity-log';
+import { created, loggedDelete, loggedUpdate, logStatement } from '../core/activity-log';
 
 /** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
 export function agendaScope(user: SqlScope): SQL | undefined {
@@ -325,15 +325,12 @@ export async function updateAgenda({ db, log, user, regiao, push }: Ctx, id: str
   );
   // id, regiao and user_id are not request fields, so a body cannot move an event.
   const set = { ...wireToRow(agenda, body), updatedAt: new Date().toISOString() };
-  const entry = logRowWrite(db, log, agenda, where, {
-    acao: 'agenda.update',
-    entidade: 'agenda',
-    regiao,
-    dados: changed(agenda, set),
-  });
-  const event = oneAgenda(
-    await readAgenda(db, where, [entry, db.update(agenda).set(set).where(where), ...notes.insert]),
+  const [entry, update] = loggedUpdate(
+    { db, log },
+    { table: agenda, where, set },
+    { acao: 'agenda.update', entidade: 'agenda', regiao },
   );
+  const event = oneAgenda(await readAgenda(db, where, [entry, update, ...notes.insert]));
   push(notes.push);
   return event;
 }
@@ -342,13 +339,12 @@ export async function deleteAgenda({ db, log, user, regiao, push }: Ctx, id: str
   const where = visible(user, regiao, eq(agenda.id, id));
   // Recipients before the delete (it takes the team with it); written only if the delete happens.
   const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
-  const entry = logRowWrite(db, log, agenda, where, {
-    acao: 'agenda.delete',
-    entidade: 'agenda',
-    regiao,
-    dados: deleted(agenda),
-  });
-  const [gone] = await writeThenRead(db, [...notes.insert, entry], [db.delete(agenda).where(where)]);
+  const [entry, remove] = loggedDelete(
+    { db, log },
+    { table: agenda, where },
+    { acao: 'agenda.delete', entidade: 'agenda', regiao },
+  );
+  const [gone] = await writeThenRead(db, [...notes.insert, entry], [remove]);
   if (gone.meta.changes === 0) throw notFound();
   push(notes.push);
 }

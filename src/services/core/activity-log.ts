@@ -319,6 +319,39 @@ export function logRowWrite(
   });
 }
 
+/** What a logged update or delete names besides its rows: the entry's action, resource and region. */
+type RowWriteEntry = Omit<LogEntry, 'from' | 'entidadeId' | 'dados'> & { entidadeId?: LogValue };
+
+/**
+ * The update of the rows of `table` matching `where`, its log entry first (docs/guide/activity-log.md):
+ * the entry's `dados` are the changed columns, before and after; both statements are guarded by `where`,
+ * so a row the update does not find logs nothing. Spread the pair into the write's batch.
+ */
+export function loggedUpdate<T extends SQLiteTable & { id: Column }>(
+  { db, log }: { db: Db; log: LogSource },
+  u: { table: T; where: SQL | undefined; set: Values },
+  e: RowWriteEntry,
+) {
+  const entry = logRowWrite(db, log, u.table, u.where, { ...e, dados: changed(u.table, u.set) });
+  return [
+    entry,
+    db
+      .update(u.table)
+      .set(u.set as never)
+      .where(u.where),
+  ] as const;
+}
+
+/** The delete of the rows of `table` matching `where`, its log entry (the deleted columns) first. */
+export function loggedDelete<T extends SQLiteTable & { id: Column }>(
+  { db, log }: { db: Db; log: LogSource },
+  d: { table: T; where: SQL | undefined },
+  e: RowWriteEntry,
+) {
+  const entry = logRowWrite(db, log, d.table, d.where, { ...e, dados: deleted(d.table) });
+  return [entry, db.delete(d.table).where(d.where)] as const;
+}
+
 // The list (GET /api/logs-atividade).
 
 export interface LogFilters {
