@@ -141,4 +141,4 @@ function main() {
   console.log(`check:links: every relative link and anchor of ${files.length} Markdown files resolves`);
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -217,7 +217,7 @@ export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-// The same rules the API applies to e-mails (src/lib/validation.ts) and passwords (decisions D3).
+// The same rules the API applies to e-mails (src/lib/fields.ts) and passwords (decisions D3).
 const EmailSchema = z.string().trim().toLowerCase().min(1).max(254).pipe(z.email());
 
 export type AdminInput = { email: string; password: string; name: string };
