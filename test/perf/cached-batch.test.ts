@@ -11,7 +11,7 @@ import { agendaByIdSelects, agendaListSelects } from '../../src/services/agenda/
 import { loginLog } from '../../src/services/accounts/auth';
 import { fotByIdSelect, fotCreate, fotListSelects } from '../../src/services/records/cadastro-fot';
 import { catalogInsert } from '../../src/services/catalogs/catalogs';
-import { acceptBatch, declineBatch } from '../../src/services/teams/convites';
+import { acceptBatch, declineBatch } from '../../src/services/teams/answer';
 import { entryCreate, resultadoSelects } from '../../src/services/money/lancamentos';
 import { profissionaisListSelects, profissionalByIdSelects } from '../../src/services/professionals/profissionais';
 import {
@@ -63,7 +63,7 @@ async function buildEveryShape() {
       profissionaisListSelects(db, scope, 'SP', page);
       for (const empresa of [undefined, id]) fotListSelects(db, scope, 'SP', empresa, page);
       for (const f of [{}, { funcao_id: id, ate: '2027-02-01' }, { cidade: 'Recife', uf: 'pe', tipo_evento_id: id }])
-        vagasSelects(db, scope, f, page, new Date());
+        vagasSelects({ db }, scope, { ...f, ...page });
     }
     agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
     profissionalByIdSelects(db, scope, 'SP', id);

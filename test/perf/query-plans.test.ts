@@ -102,10 +102,7 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
 // GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.
 hot.push([
   'job listings of a professional',
-  () =>
-    bound(
-      vagasSelects(db, { id: ID, role: 'profissional', empresaId: null } as never, {}, { limit: 50 }, new Date())[1],
-    ),
+  () => bound(vagasSelects({ db }, { id: ID, role: 'profissional', empresaId: null } as never, { limit: 50 })[1]),
   'agenda',
 ]);
 
@@ -124,7 +121,7 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     // The open places of the caller's functions, from the counts kept per function and day (contagens),
     // less those of the events it is invited to: from its own invitations, each place by its primary key.
     'job listings of a professional',
-    () => planOf(vagasSelects(db, pro, {}, { limit: 50 }, new Date())[0]),
+    () => planOf(vagasSelects({ db }, pro, { limit: 50 })[0]),
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
       /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia>\?\)$/,
@@ -140,7 +137,7 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     // Filtered by the event's type: one index range per function (agenda_equipe_vagas_idx), and each
     // open place's event by its primary key to test the filter (what a filtered total costs).
     'job listings of a professional of one event type',
-    () => planOf(vagasSelects(db, pro, { tipo_evento_id: ID }, { limit: 50 }, new Date())[0]),
+    () => planOf(vagasSelects({ db }, pro, { tipo_evento_id: ID, limit: 50 })[0]),
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
@@ -157,7 +154,7 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     // Filtered by city or state: the team rows' kept copies of their event's record's (drizzle/0040)
     // lead to the matching open places only, with no event or record to read for the filter.
     'job listings of a professional in one city',
-    () => planOf(vagasSelects(db, pro, { cidade: 'Campinas' }, { limit: 50 }, new Date())[0]),
+    () => planOf(vagasSelects({ db }, pro, { cidade: 'Campinas', limit: 50 })[0]),
     [
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\? AND data_evento>\?\)$/,
     ],
@@ -165,7 +162,7 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   ],
   [
     'job listings of a professional in one state',
-    () => planOf(vagasSelects(db, pro, { uf: 'SP' }, { limit: 50 }, new Date())[0]),
+    () => planOf(vagasSelects({ db }, pro, { uf: 'SP', limit: 50 })[0]),
     [
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_uf_idx \(regiao=\? AND funcao_id=\? AND uf=\? AND data_evento>\?\)$/,
     ],
@@ -335,7 +332,7 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
 describe('the job listings of a city', () => {
   it.each([{}, { funcao_id: ID }])('page and total start from agenda_equipe_vagas_cidade_idx (%o)', async (more) => {
     await expectStartsFrom(
-      vagasSelects(db, pro, { cidade: 'Campinas', ...more }, { limit: 50 }, new Date()),
+      vagasSelects({ db }, pro, { cidade: 'Campinas', ...more, limit: 50 }),
       /^SEARCH agenda_equipe USING (COVERING )?INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\?/,
       /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$/,
     );
@@ -353,7 +350,7 @@ describe('the job listings of one function', () => {
     ],
   ])('the page starts from its places (%o)', async (more, index) => {
     await expectStartsFrom(
-      [vagasSelects(db, pro, { funcao_id: ID, ...more }, { limit: 50 }, new Date())[1]],
+      [vagasSelects({ db }, pro, { funcao_id: ID, ...more, limit: 50 })[1]],
       new RegExp(`^SEARCH agenda_equipe USING (COVERING )?INDEX ${index}`),
       /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$|USE TEMP B-TREE FOR ORDER BY/,
     );

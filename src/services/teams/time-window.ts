@@ -48,7 +48,7 @@ function windowsOverlap(a: EventCols, b: EventCols) {
 
 /**
  * The professional is already `aceito` on ANOTHER event whose window overlaps the window of the
- * event `agendaId`. Used by every path to `aceito` (services/teams/convites.ts acceptStatements) and by
+ * event `agendaId`. Used by every path to `aceito` (services/teams/acceptance.ts acceptStatements) and by
  * the job listing's `conflito_horario`. A window lasts at most a day, so only events of the day
  * before, the same day and the day after are compared: the invitations' kept copy of their event's
  * date (drizzle/0042) narrows convites_profissional_status_idx to those days, and the events' own

@@ -14,7 +14,6 @@ import {
   profissionalFuncoes,
   tiposEventos,
   users,
-  type AuthUser,
 } from '../../db/schema';
 import type { Placeholders } from '../../db/cached-batch';
 import type { Scope } from '../../db/scope';
@@ -24,18 +23,13 @@ import { saoPauloDate } from '../../lib/dates';
 import { ApiError, mapDbError } from '../../lib/errors';
 import { fromCentavos } from '../../lib/money';
 import { isPaged, pageBounds, type Page } from '../../lib/pagination';
-import {
-  acceptStatements,
-  quotaOpenFor,
-  refusal,
-  selectConvites,
-  toConviteResponse,
-  type ConviteView,
-} from './convites';
-import { prepareNotifications, type NewNotification, type Push } from '../core/notifications';
+import { acceptStatements, quotaOpenFor, refusal, type Reason } from './acceptance';
+import { holdsFuncao, selectConvites, toConviteResponse, type ConviteView } from './convite-read';
+import { prepareNotifications, type NewNotification } from '../core/notifications';
 import { listedProfile } from '../professionals/profissionais';
 import { acceptedOverlap } from './time-window';
-import { logRowWrite, type LogCtx } from '../core/activity-log';
+import { logRowWrite } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 
 // Job listings and applications (docs/decisions.md#d17).
 
@@ -274,8 +268,10 @@ const profileOf = scopedSelect({
  * function's open places; by city, the city's places, sorted) and stops after `limit` rows, so its
  * per-row rules (invitation, time window) run for the rows taken only.
  */
-export function vagasSelects(db: Db, scope: Scope, f: VagasFilters, page: Page, now: Date) {
-  const today = saoPauloDate(now);
+export function vagasSelects({ db }: Pick<Ctx, 'db'>, scope: Scope, query: VagasFilters & Page) {
+  const { limit, offset, ...f } = query;
+  const page = { limit, offset };
+  const today = saoPauloDate(new Date());
   const x: VagasShape = {
     funcao: !!f.funcao_id,
     tipo: !!f.tipo_evento_id,
@@ -340,29 +336,11 @@ function toVaga(r: VagaRow) {
   };
 }
 
-/**
- * A professional applies to a published function of an event (D17). Without approval it is
- * `aceito` at once through acceptStatements (the same guarded rule as every acceptance); when the
- * place is refused for a full quota and `lista_espera` is asked, it is `espera`; with approval it is
- * `solicitado`. ONE batch: the insert (the unique (event, professional) key makes a second
- * application 409 ALREADY_APPLIED), the acceptance, the fallbacks, the entry and the notifications.
- */
-export async function apply(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  agendaId: string,
-  body: { funcao_id: string; lista_espera?: boolean },
-  push: Push,
-  now: Date,
-) {
-  const [[prof], [vaga], admins] = await db.batch([
+/** What an application is checked against: the caller's profile, the event's published function, the administrators to tell. */
+function applicationReads({ db, user }: Pick<Ctx, 'db' | 'user'>, agendaId: string, funcaoId: string) {
+  return db.batch([
     db
-      .select({
-        id: profissionais.id,
-        regiao: profissionais.regiao,
-        holds: sql<number>`exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id} and ${profissionalFuncoes.funcaoId} = ${body.funcao_id})`,
-      })
+      .select({ id: profissionais.id, regiao: profissionais.regiao, holds: holdsFuncao(funcaoId) })
       .from(profissionais)
       .where(and(eq(profissionais.usuarioId, user.id), listedProfile)),
     db
@@ -374,106 +352,165 @@ export async function apply(
         requerAprovacao: agendaEquipe.requerAprovacao,
       })
       .from(agenda)
-      .leftJoin(agendaEquipe, and(eq(agendaEquipe.agendaId, agenda.id), eq(agendaEquipe.funcaoId, body.funcao_id)))
+      .leftJoin(agendaEquipe, and(eq(agendaEquipe.agendaId, agenda.id), eq(agendaEquipe.funcaoId, funcaoId)))
       .where(eq(agenda.id, agendaId)),
     db
       .select({ id: users.id })
       .from(users)
       .where(and(inArray(users.role, [...ADMIN_ROLES]), eq(users.ativo, true))),
   ]);
+}
+
+type Read = Awaited<ReturnType<typeof applicationReads>>;
+type Profile = Read[0][number];
+type Vaga = Read[1][number];
+
+/** The application, as the checks left it: who applies, where, for which function, at what instant. */
+interface Application {
+  id: string;
+  agendaId: string;
+  funcaoId: string;
+  prof: Profile;
+  vaga: Vaga;
+  listaEspera: boolean;
+  stamp: string;
+}
+
+/** The caller may apply: it has a profile, the event is of its region, the function published and its own, the event not past. */
+function checkApplication(prof: Profile | undefined, vaga: Vaga | undefined, now: Date) {
   if (!prof) throw noProfile();
   if (!vaga || vaga.regiao !== prof.regiao) throw new ApiError('NOT_FOUND', 'evento não encontrado na sua região');
   if (!vaga.publicar) throw new ApiError('NOT_FOUND', 'funcao_id: esta função não está publicada neste evento');
   if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: você não exerce esta função');
   if (vaga.dataEvento < saoPauloDate(now)) throw new ApiError('INVALID_STATE', 'o evento já aconteceu');
+  return { prof, vaga };
+}
 
-  const id = crypto.randomUUID();
-  const stamp = now.toISOString();
-  const byId = eq(convites.id, id);
-  const waiting = !vaga.requerAprovacao;
-  // Inserted as `solicitado`; without approval the acceptance (or the waiting list) follows in the batch.
+/**
+ * Why the place would be refused (quota, time window), read first in the batch: an application
+ * refused without a waiting list leaves no row to explain it.
+ */
+const reasonOf = (db: Db, a: Application) =>
+  db
+    .select({
+      quotaOpen: sql<number>`${quotaOpenFor(sql`${a.agendaId}`, sql`${a.funcaoId}`)}`,
+      free: sql<number>`not ${acceptedOverlap(sql`${a.prof.id}`, sql`${a.agendaId}`)}`,
+    })
+    .from(agenda)
+    .where(eq(agenda.id, a.agendaId));
+
+/**
+ * The application's writes: inserted as `solicitado`; without approval the acceptance follows
+ * (acceptStatements), or the waiting list when the quota is full and it was asked, or nothing stays.
+ */
+function applicationWrites(db: Db, log: Ctx['log'], a: Application): BatchItem<'sqlite'>[] {
+  const byId = eq(convites.id, a.id);
   const insert = insertWhere(
     db,
     convites,
     {
-      id,
-      agendaId,
-      profissionalId: prof.id,
-      funcaoId: body.funcao_id,
+      id: a.id,
+      agendaId: a.agendaId,
+      profissionalId: a.prof.id,
+      funcaoId: a.funcaoId,
       status: 'solicitado',
       origem: 'candidatura',
-      createdAt: stamp,
-      updatedAt: stamp,
+      createdAt: a.stamp,
+      updatedAt: a.stamp,
     },
     sql`1`,
   );
-  const writes: BatchItem<'sqlite'>[] = [insert];
-  const reason = db
-    .select({
-      quotaOpen: sql<number>`${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
-      free: sql<number>`not ${acceptedOverlap(sql`${prof.id}`, sql`${agendaId}`)}`,
-    })
-    .from(agenda)
-    .where(eq(agenda.id, agendaId));
-  if (waiting) {
-    writes.push(
-      ...Object.values(
-        acceptStatements(db, log, {
-          where: byId,
-          from: ['solicitado'],
-          now: stamp,
-          acao: 'convites.accept',
-          conviteId: id,
-        }).writes,
-      ),
-    );
-    if (body.lista_espera)
-      writes.push(
-        db
-          .update(convites)
-          .set({ status: 'espera' })
-          .where(
-            and(
-              byId,
-              eq(convites.status, 'solicitado'),
-              sql`not ${quotaOpenFor(sql`${agendaId}`, sql`${body.funcao_id}`)}`,
-            ),
-          ),
-      );
+  if (a.vaga.requerAprovacao) return [insert];
+  const accept = acceptStatements(db, log, {
+    where: byId,
+    from: ['solicitado'],
+    now: a.stamp,
+    acao: 'convites.accept',
+    conviteId: a.id,
+  });
+  const quotaFull = sql`not ${quotaOpenFor(sql`${a.agendaId}`, sql`${a.funcaoId}`)}`;
+  return [
+    insert,
+    ...Object.values(accept.writes),
+    ...(a.listaEspera
+      ? [
+          db
+            .update(convites)
+            .set({ status: 'espera' })
+            .where(and(byId, eq(convites.status, 'solicitado'), quotaFull)),
+        ]
+      : []),
     // Refused (and not waiting): nothing stays.
-    writes.push(db.delete(convites).where(and(byId, eq(convites.status, 'solicitado'))));
-  }
-  const exists = sql`exists (select 1 from ${convites} where ${convites.id} = ${id})`;
-  const entry = logRowWrite(db, log, convites, byId, {
+    db.delete(convites).where(and(byId, eq(convites.status, 'solicitado'))),
+  ];
+}
+
+/** The entry of the application as it ended (`solicitado`, `aceito` or `espera`), if it stayed. */
+const applicationEntry = (db: Db, log: Ctx['log'], a: Application) =>
+  logRowWrite(db, log, convites, eq(convites.id, a.id), {
     acao: 'convites.apply',
     entidade: 'convites',
-    regiao: vaga.regiao,
+    regiao: a.vaga.regiao,
     dados: {
-      agenda_id: { depois: agendaId },
-      profissional_id: { depois: prof.id },
-      funcao_id: { depois: body.funcao_id },
+      agenda_id: { depois: a.agendaId },
+      profissional_id: { depois: a.prof.id },
+      funcao_id: { depois: a.funcaoId },
       origem: { depois: 'candidatura' },
       status: { depois: convites.status },
     },
   });
-  const recipients = [...new Set([vaga.creator, ...admins.map((a) => a.id)])].filter(
-    (u): u is string => !!u && u !== user.id,
+
+/** The event's creator and the administrators are told (never the caller), if the application stayed. */
+function applicationNotes(db: Db, a: Application & { caller: string; admins: { id: string }[] }) {
+  const recipients = [...new Set([a.vaga.creator, ...a.admins.map((x) => x.id)])].filter(
+    (u): u is string => !!u && u !== a.caller,
   );
-  const texto = waiting ? 'se candidatou' : 'pediu aprovação para';
+  const texto = a.vaga.requerAprovacao ? 'pediu aprovação para' : 'se candidatou';
   const notes: NewNotification[] = recipients.map((userId) => ({
     userId,
     tipo: 'candidatura_recebida',
     titulo: 'Nova candidatura',
-    mensagem: `Um profissional ${texto} uma vaga no evento de ${vaga.dataEvento}.`,
-    dados: { convite_id: id, agenda_id: agendaId, funcao_id: body.funcao_id },
+    mensagem: `Um profissional ${texto} uma vaga no evento de ${a.vaga.dataEvento}.`,
+    dados: { convite_id: a.id, agenda_id: a.agendaId, funcao_id: a.funcaoId },
   }));
-  const notified = prepareNotifications(db, notes, { when: exists });
+  return prepareNotifications(db, notes, {
+    when: sql`exists (select 1 from ${convites} where ${convites.id} = ${a.id})`,
+  });
+}
+
+/**
+ * A professional applies to a published function of an event (D17). Without approval it is
+ * `aceito` at once through acceptStatements (the same guarded rule as every acceptance); when the
+ * place is refused for a full quota and `lista_espera` is asked, it is `espera`; with approval it is
+ * `solicitado`. ONE batch: the insert (the unique (event, professional) key makes a second
+ * application 409 ALREADY_APPLIED), the acceptance, the fallbacks, the entry and the notifications.
+ */
+export async function apply(
+  ctx: Pick<Ctx, 'db' | 'log' | 'user' | 'push'>,
+  agendaId: string,
+  body: { funcao_id: string; lista_espera?: boolean },
+) {
+  const { db, log, user, push } = ctx;
+  const now = new Date();
+  const [[prof], [vaga], admins] = await applicationReads(ctx, agendaId, body.funcao_id);
+  const a: Application = {
+    ...checkApplication(prof, vaga, now),
+    id: crypto.randomUUID(),
+    agendaId,
+    funcaoId: body.funcao_id,
+    listaEspera: !!body.lista_espera,
+    stamp: now.toISOString(),
+  };
+  const notified = applicationNotes(db, { ...a, caller: user.id, admins });
   let results: unknown[];
   try {
-    results = await db.batch([reason, ...writes, entry, ...notified.insert, selectConvites(db).where(byId)] as [
-      BatchItem<'sqlite'>,
-      ...BatchItem<'sqlite'>[],
-    ]);
+    results = await db.batch([
+      reasonOf(db, a),
+      ...applicationWrites(db, log, a),
+      applicationEntry(db, log, a),
+      ...notified.insert,
+      selectConvites(db).where(eq(convites.id, a.id)),
+    ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   } catch (err) {
     if (mapDbError(err)?.code === 'CONFLICT')
       throw new ApiError('ALREADY_APPLIED', 'você já tem um convite ou candidatura para este evento');
@@ -481,7 +518,7 @@ export async function apply(
   }
   const [view] = results.at(-1) as ConviteView[];
   if (!view) {
-    const why = (results[0] as { quotaOpen: number; free: number }[])[0];
+    const why = (results[0] as NonNullable<Reason>[])[0];
     throw refusal(why) ?? new ApiError('CONFLICT', 'a vaga mudou enquanto isso: tente de novo');
   }
   push(notified.push);
