@@ -2,7 +2,7 @@ import { createRouter } from '../router';
 import * as h from './calendario.handlers';
 import * as r from './calendario.routes';
 
-/** The caller's feed under /api/me/calendario (docs/decisions-2 D16). */
+/** The caller's feed under /api/me/calendario (docs/decisions.md#d16). */
 export const calendarioRoutes = createRouter()
   .openapi(r.get, h.get)
   .openapi(r.rotate, h.rotate)

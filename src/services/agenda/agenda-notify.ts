@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { agenda } from '../../db/schema';
-import type { Db } from '../../db/client';
 import { prepareNotifications, type NewNotification } from '../core/notifications';
+import type { Ctx } from '../core/context';
 
 export type AgendaChange = 'agenda_criada' | 'agenda_alterada' | 'agenda_excluida';
 
@@ -73,16 +73,19 @@ export const agendaExists = (where: SQL | undefined) => sql`exists (select 1 fro
 
 /**
  * For a write that makes no other query first (a delete): the recipients in ONE query, through the
- * one notification service. With `where` (the write's filter) the rows are written only if the event
- * still matches it inside the batch: a write that finds nothing (404) leaves no notification behind.
+ * one notification service. With `ev.where` (the write's filter) the rows are written only if the
+ * event still matches it inside the batch: a write that finds nothing (404) leaves no notification behind.
  */
 export async function prepareAgendaNotifications(
-  db: Db,
+  { db, user }: Pick<Ctx, 'db' | 'user'>,
   tipo: AgendaChange,
-  callerId: string,
-  ev: { id: string },
-  where?: SQL,
+  ev: { id: string; where?: SQL },
 ) {
-  const [row] = await db.values<[unknown]>(sql`select ${agendaRecipients(callerId, ev)}`);
-  return prepareNotifications(db, agendaNotifications(tipo, ev, row?.[0]), where ? { when: agendaExists(where) } : {});
+  const { id, where } = ev;
+  const [row] = await db.values<[unknown]>(sql`select ${agendaRecipients(user.id, { id })}`);
+  return prepareNotifications(
+    db,
+    agendaNotifications(tipo, { id }, row?.[0]),
+    where ? { when: agendaExists(where) } : {},
+  );
 }

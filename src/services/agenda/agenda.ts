@@ -335,10 +335,11 @@ export async function updateAgenda({ db, log, user, regiao, push }: Ctx, id: str
   return event;
 }
 
-export async function deleteAgenda({ db, log, user, regiao, push }: Ctx, id: string) {
+export async function deleteAgenda(ctx: Ctx, id: string) {
+  const { db, log, user, regiao, push } = ctx;
   const where = visible(user, regiao, eq(agenda.id, id));
   // Recipients before the delete (it takes the team with it); written only if the delete happens.
-  const notes = await prepareAgendaNotifications(db, 'agenda_excluida', user.id, { id }, where);
+  const notes = await prepareAgendaNotifications(ctx, 'agenda_excluida', { id, where });
   const [entry, remove] = loggedDelete(
     { db, log },
     { table: agenda, where },

@@ -10,10 +10,11 @@ import { b64url, hmacKey, sha256Hex } from '../../lib/tokens';
 import { CALENDAR_ROLES } from '../../lib/permissions';
 import { feedRefColumns, type FeedRef } from '../../db/schema/operacoes';
 export { CALENDAR_ROLES, feedRefColumns, type FeedRef };
-import { created, deleted, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { created, loggedDelete, logRowWrite, logStatement } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 
 /**
- * Calendar feeds (docs/decisions-2 D16). The url's token is HMAC-SHA256(key, "ical:<feed id>:<geracao>")
+ * Calendar feeds (docs/decisions.md#d16). The url's token is HMAC-SHA256(key, "ical:<feed id>:<geracao>")
  * in base64url (32 bytes): derived again on every GET, never stored; the table holds only its
  * SHA-256 for the public lookup. Rotating bumps `geracao` (a new token, the old hash gone); turning
  * the feed off deletes the row (a later GET creates a new feed, with a new id and so a new url).
@@ -25,7 +26,8 @@ export interface FeedKeys {
   jwtSecret: string;
 }
 const keyOf = (k: FeedKeys) => k.icalSecret ?? `ical-feed-key:${k.jwtSecret}`;
-export const feedKeysOf = (config: Pick<Config, 'ICAL_TOKEN_SECRET' | 'JWT_SECRET'>): FeedKeys => ({
+type FeedConfig = Pick<Config, 'ICAL_TOKEN_SECRET' | 'JWT_SECRET'>;
+export const feedKeysOf = (config: FeedConfig): FeedKeys => ({
   icalSecret: config.ICAL_TOKEN_SECRET,
   jwtSecret: config.JWT_SECRET,
 });
@@ -53,14 +55,34 @@ export const feedPathOf = async (keys: FeedKeys, feed: FeedRef) =>
 const feedOf = (db: Db, userId: string) =>
   db.select(feedRefColumns).from(calendarios).where(eq(calendarios.userId, userId));
 
+/** What the caller's feed writes need: the session, the caller, its log and the configuration (keys, API_URL). */
+type FeedCtx = Pick<Ctx, 'db' | 'log' | 'user' | 'config'>;
+
+/**
+ * API_URL: a feed url is never built from the request's Host (an attacker's Host would make the
+ * caller subscribe to the attacker's server). Unset, the url is refused (503 CONFIG_MISSING) before
+ * anything is written.
+ */
+function feedOrigin(config: Pick<Config, 'API_URL'>) {
+  const url = config.API_URL;
+  if (!url)
+    throw new ApiError(
+      'CONFIG_MISSING',
+      'o endereço público da API (API_URL) não está configurado: o link do calendário não pode ser gerado',
+    );
+  return url;
+}
+
 /** The caller's feed url, creating the feed on the first call (concurrent first calls create one). */
-export async function feedUrlFor(db: Db, log: LogCtx, userId: string, keys: FeedKeys, origin: string) {
-  const [existing] = await feedOf(db, userId);
+export async function feedUrlFor({ db, log, user, config }: FeedCtx) {
+  const origin = feedOrigin(config);
+  const keys = feedKeysOf(config);
+  const [existing] = await feedOf(db, user.id);
   if (existing) return { url: feedUrl(origin, await feedToken(keys, existing.id, existing.geracao)) };
   const id = crypto.randomUUID();
   const tokenHash = await sha256Hex(await feedToken(keys, id, 1));
   const [, , [row]] = await db.batch([
-    db.insert(calendarios).values({ id, userId, geracao: 1, tokenHash }).onConflictDoNothing(),
+    db.insert(calendarios).values({ id, userId: user.id, geracao: 1, tokenHash }).onConflictDoNothing(),
     // Written only if this call's row is the one that exists (a concurrent first call may have won).
     logStatement(db, log, {
       acao: 'calendarios.create',
@@ -69,7 +91,7 @@ export async function feedUrlFor(db: Db, log: LogCtx, userId: string, keys: Feed
       dados: created(calendarios, { geracao: 1 }),
       when: sql`exists (select 1 from ${calendarios} where ${calendarios.id} = ${id})`,
     }),
-    feedOf(db, userId),
+    feedOf(db, user.id),
   ]);
   if (!row) throw new ApiError('CONFLICT', 'o calendário mudou enquanto era criado: tente de novo');
   return { url: feedUrl(origin, await feedToken(keys, row.id, row.geracao)) };
@@ -82,12 +104,14 @@ const noFeed = () => new ApiError('NOT_FOUND', 'nenhum calendário ativo: peça 
  * handler drops this colo's). Guarded by the generation read, so two rotations never share one.
  * `oldToken` is for that purge only, never for the answer.
  */
-export async function rotateFeed(db: Db, log: LogCtx, userId: string, keys: FeedKeys, origin: string) {
-  const [current] = await feedOf(db, userId);
+export async function rotateFeed({ db, log, user, config }: FeedCtx) {
+  const origin = feedOrigin(config);
+  const keys = feedKeysOf(config);
+  const [current] = await feedOf(db, user.id);
   if (!current) throw noFeed();
   const geracao = current.geracao + 1;
   const token = await feedToken(keys, current.id, geracao);
-  const where = and(eq(calendarios.userId, userId), eq(calendarios.geracao, current.geracao));
+  const where = and(eq(calendarios.userId, user.id), eq(calendarios.geracao, current.geracao));
   const [, written] = await db.batch([
     logRowWrite(db, log, calendarios, where, {
       acao: 'calendarios.rotate',
@@ -108,18 +132,16 @@ export async function rotateFeed(db: Db, log: LogCtx, userId: string, keys: Feed
  * Turns the feed off (idempotent: no feed is no error). Answers the token it had (read in the same
  * batch, before the delete), so the handler can drop its edge-cached feed; undefined without a feed.
  */
-export async function disableFeed(db: Db, log: LogCtx, userId: string, keys: FeedKeys) {
-  const where = eq(calendarios.userId, userId);
+export async function disableFeed({ db, log, user, config }: FeedCtx) {
   const [[old]] = await db.batch([
-    feedOf(db, userId),
-    logRowWrite(db, log, calendarios, where, {
-      acao: 'calendarios.delete',
-      entidade: 'calendarios',
-      dados: deleted(calendarios),
-    }),
-    db.delete(calendarios).where(where),
+    feedOf(db, user.id),
+    ...loggedDelete(
+      { db, log },
+      { table: calendarios, where: eq(calendarios.userId, user.id) },
+      { acao: 'calendarios.delete', entidade: 'calendarios' },
+    ),
   ]);
-  return old ? feedToken(keys, old.id, old.geracao) : undefined;
+  return old ? feedToken(feedKeysOf(config), old.id, old.geracao) : undefined;
 }
 
 // The feed itself.
@@ -167,7 +189,7 @@ interface FeedRow {
  * number of events: the owner, and every event of theirs (professional: its invitations;
  * agenda_viewer: the events it created; EVENT_OWNER: its company's events).
  */
-export async function feedCalendar(db: Db, token: string, now: Date) {
+export async function feedCalendar({ db }: Pick<Ctx, 'db'>, token: string, now: Date) {
   const tokenHash = await sha256Hex(token);
   const owner = sql`(select ${users.id} as id, ${users.role} as role, ${users.empresaId} as empresa_id from ${calendarios}
     join ${users} on ${users.id} = ${calendarios.userId}

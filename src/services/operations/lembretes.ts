@@ -7,7 +7,7 @@ import { eventStartSql } from '../../lib/dates';
 import type { PushMessage } from '../../lib/messages';
 
 /**
- * Reminders (docs/decisions-2 D16), run by the scheduled job `lembretes` every 15 minutes.
+ * Reminders (docs/decisions.md#d16), run by the scheduled job `lembretes` every 15 minutes.
  *
  * Each (invitation or event, kind) is sent at most once: a run first INSERTs the reminders due now
  * into `lembretes_enviados` (primary key (alvo_id, tipo), ON CONFLICT DO NOTHING) tagged with the

@@ -1,15 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
 import { agenda, agendaLogistica, convites, profissionais, type AgendaLogisticaRow } from '../../db/schema';
 import type { Scope } from '../../db/scope';
 import { ApiError } from '../../lib/errors';
 import { visible } from '../agenda/agenda';
-import { prepareNotifications, type Push } from '../core/notifications';
-import { logStatement, type Change, type LogCtx } from '../core/activity-log';
+import { prepareNotifications } from '../core/notifications';
+import type { Ctx, QueryCtx } from '../core/context';
+import { logStatement, type Change } from '../core/activity-log';
 
 /**
- * The call sheet of an agenda event (docs/decisions-2 D16). Read: whoever may see the event
+ * The call sheet of an agenda event (docs/decisions.md#d16). Read: whoever may see the event
  * (services/agenda/agenda.ts `visible`: administrators, its agenda_viewer creator, its invited team, its
  * company's EVENT_OWNERs). Write: administrators and the creator (the route's allowAgenda('update')
  * plus `visible`). `versao` starts at 1 and grows by one per PUT that changes something.
@@ -59,7 +59,7 @@ export const toLogistica = (r: AgendaLogisticaRow) => ({
 });
 
 /** The sheet of an event the caller may see (a folded read: one batch with the user check). */
-export const logisticaSelect = (db: Db, scope: Scope, regiao: string, id: string) =>
+export const logisticaSelect = ({ db, regiao }: QueryCtx, scope: Scope, id: string) =>
   db
     .select({ l: agendaLogistica })
     .from(agendaLogistica)
@@ -80,89 +80,25 @@ const MAX_ATTEMPTS = 10;
  * (`WHERE versao = ?`), so two concurrent changes both land, one after the other (1 → 2 → 3), and
  * neither is lost; the notifications and the log entry stand before the write under the same guard.
  */
-export async function putLogistica(
-  db: Db,
-  log: LogCtx,
-  user: Scope,
-  regiao: string,
-  id: string,
-  body: LogisticaInput,
-  push: Push,
-) {
+export async function putLogistica(ctx: Ctx, id: string, body: LogisticaInput) {
+  const { db, push } = ctx;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const [[event], [current], team] = await db.batch([
-      db
-        .select({ id: agenda.id, dataEvento: agenda.dataEvento })
-        .from(agenda)
-        .where(visible(user, regiao, eq(agenda.id, id))),
-      db.select().from(agendaLogistica).where(eq(agendaLogistica.agendaId, id)),
-      db
-        .selectDistinct({ userId: profissionais.usuarioId })
-        .from(convites)
-        .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
-        .where(and(eq(convites.agendaId, id), eq(convites.status, 'aceito'))),
-    ]);
+    const [[event], [current], team] = await sheetReads(ctx, id);
     if (!event) throw eventNotFound();
-
-    const set: Partial<AgendaLogisticaRow> = {};
-    const campos: LogisticaField[] = [];
-    for (const [wire, key] of Object.entries(LOGISTICA_FIELDS) as [LogisticaField, keyof AgendaLogisticaRow][]) {
-      const v = body[wire];
-      if (v === undefined) continue;
-      if ((current?.[key] ?? null) !== v) {
-        campos.push(wire);
-        (set as Record<string, unknown>)[key] = v;
-      }
-    }
+    const { set, campos } = changesOf(current, body);
     if (current && campos.length === 0) return toLogistica(current);
 
-    const now = new Date().toISOString();
-    const recipients = team.map((t) => t.userId).filter((u): u is string => !!u && u !== user.id);
-    const notes = recipients.map((userId) => ({
-      userId,
-      tipo: 'logistica_alterada' as const,
-      titulo: 'Logística do evento alterada',
-      mensagem: `A ficha de logística do evento de ${event.dataEvento.split('-').reverse().join('/')} mudou: ${campos.join(', ')}.`,
-      dados: { agenda_id: id, campos },
-    }));
-    // The state this attempt read, checked inside the batch before anything is written.
-    const guard = current
-      ? sql`exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id} and ${agendaLogistica.versao} = ${current.versao})`
-      : sql`not exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id})`;
-    const dados: Record<string, Change> = {};
-    for (const f of campos) {
-      const col = agendaLogistica[LOGISTICA_FIELDS[f]];
-      dados[f] = current ? { antes: col, depois: body[f] } : { depois: body[f] };
-    }
-    dados.versao = current ? { antes: current.versao, depois: current.versao + 1 } : { depois: 1 };
-    const { insert, push: messages } = prepareNotifications(db, campos.length ? notes : [], { when: guard });
-    const entry = logStatement(db, log, {
-      acao: current ? 'agenda_logistica.update' : 'agenda_logistica.create',
-      entidade: 'agenda_logistica',
-      entidadeId: id,
-      regiao,
-      dados,
-      // An update's entry reads `antes` from the row it is about to change (same guard).
-      ...(current
-        ? {
-            from: sql`from ${agendaLogistica}`,
-            when: and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)),
-          }
-        : { when: guard }),
+    const { statements, messages } = sheetWrite(ctx, {
+      id,
+      body,
+      current,
+      set,
+      campos,
+      dataEvento: event.dataEvento,
+      team,
     });
-    const write: BatchItem<'sqlite'> = current
-      ? db
-          .update(agendaLogistica)
-          .set({ ...set, versao: sql`${agendaLogistica.versao} + 1`, updatedAt: now })
-          .where(and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)))
-      : db
-          .insert(agendaLogistica)
-          .values({ ...set, agendaId: id, versao: 1, createdAt: now, updatedAt: now })
-          .onConflictDoNothing();
     const results = await db.batch([
-      entry,
-      ...insert,
-      write,
+      ...statements,
       db.select().from(agendaLogistica).where(eq(agendaLogistica.agendaId, id)),
     ] as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const written = results.at(-2) as { meta: { changes: number } };
@@ -173,4 +109,102 @@ export async function putLogistica(
     }
   }
   throw new ApiError('CONFLICT', 'a ficha de logística mudou várias vezes enquanto era salva: tente de novo');
+}
+
+/** One attempt's reads: the event (if the caller may change it), the sheet as it is, the accepted team. */
+const sheetReads = ({ db, user, regiao }: Pick<Ctx, 'db' | 'user' | 'regiao'>, id: string) =>
+  db.batch([
+    db
+      .select({ id: agenda.id, dataEvento: agenda.dataEvento })
+      .from(agenda)
+      .where(visible(user, regiao, eq(agenda.id, id))),
+    db.select().from(agendaLogistica).where(eq(agendaLogistica.agendaId, id)),
+    db
+      .selectDistinct({ userId: profissionais.usuarioId })
+      .from(convites)
+      .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
+      .where(and(eq(convites.agendaId, id), eq(convites.status, 'aceito'))),
+  ]);
+
+/** The fields the body changes against the sheet as read (none read: every field sent). */
+function changesOf(current: AgendaLogisticaRow | undefined, body: LogisticaInput) {
+  const set: Partial<AgendaLogisticaRow> = {};
+  const campos: LogisticaField[] = [];
+  for (const [wire, key] of Object.entries(LOGISTICA_FIELDS) as [LogisticaField, keyof AgendaLogisticaRow][]) {
+    const v = body[wire];
+    if (v === undefined) continue;
+    if ((current?.[key] ?? null) !== v) {
+      campos.push(wire);
+      (set as Record<string, unknown>)[key] = v;
+    }
+  }
+  return { set, campos };
+}
+
+/** One attempt's change: what it read, and what it changes. */
+interface SheetChange {
+  id: string;
+  body: LogisticaInput;
+  current: AgendaLogisticaRow | undefined;
+  set: Partial<AgendaLogisticaRow>;
+  campos: LogisticaField[];
+  dataEvento: string;
+  team: { userId: string | null }[];
+}
+
+/**
+ * The attempt's statements, each guarded by the state it read (the version, or no sheet yet): the
+ * log entry, the team's notifications, then the update or insert (its `changes`, next to last).
+ */
+function sheetWrite({ db, log, user, regiao }: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>, w: SheetChange) {
+  const { id, current, campos } = w;
+  const now = new Date().toISOString();
+  const recipients = w.team.map((t) => t.userId).filter((u): u is string => !!u && u !== user.id);
+  const notes = recipients.map((userId) => ({
+    userId,
+    tipo: 'logistica_alterada' as const,
+    titulo: 'Logística do evento alterada',
+    mensagem: `A ficha de logística do evento de ${w.dataEvento.split('-').reverse().join('/')} mudou: ${campos.join(', ')}.`,
+    dados: { agenda_id: id, campos },
+  }));
+  // The state this attempt read, checked inside the batch before anything is written.
+  const guard = current
+    ? sql`exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id} and ${agendaLogistica.versao} = ${current.versao})`
+    : sql`not exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id})`;
+  const { insert, push: messages } = prepareNotifications(db, campos.length ? notes : [], { when: guard });
+  const entry = logStatement(db, log, {
+    acao: current ? 'agenda_logistica.update' : 'agenda_logistica.create',
+    entidade: 'agenda_logistica',
+    entidadeId: id,
+    regiao,
+    dados: changeEntry(w),
+    // An update's entry reads `antes` from the row it is about to change (same guard).
+    ...(current
+      ? {
+          from: sql`from ${agendaLogistica}`,
+          when: and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)),
+        }
+      : { when: guard }),
+  });
+  const write: BatchItem<'sqlite'> = current
+    ? db
+        .update(agendaLogistica)
+        .set({ ...w.set, versao: sql`${agendaLogistica.versao} + 1`, updatedAt: now })
+        .where(and(eq(agendaLogistica.agendaId, id), eq(agendaLogistica.versao, current.versao)))
+    : db
+        .insert(agendaLogistica)
+        .values({ ...w.set, agendaId: id, versao: 1, createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
+  return { statements: [entry, ...insert, write], messages };
+}
+
+/** The entry's `dados`: each field changed (before, when there was a sheet, and after) and the version. */
+function changeEntry({ current, campos, body }: SheetChange) {
+  const dados: Record<string, Change> = {};
+  for (const f of campos) {
+    const col = agendaLogistica[LOGISTICA_FIELDS[f]];
+    dados[f] = current ? { antes: col, depois: body[f] } : { depois: body[f] };
+  }
+  dados.versao = current ? { antes: current.versao, depois: current.versao + 1 } : { depois: 1 };
+  return dados;
 }
