@@ -21,10 +21,11 @@ import type { Bindings } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { pageBounds, type Page } from '../../lib/pagination';
 import { isAdmin } from '../../lib/permissions';
-import { changed, created, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { created, loggedUpdate, logRowWrite, logStatement } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 import { visible as agendaVisible } from '../agenda/agenda';
 import { visible as fotVisible } from '../records/cadastro-fot';
-import { prepareNotifications, type NewNotification, type Push } from '../core/notifications';
+import { prepareNotifications, type NewNotification } from '../core/notifications';
 import { regionAdmin } from '../accounts/profile';
 
 /**
@@ -111,11 +112,14 @@ function detail(rows: ChamadoView[], mensagens: MensagemView[]) {
   return { ...toChamadoResponse(rows[0]), mensagens: mensagens.map(toMensagem) };
 }
 
+/** What a read of tickets needs: the session, the caller and the region. */
+type ReadCtx = Pick<Ctx, 'db' | 'user' | 'regiao'>;
+
 /** The ticket with its messages, if the caller may see it: one round trip. */
-export async function getChamado(db: Db, caller: Caller, regiao: string, id: string) {
+export async function getChamado({ db, user, regiao }: ReadCtx, id: string) {
   const [rows, mensagens] = await db.batch([
-    selectChamados(db).where(visible(caller, regiao, eq(chamados.id, id))),
-    selectMensagens(db, caller, id),
+    selectChamados(db).where(visible(user, regiao, eq(chamados.id, id))),
+    selectMensagens(db, user, id),
   ]);
   return detail(rows, mensagens);
 }
@@ -130,22 +134,23 @@ export interface ChamadoFilters extends Page {
  * A page's total: an administrator's, unfiltered or by status only, from the count kept per region
  * and status (drizzle/0032_list_counts.sql); a requester's own tickets and the other filters count.
  */
-const chamadosTotal = (db: Db, caller: Caller, regiao: string, f: ChamadoFilters, where: SQL | undefined) =>
+const chamadosTotal = ({ db, user, regiao }: ReadCtx, f: ChamadoFilters, where: SQL | undefined) =>
   keptOrCounted(
     db,
     {
       tabela: 'chamados',
       regiao,
-      dono: isAdmin(caller.role) && !f.categoria && !f.responsavel_id ? (f.status ?? '') : undefined,
+      dono: isAdmin(user.role) && !f.categoria && !f.responsavel_id ? (f.status ?? '') : undefined,
     },
     chamados,
     where,
   );
 
 /** A page of the tickets the caller sees, newest activity first, and the total: one round trip. */
-export async function listChamados(db: Db, caller: Caller, regiao: string, f: ChamadoFilters) {
+export async function listChamados(ctx: ReadCtx, f: ChamadoFilters) {
+  const { db, user, regiao } = ctx;
   const where = visible(
-    caller,
+    user,
     regiao,
     f.status ? eq(chamados.status, f.status) : undefined,
     f.categoria ? eq(chamados.categoria, f.categoria) : undefined,
@@ -156,7 +161,7 @@ export async function listChamados(db: Db, caller: Caller, regiao: string, f: Ch
     db,
     f,
     selectChamados(db).where(where).orderBy(desc(chamados.updatedAt), asc(chamados.id)).limit(limit).offset(offset),
-    chamadosTotal(db, caller, regiao, f, where),
+    chamadosTotal(ctx, f, where),
   );
   return { items: rows.map(toChamadoResponse), total };
 }
@@ -176,9 +181,11 @@ export interface NewChamado {
   fot_id?: string;
 }
 
-/** Opens a ticket with its first message; the region's administrators are told. */
-export async function openChamado(db: Db, log: LogCtx, user: AuthUser, regiao: string, body: NewChamado, push: Push) {
-  // The references must be visible to the requester; the administrators to notify, in the same round trip.
+/**
+ * The references of a new ticket, which must be visible to the requester (404 naming the field),
+ * and the administrators to notify: one round trip.
+ */
+async function openChecks({ db, user, regiao }: ReadCtx, body: NewChamado) {
   const [agendaRows, fotRows, admins] = await db.batch([
     db
       .select({ id: agenda.id })
@@ -196,6 +203,13 @@ export async function openChamado(db: Db, log: LogCtx, user: AuthUser, regiao: s
   ]);
   if (body.agenda_id && !agendaRows[0]) throw new ApiError('NOT_FOUND', 'agenda_id: evento não encontrado');
   if (body.fot_id && !fotRows[0]) throw new ApiError('NOT_FOUND', 'fot_id: turma não encontrada');
+  return admins;
+}
+
+/** Opens a ticket with its first message; the region's administrators are told. */
+export async function openChamado(ctx: Ctx, body: NewChamado) {
+  const { db, log, user, regiao, push } = ctx;
+  const admins = await openChecks(ctx, body);
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
   const row = {
@@ -247,24 +261,66 @@ export interface ChamadoPatch {
   prioridade?: (typeof chamados.$inferSelect)['prioridade'];
 }
 
+/** A ticket as a patch or a message sees it first: its state, its requester, its responsible. */
+const selectTarget = ({ db, user, regiao }: ReadCtx, id: string) =>
+  db
+    .select({
+      status: chamados.status,
+      solicitanteId: chamados.solicitanteId,
+      responsavelId: chamados.responsavelId,
+      assunto: chamados.assunto,
+    })
+    .from(chamados)
+    .where(visible(user, regiao, eq(chamados.id, id)));
+type Target = Awaited<ReturnType<typeof selectTarget>>[number];
+
+/** The columns a patch sets, at `now`. */
+function patchSet(patch: ChamadoPatch, current: Target, now: string) {
+  const set: Partial<typeof chamados.$inferInsert> = { updatedAt: now };
+  if (patch.responsavel_id !== undefined) set.responsavelId = patch.responsavel_id;
+  if (patch.prioridade) set.prioridade = patch.prioridade;
+  if (patch.status) {
+    set.status = patch.status;
+    // resolvido_em marks the start of the 7 days before the automatic close; it keeps the first
+    // instant while the ticket stays resolvido.
+    if (patch.status !== current.status) set.resolvidoEm = patch.status === 'resolvido' ? now : null;
+  }
+  return set;
+}
+
+/** Who a patch tells: the new responsible (not the actor), the requester when the status changes. */
+function patchNotes(actorId: string, id: string, patch: ChamadoPatch, current: Target) {
+  const notes: NewNotification[] = [];
+  if (patch.responsavel_id && patch.responsavel_id !== actorId)
+    notes.push({
+      userId: patch.responsavel_id,
+      tipo: 'chamado_atribuido',
+      titulo: 'Chamado atribuído a você',
+      mensagem: `Chamado: ${current.assunto}`,
+      dados: { chamado_id: id },
+    });
+  if (patch.status && patch.status !== current.status && current.solicitanteId !== actorId)
+    notes.push({
+      userId: current.solicitanteId,
+      tipo: 'chamado_atualizado',
+      titulo: 'Seu chamado foi atualizado',
+      mensagem: `Chamado "${current.assunto}": ${patch.status.replace(/_/g, ' ')}`,
+      dados: { chamado_id: id, status: patch.status },
+    });
+  return notes;
+}
+
+/** Guarded: a ticket closed meanwhile (the scheduled job) is not reopened by a write. */
+const openTicket = (id: string) => and(eq(chamados.id, id), sql`${chamados.status} <> 'fechado'`);
+
 /**
  * An administrator assigns, sets the status or the priority. A closed ticket stays closed (409
  * INVALID_STATE). The new responsible is told, and the requester when the status changes.
  */
-export async function patchChamado(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
-  id: string,
-  patch: ChamadoPatch,
-  push: Push,
-) {
+export async function patchChamado(ctx: Ctx, id: string, patch: ChamadoPatch) {
+  const { db, user, regiao, push } = ctx;
   const [[current], resp] = await db.batch([
-    db
-      .select({ status: chamados.status, solicitanteId: chamados.solicitanteId, assunto: chamados.assunto })
-      .from(chamados)
-      .where(visible(user, regiao, eq(chamados.id, id))),
+    selectTarget(ctx, id),
     db
       .select({ id: users.id })
       .from(users)
@@ -276,46 +332,20 @@ export async function patchChamado(
   if (current.status === 'fechado') throw new ApiError('INVALID_STATE', 'chamado fechado não pode ser alterado');
 
   const now = new Date().toISOString();
-  const set: Partial<typeof chamados.$inferInsert> = { updatedAt: now };
-  if (patch.responsavel_id !== undefined) set.responsavelId = patch.responsavel_id;
-  if (patch.prioridade) set.prioridade = patch.prioridade;
-  if (patch.status) {
-    set.status = patch.status;
-    // resolvido_em marks the start of the 7 days before the automatic close; it keeps the first
-    // instant while the ticket stays resolvido.
-    if (patch.status !== current.status) set.resolvidoEm = patch.status === 'resolvido' ? now : null;
-  }
-  // Guarded: a ticket closed meanwhile (the scheduled job) is not reopened by this write.
-  const where = and(eq(chamados.id, id), sql`${chamados.status} <> 'fechado'`);
+  const set = patchSet(patch, current, now);
   const happened = sql`exists (select 1 from ${chamados} where ${chamados.id} = ${id} and ${chamados.updatedAt} = ${now})`;
-  const notes: NewNotification[] = [];
-  if (patch.responsavel_id && patch.responsavel_id !== user.id)
-    notes.push({
-      userId: patch.responsavel_id,
-      tipo: 'chamado_atribuido',
-      titulo: 'Chamado atribuído a você',
-      mensagem: `Chamado: ${current.assunto}`,
-      dados: { chamado_id: id },
-    });
-  if (patch.status && patch.status !== current.status && current.solicitanteId !== user.id)
-    notes.push({
-      userId: current.solicitanteId,
-      tipo: 'chamado_atualizado',
-      titulo: 'Seu chamado foi atualizado',
-      mensagem: `Chamado "${current.assunto}": ${patch.status.replace(/_/g, ' ')}`,
-      dados: { chamado_id: id, status: patch.status },
-    });
-  const { insert, push: messages } = prepareNotifications(db, notes, { when: happened });
-  const entry = logRowWrite(db, log, chamados, where, {
-    acao: 'chamados.update',
-    entidade: 'chamados',
-    regiao,
-    dados: changed(chamados, { ...set, updatedAt: undefined }),
+  const { insert, push: messages } = prepareNotifications(db, patchNotes(user.id, id, patch, current), {
+    when: happened,
   });
+  const [entry, update] = loggedUpdate(
+    ctx,
+    { table: chamados, where: openTicket(id), set },
+    { acao: 'chamados.update', entidade: 'chamados', regiao },
+  );
   const [written, ...rest] = await writeThenRead(
     db,
     [entry],
-    [db.update(chamados).set(set).where(where), ...insert, selectChamados(db).where(eq(chamados.id, id))],
+    [update, ...insert, selectChamados(db).where(eq(chamados.id, id))],
   );
   if (written.meta.changes === 0) throw new ApiError('INVALID_STATE', 'chamado fechado não pode ser alterado');
   push(messages);
@@ -323,52 +353,44 @@ export async function patchChamado(
   return toChamadoResponse(rows[0]!);
 }
 
-/**
- * A message on a ticket. `interna` only from administrators (403 otherwise). A closed ticket takes
- * none (409 INVALID_STATE). A requester's message on `aguardando_solicitante` or `resolvido` puts
- * the ticket back to `aberto`, in the same guarded statement. The other side is told: the
- * responsible (or, unassigned, the region's administrators) for a requester's message, the
- * requester for an administrator's public one; an internal note tells only the responsible.
- */
-export async function addMensagem(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
-  id: string,
-  body: { corpo: string; interna: boolean },
-  push: Push,
-) {
-  if (body.interna && !isAdmin(user.role))
-    throw new ApiError('FORBIDDEN', 'apenas administradores escrevem notas internas');
-  const [[current], admins] = await db.batch([
-    db
-      .select({
-        status: chamados.status,
-        solicitanteId: chamados.solicitanteId,
-        responsavelId: chamados.responsavelId,
-        assunto: chamados.assunto,
-      })
-      .from(chamados)
-      .where(visible(user, regiao, eq(chamados.id, id))),
-    adminsOf(db, regiao, user.id),
-  ]);
-  if (!current) throw notFound();
-  if (current.status === 'fechado') throw new ApiError('INVALID_STATE', 'chamado fechado não aceita mensagens');
+export interface NewMensagem {
+  corpo: string;
+  interna: boolean;
+}
 
+/**
+ * Who a message tells, besides its author: for an internal note the responsible; for a requester's
+ * message the responsible or, unassigned, the region's administrators; else the requester.
+ */
+function mensagemRecipients(user: AuthUser, body: NewMensagem, current: Target, admins: { id: string }[]) {
   const fromRequester = current.solicitanteId === user.id;
-  const now = new Date().toISOString();
-  const mensagemId = crypto.randomUUID();
-  const reopen = fromRequester && !body.interna;
-  const newStatus = sql`case when ${reopen ? 1 : 0} = 1 and ${chamados.status} in ('aguardando_solicitante', 'resolvido') then 'aberto' else ${chamados.status} end`;
+  let recipients: string[];
+  if (body.interna) recipients = current.responsavelId ? [current.responsavelId] : [];
+  else if (fromRequester) recipients = current.responsavelId ? [current.responsavelId] : admins.map((a) => a.id);
+  else recipients = [current.solicitanteId];
+  return recipients.filter((u) => u !== user.id);
+}
+
+/**
+ * The statements of a message, in batch order: its log entry and the ticket's guarded update (a
+ * requester's public message reopens it), then the message itself, written only if that update
+ * found the ticket open.
+ */
+function mensagemWrites(
+  ctx: Ctx,
+  m: { id: string; mensagemId: string; now: string; body: NewMensagem; reopen: boolean },
+) {
+  const { db, log, user, regiao } = ctx;
+  const { id, mensagemId, now, body, reopen } = m;
+  const reopened = sql`${reopen ? 1 : 0} = 1 and ${chamados.status} in ('aguardando_solicitante', 'resolvido')`;
   const update = db
     .update(chamados)
     .set({
-      status: newStatus,
-      resolvidoEm: sql`case when ${reopen ? 1 : 0} = 1 and ${chamados.status} in ('aguardando_solicitante', 'resolvido') then null else ${chamados.resolvidoEm} end`,
+      status: sql`case when ${reopened} then 'aberto' else ${chamados.status} end`,
+      resolvidoEm: sql`case when ${reopened} then null else ${chamados.resolvidoEm} end`,
       updatedAt: now,
     })
-    .where(and(eq(chamados.id, id), sql`${chamados.status} <> 'fechado'`));
+    .where(openTicket(id));
   // The message exists only if the guarded update found the ticket open (same batch, just before).
   const wasOpen = sql`exists (select 1 from ${chamados} where ${chamados.id} = ${id} and ${chamados.updatedAt} = ${now} and ${chamados.status} <> 'fechado')`;
   const insert = insertWhere(
@@ -377,26 +399,9 @@ export async function addMensagem(
     { id: mensagemId, chamadoId: id, autorId: user.id, corpo: body.corpo, interna: body.interna, createdAt: now },
     wasOpen,
   );
-  const written = sql`exists (select 1 from ${chamadoMensagens} where ${chamadoMensagens.id} = ${mensagemId})`;
-
-  let recipients: string[];
-  if (body.interna) recipients = current.responsavelId ? [current.responsavelId] : [];
-  else if (fromRequester) recipients = current.responsavelId ? [current.responsavelId] : admins.map((a) => a.id);
-  else recipients = [current.solicitanteId];
-  const notes: NewNotification[] = recipients
-    .filter((u) => u !== user.id)
-    .map((userId) => ({
-      userId,
-      tipo: 'chamado_mensagem',
-      titulo: body.interna ? 'Nova nota interna' : 'Nova mensagem no chamado',
-      // Never the message itself: the text stays in the ticket, where its visibility is enforced.
-      mensagem: `Chamado: ${current.assunto}`,
-      dados: { chamado_id: id, mensagem_id: mensagemId },
-    }));
-  const { insert: noteInserts, push: messages } = prepareNotifications(db, notes, { when: written });
-  const writes: BatchItem<'sqlite'>[] = [
+  return [
     // Before the update, under its guard: written exactly when the message is.
-    logRowWrite(db, log, chamados, and(eq(chamados.id, id), sql`${chamados.status} <> 'fechado'`), {
+    logRowWrite(db, log, chamados, openTicket(id), {
       acao: 'chamados.mensagem',
       entidade: 'chamados',
       regiao,
@@ -408,8 +413,38 @@ export async function addMensagem(
     }),
     update,
     insert,
-    ...noteInserts,
   ];
+}
+
+/**
+ * A message on a ticket. `interna` only from administrators (403 otherwise). A closed ticket takes
+ * none (409 INVALID_STATE). A requester's message on `aguardando_solicitante` or `resolvido` puts
+ * the ticket back to `aberto`, in the same guarded statement. The other side is told: the
+ * responsible (or, unassigned, the region's administrators) for a requester's message, the
+ * requester for an administrator's public one; an internal note tells only the responsible.
+ */
+export async function addMensagem(ctx: Ctx, id: string, body: NewMensagem) {
+  const { db, user, regiao, push } = ctx;
+  if (body.interna && !isAdmin(user.role))
+    throw new ApiError('FORBIDDEN', 'apenas administradores escrevem notas internas');
+  const [[current], admins] = await db.batch([selectTarget(ctx, id), adminsOf(db, regiao, user.id)]);
+  if (!current) throw notFound();
+  if (current.status === 'fechado') throw new ApiError('INVALID_STATE', 'chamado fechado não aceita mensagens');
+
+  const now = new Date().toISOString();
+  const mensagemId = crypto.randomUUID();
+  const reopen = current.solicitanteId === user.id && !body.interna;
+  const written = sql`exists (select 1 from ${chamadoMensagens} where ${chamadoMensagens.id} = ${mensagemId})`;
+  const notes: NewNotification[] = mensagemRecipients(user, body, current, admins).map((userId) => ({
+    userId,
+    tipo: 'chamado_mensagem',
+    titulo: body.interna ? 'Nova nota interna' : 'Nova mensagem no chamado',
+    // Never the message itself: the text stays in the ticket, where its visibility is enforced.
+    mensagem: `Chamado: ${current.assunto}`,
+    dados: { chamado_id: id, mensagem_id: mensagemId },
+  }));
+  const { insert: noteInserts, push: messages } = prepareNotifications(db, notes, { when: written });
+  const writes: BatchItem<'sqlite'>[] = [...mensagemWrites(ctx, { id, mensagemId, now, body, reopen }), ...noteInserts];
   const [rows, mensagens, [done]] = await writeThenRead(db, writes, [
     selectChamados(db).where(eq(chamados.id, id)),
     selectMensagens(db, user, id),
