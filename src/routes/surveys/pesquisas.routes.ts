@@ -1,6 +1,6 @@
 import { listResponse } from '../../lib/pagination';
 import { requireRole } from '../../middleware/require-role';
-import { MIN_ANONIMO } from '../../services/surveys/pesquisas';
+import { MIN_ANONIMO } from '../../services/surveys/resultados';
 import { csvContent, errors, IdParam, jsonBody, jsonResponse, MessageSchema } from '../openapi';
 import { authedRoute, publicRoute } from '../route';
 import {

@@ -170,7 +170,7 @@ export const RespostasRequest = z
             z.number(),
             reqStr(2000),
             z.boolean(),
-            // Checked against the question (services/surveys/pesquisas.ts validateRespostas): the options chosen
+            // Checked against the question (services/surveys/respostas.ts validateRespostas): the options chosen
             // in an escolha_multipla answer, at least one, none twice.
             z.array(reqStr(200)).max(20).openapi({ minItems: 1, uniqueItems: true }),
           ]),

@@ -321,6 +321,8 @@ export function logRowWrite(
 
 /** What a logged update or delete names besides its rows: the entry's action, resource and region. */
 type RowWriteEntry = Omit<LogEntry, 'from' | 'entidadeId' | 'dados'> & { entidadeId?: LogValue };
+/** An update's entry may add to its changed columns what the write changes elsewhere (a survey's question count). */
+type UpdateEntry = RowWriteEntry & { extra?: Record<string, Change> };
 
 /**
  * The update of the rows of `table` matching `where`, its log entry first (docs/guide/activity-log.md):
@@ -330,9 +332,9 @@ type RowWriteEntry = Omit<LogEntry, 'from' | 'entidadeId' | 'dados'> & { entidad
 export function loggedUpdate<T extends SQLiteTable & { id: Column }>(
   { db, log }: { db: Db; log: LogSource },
   u: { table: T; where: SQL | undefined; set: Values },
-  e: RowWriteEntry,
+  { extra, ...e }: UpdateEntry,
 ) {
-  const entry = logRowWrite(db, log, u.table, u.where, { ...e, dados: changed(u.table, u.set) });
+  const entry = logRowWrite(db, log, u.table, u.where, { ...e, dados: { ...changed(u.table, u.set), ...extra } });
   return [
     entry,
     db
