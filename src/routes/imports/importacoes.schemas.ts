@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { IMPORT_STATUS, IMPORT_TIPOS, LANCAMENTO_STATUS, TIPO_LANCAMENTO, type ImportTipo } from '../../db/schema';
 import { codeToStatus, type ErrorCode } from '../../lib/errors';
 import { afterFields, isoDate, optStr, positiveMoney, reqStr, uuid } from '../../lib/fields';
-import type { RowSchemas } from '../../services/imports/importacoes';
+import type { RowSchemas } from '../../services/imports/columns';
 import { CreateAgendaRequest } from '../agenda/agenda.schemas';
 import { CreateFotRequest } from '../records/cadastro-fot.schemas';
 import { CreateProfissionalInput } from '../professionals/profissionais.schemas';

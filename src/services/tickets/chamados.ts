@@ -29,7 +29,7 @@ import { prepareNotifications, type NewNotification } from '../core/notification
 import { regionAdmin } from '../accounts/profile';
 
 /**
- * Support tickets (docs/decisions-2 D22; docs/guide/tickets.md). Who sees a ticket: its
+ * Support tickets (docs/decisions.md#d22; docs/guide/tickets.md). Who sees a ticket: its
  * requester, and the administrators of its region; anyone else gets 404. Internal messages
  * (`interna`) are selected only for administrators, so no answer to a requester can carry one.
  */
@@ -289,7 +289,7 @@ function patchSet(patch: ChamadoPatch, current: Target, now: string) {
 }
 
 /** Who a patch tells: the new responsible (not the actor), the requester when the status changes. */
-function patchNotes(actorId: string, id: string, patch: ChamadoPatch, current: Target) {
+function patchNotes(patch: ChamadoPatch, { id, current, actorId }: { id: string; current: Target; actorId: string }) {
   const notes: NewNotification[] = [];
   if (patch.responsavel_id && patch.responsavel_id !== actorId)
     notes.push({
@@ -334,7 +334,7 @@ export async function patchChamado(ctx: Ctx, id: string, patch: ChamadoPatch) {
   const now = new Date().toISOString();
   const set = patchSet(patch, current, now);
   const happened = sql`exists (select 1 from ${chamados} where ${chamados.id} = ${id} and ${chamados.updatedAt} = ${now})`;
-  const { insert, push: messages } = prepareNotifications(db, patchNotes(user.id, id, patch, current), {
+  const { insert, push: messages } = prepareNotifications(db, patchNotes(patch, { id, current, actorId: user.id }), {
     when: happened,
   });
   const [entry, update] = loggedUpdate(
@@ -362,7 +362,11 @@ export interface NewMensagem {
  * Who a message tells, besides its author: for an internal note the responsible; for a requester's
  * message the responsible or, unassigned, the region's administrators; else the requester.
  */
-function mensagemRecipients(user: AuthUser, body: NewMensagem, current: Target, admins: { id: string }[]) {
+function mensagemRecipients(
+  user: AuthUser,
+  body: NewMensagem,
+  { current, admins }: { current: Target; admins: { id: string }[] },
+) {
   const fromRequester = current.solicitanteId === user.id;
   let recipients: string[];
   if (body.interna) recipients = current.responsavelId ? [current.responsavelId] : [];
@@ -435,7 +439,7 @@ export async function addMensagem(ctx: Ctx, id: string, body: NewMensagem) {
   const mensagemId = crypto.randomUUID();
   const reopen = current.solicitanteId === user.id && !body.interna;
   const written = sql`exists (select 1 from ${chamadoMensagens} where ${chamadoMensagens.id} = ${mensagemId})`;
-  const notes: NewNotification[] = mensagemRecipients(user, body, current, admins).map((userId) => ({
+  const notes: NewNotification[] = mensagemRecipients(user, body, { current, admins }).map((userId) => ({
     userId,
     tipo: 'chamado_mensagem',
     titulo: body.interna ? 'Nova nota interna' : 'Nova mensagem no chamado',
