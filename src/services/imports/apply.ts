@@ -110,7 +110,7 @@ function recheck(a: Apply) {
       where l.importacao_id = ${id} and l.acao = 'atualizar' and ${lancamentos.status} <> 'previsto')`);
   return db
     .update(importacoes)
-    .set({ status: sql`null` as unknown as 'validado' })
+    .set({ status: sql`null` })
     .where(and(eq(importacoes.id, id), eq(importacoes.aplicacaoId, a.claimId), or(...conflicts)));
 }
 
@@ -145,7 +145,7 @@ function updateWrites(a: Apply): BatchItem<'sqlite'>[] {
     }),
     db
       .update(table)
-      .set(set as never)
+      .set(set)
       .from(
         sql`(select alvo_id, dados from ${importacaoLinhas} where importacao_id = ${id} and acao = 'atualizar') as l`,
       )
@@ -274,7 +274,7 @@ function createWrites(a: Apply, userId: string): BatchItem<'sqlite'>[] {
   if (tipo === 'lancamentos') exprs.origem = sql`'importacao'`;
   const writes: BatchItem<'sqlite'>[] = [
     lineEntries(a, 'create', { dados, from: fromLines, when: a.lines('criar') }),
-    insertSelect(db, a.table, exprs as never, sql`${fromLines} where ${a.lines('criar')}`),
+    insertSelect(db, a.table, exprs, sql`${fromLines} where ${a.lines('criar')}`),
   ];
   if (tipo === 'profissionais')
     // Every profile holds its main function (as the single-record routes keep it). listado is its

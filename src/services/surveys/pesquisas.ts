@@ -191,22 +191,24 @@ export async function createPesquisa(
     { field: 'tipo_evento_id', table: tiposEventos, id: body.tipo_evento_id, message: TIPO_NOT_FOUND },
   ]);
   const inserted = sql`exists (select 1 from ${pesquisas} where ${pesquisas.id} = ${id})`;
-  const [found, ...rest] = await db.batch([
-    refs.select,
-    insertWhere(db, pesquisas, row, refs.condition),
-    ...perguntaInserts(db, { pesquisaId: id, perguntas: body.perguntas ?? [], guard: inserted }),
-    logStatement(db, log, {
-      acao: 'pesquisas.create',
-      entidade: 'pesquisas',
-      entidadeId: id,
-      regiao,
-      dados: { ...created(pesquisas, row), perguntas: { depois: (body.perguntas ?? []).length } },
-      when: inserted,
-    }),
-    ...byId(db, regiao, id),
-  ] as unknown as [BatchItem<'sqlite'>]);
-  refs.assertFound(found as Record<string, number>[]);
-  const [rows, perguntas] = rest.slice(-2) as unknown as [PesquisaView[], PerguntaRow[]];
+  // The check reads the event type only: after the insert it answers as before it.
+  const [found, rows, perguntas] = await writeThenRead(
+    db,
+    [
+      insertWhere(db, pesquisas, row, refs.condition),
+      ...perguntaInserts(db, { pesquisaId: id, perguntas: body.perguntas ?? [], guard: inserted }),
+      logStatement(db, log, {
+        acao: 'pesquisas.create',
+        entidade: 'pesquisas',
+        entidadeId: id,
+        regiao,
+        dados: { ...created(pesquisas, row), perguntas: { depois: (body.perguntas ?? []).length } },
+        when: inserted,
+      }),
+    ],
+    [refs.select, ...byId(db, regiao, id)],
+  );
+  refs.assertFound(found);
   return onePesquisa(rows, perguntas);
 }
 
