@@ -12,7 +12,8 @@ import { loginLog } from '../../src/services/accounts/auth';
 import { fotByIdSelect, fotCreate, fotListSelects } from '../../src/services/records/cadastro-fot';
 import { catalogInsert } from '../../src/services/catalogs/catalogs';
 import { acceptBatch, declineBatch } from '../../src/services/teams/answer';
-import { entryCreate, resultadoSelects } from '../../src/services/money/lancamentos';
+import { entryCreate } from '../../src/services/money/lancamentos';
+import { resultadoSelects } from '../../src/services/money/resultado';
 import { profissionaisListSelects, profissionalByIdSelects } from '../../src/services/professionals/profissionais';
 import {
   attemptStatements,
@@ -72,7 +73,7 @@ async function buildEveryShape() {
     logPageSelect(db, scope, 'SP', { limit: 50, entidade: 'convites', de: '2027-01-01', antes: { seq: 10 } });
   }
   for (const q of [{ fot_id: id }, { agenda_id: id }, { de: '2027-01-01', ate: '2027-02-01' }])
-    resultadoSelects(db, 'SP', q);
+    resultadoSelects({ db, regiao: 'SP' }, q);
   accountByEmail(db, 'a@example.com');
   for (const keys of [failureKeys('a@example.com', '198.18.0.1'), registerKeys('198.18.0.1')]) {
     const { ids } = attemptStatements(db, keys);

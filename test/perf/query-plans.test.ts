@@ -7,7 +7,7 @@ import { agenda, cadastroFot, cursos, notifications, users } from '../../src/db/
 import { agendaListSelects, agendaOrder, agendaScope, selectAgenda } from '../../src/services/agenda/agenda';
 import { fotListSelects, selectFots } from '../../src/services/records/cadastro-fot';
 import { listCatalog } from '../../src/services/catalogs/catalogs';
-import { resultadoSelects } from '../../src/services/money/lancamentos';
+import { resultadoSelects } from '../../src/services/money/resultado';
 import { pedidosList } from '../../src/services/payments/pedidos';
 import { profissionaisListSelects } from '../../src/services/professionals/profissionais';
 import { vagasSelects } from '../../src/services/teams/vagas';
@@ -229,7 +229,8 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
 // answered categories' names; a class's result also reads its record (its gastos_captacao).
 const SUMS_ROWS = /^SEARCH (somas_lancamentos|s) USING PRIMARY KEY \(regiao=\? AND escopo=\? AND chave[=>]\?/;
 const CATEGORY = /^SEARCH (c|categorias_financeiras) USING INDEX \w+ \((id|regiao)=\?/;
-const resultadoPlan = (q: Parameters<typeof resultadoSelects>[2]) => planOf(resultadoSelects(db, 'SP', q)[1] as never);
+const resultadoPlan = (q: Parameters<typeof resultadoSelects>[1]) =>
+  planOf(resultadoSelects({ db, regiao: 'SP' }, q)[1] as never);
 for (const [name, q] of [
   ['class', { fot_id: ID }],
   ['event', { agenda_id: ID }],

@@ -14,7 +14,8 @@ import {
 } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
 import { nameKey } from '../../lib/names';
-import { changed, created, logRowWrite, logStatement, type LogCtx, type LogSource } from '../core/activity-log';
+import { changed, created, loggedUpdate, logRowWrite, logStatement, type LogSource } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 
 /**
  * Finance (docs/decisions.md#d18-finance, docs/guide/money.md): the batchable builders every aggregate
@@ -24,6 +25,11 @@ import { changed, created, logRowWrite, logStatement, type LogCtx, type LogSourc
  */
 
 type Stmt = BatchItem<'sqlite'>;
+
+/** What a builder needs: the session and who acts (a request's, a job's, or a cached batch's placeholders). */
+export type Writer = Pick<Ctx, 'db'> & { log: LogSource };
+/** A builder whose log entries carry a request's or a job's values (never a cached batch's). */
+export type RequestWriter = Pick<Ctx, 'db' | 'log'>;
 
 /**
  * Makes sure the region has its system categories (the migration seeds the regions known then; a
@@ -122,16 +128,12 @@ const createdEntry = (id: string | Placeholder, regiao: string | Placeholder) =>
   when: sql`exists (select 1 from ${lancamentos} where ${lancamentos.id} = ${id})`,
 });
 
-/** Logged after the insert. */
-const logCreated = (db: Db, log: LogCtx, id: string, regiao: string, values: Record<string, unknown>) =>
-  logStatement(db, log, { ...createdEntry(id, regiao), dados: created(lancamentos, values) });
-
 /**
  * Statements that insert one entry and log it: spread them into your batch. A duplicate
  * `chave_externa` (per region) or `convite_id` fails the batch (409 CONFLICT through mapDbError)
  * unless `when` excludes it. Answers the new id too.
  */
-export function entryInsert(db: Db, log: LogCtx, e: NewEntry, opts: EntryOptions = {}) {
+export function entryInsert({ db, log }: RequestWriter, e: NewEntry, opts: EntryOptions = {}) {
   const values = entryValues(e);
   const insert = opts.when
     ? insertWhere(db, lancamentos, values as typeof lancamentos.$inferInsert, opts.when)
@@ -139,12 +141,16 @@ export function entryInsert(db: Db, log: LogCtx, e: NewEntry, opts: EntryOptions
   const statements: Stmt[] = [
     ...(opts.categoriesEnsured ? [] : [ensureSystemCategories(db, e.regiao)]),
     insert,
-    logCreated(db, log, values.id, e.regiao, values),
+    // Logged after the insert.
+    logStatement(db, log, { ...createdEntry(values.id, e.regiao), dados: created(lancamentos, values) }),
   ];
   return { id: values.id, statements };
 }
 
 const byId = (id: string | SQL) => eq(lancamentos.id, id as string);
+
+/** The entry a transition targets: its id (or a SQL subquery naming it), limited to `regiao` when given (routes). */
+export type Target = { id: string | SQL; regiao?: string };
 
 /** A column of the entry `id`, as a subquery (the mirror is built from the original in SQL). */
 const original = (id: string | SQL, col: SQL | (typeof lancamentos)[keyof typeof lancamentos.$inferSelect]) =>
@@ -159,9 +165,8 @@ const original = (id: string | SQL, col: SQL | (typeof lancamentos)[keyof typeof
  * `regiao` limits the target to one region (routes); `id` may be a SQL subquery (e.g. by chave_externa).
  */
 export function estornoStatements(
-  db: Db,
-  log: LogCtx,
-  target: { id: string | SQL; regiao?: string },
+  { db, log }: RequestWriter,
+  target: Target,
   pagoEm: string,
 ): { mirrorId: string; statements: Stmt[] } {
   const mirrorId = crypto.randomUUID();
@@ -231,8 +236,11 @@ export function estornoStatements(
 export const inLiveBatch = (lancamentoId: SQL | typeof lancamentos.id) =>
   sql`exists (select 1 from ${repasseLancamentos} where ${repasseLancamentos.lancamentoId} = ${lancamentoId} and ${repasseLancamentos.ativo} = 1)`;
 
-/** `previsto` → `pago` (one guarded statement, logged before it in the same batch). `changes` of statements[1]. */
-export function pagarStatements(db: Db, log: LogCtx, target: { id: string | SQL; regiao?: string }, pagoEm: string) {
+/**
+ * `previsto` → `set.status` of one entry that no live payout batch holds: the guarded update, its
+ * log entry before it in the same batch (core/activity-log.ts loggedUpdate). `changes` of statements[1].
+ */
+function fromPrevisto(w: RequestWriter, target: Target, set: { status: 'pago' | 'cancelado'; pagoEm?: string }) {
   const l = lancamentos;
   const where = and(
     byId(target.id),
@@ -240,38 +248,21 @@ export function pagarStatements(db: Db, log: LogCtx, target: { id: string | SQL;
     eq(l.status, 'previsto'),
     sql`not ${inLiveBatch(l.id)}`,
   );
-  const set = { status: 'pago' as const, pagoEm };
-  return [
-    logRowWrite(db, log, l, where, {
-      acao: 'lancamentos.pagar',
-      entidade: 'lancamentos',
-      regiao: l.regiao,
-      dados: changed(l, set),
-    }),
-    db.update(l).set(set).where(where),
-  ] as const;
+  const acao = set.status === 'pago' ? 'pagar' : 'cancelar';
+  return loggedUpdate(
+    w,
+    { table: l, where, set },
+    { acao: `lancamentos.${acao}`, entidade: 'lancamentos', regiao: l.regiao },
+  );
 }
 
+/** `previsto` → `pago` on `pagoEm` (one guarded statement, logged before it in the same batch). `changes` of statements[1]. */
+export const pagarStatements = (w: RequestWriter, target: Target, pagoEm: string) =>
+  fromPrevisto(w, target, { status: 'pago', pagoEm });
+
 /** `previsto` → `cancelado` (one guarded statement, logged before it). `changes` of statements[1]. */
-export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | SQL; regiao?: string }) {
-  const l = lancamentos;
-  const where = and(
-    byId(target.id),
-    target.regiao ? eq(l.regiao, target.regiao) : undefined,
-    eq(l.status, 'previsto'),
-    sql`not ${inLiveBatch(l.id)}`,
-  );
-  const set = { status: 'cancelado' as const };
-  return [
-    logRowWrite(db, log, l, where, {
-      acao: 'lancamentos.cancelar',
-      entidade: 'lancamentos',
-      regiao: l.regiao,
-      dados: changed(l, set),
-    }),
-    db.update(l).set(set).where(where),
-  ] as const;
-}
+export const cancelarStatements = (w: RequestWriter, target: Target) =>
+  fromPrevisto(w, target, { status: 'cancelado' });
 
 // Professionals' fees (docs/decisions.md#d18-finance "Fees"): one `previsto` `despesa` per accepted
 // invitation, priced from the table at the moment of acceptance, cancelled with the invitation.
@@ -286,12 +277,16 @@ export function cancelarStatements(db: Db, log: LogCtx, target: { id: string | S
  * nothing is read first.
  */
 export function feeOnAccept(
-  db: Db,
-  log: LogSource,
+  { db, log }: Writer,
   conviteId: string | SQL | Placeholder,
-  acceptedAt?: string | SQL,
-  /** The new entry's id (a placeholder in a cached batch). */
-  id: string | Placeholder = crypto.randomUUID(),
+  {
+    acceptedAt,
+    id = crypto.randomUUID(),
+  }: {
+    acceptedAt?: string | SQL;
+    /** The new entry's id (a placeholder in a cached batch). */
+    id?: string | Placeholder;
+  } = {},
 ) {
   const now = acceptedAt ?? nowIso();
   const c = sql.raw('fc');
@@ -360,12 +355,16 @@ export function feeOnAccept(
  * the invitation). `when` limits it to the case where that write will happen.
  */
 export function feeOnCancel(
-  db: Db,
-  log: LogSource,
+  { db, log }: Writer,
   conviteId: string | Placeholder,
-  when?: SQL,
-  /** The change's instant (a placeholder's SQL in a cached batch). */
-  now: string | SQL = nowIso(),
+  {
+    when,
+    now = nowIso(),
+  }: {
+    when?: SQL;
+    /** The change's instant (a placeholder's SQL in a cached batch). */
+    now?: string | SQL;
+  } = {},
 ) {
   const l = lancamentos;
   // A fee already gathered into a live payout batch stays: cancel the batch first (docs/guide/money.md).

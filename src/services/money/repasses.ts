@@ -1,6 +1,6 @@
 import { and, asc, count, eq, getTableColumns, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
-import type { Scope } from '../../db/scope';
 import { insertSelect } from '../../db/insert-select';
 import {
   agenda,
@@ -16,13 +16,15 @@ import {
   type TipoChavePix,
 } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
+import { writeThenRead } from '../../db/write-read';
 import { saoPauloDate } from '../../lib/dates';
 import { pixKey } from '../../lib/brazil';
 import { toCsv, formatMoney, verbatim } from '../../lib/csv';
 import { ApiError } from '../../lib/errors';
 import { fromCentavos, withholding } from '../../lib/money';
 import { pageBounds, totalOf, whenPaged, type Page } from '../../lib/pagination';
-import { changed, created, logEachRow, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { changed, created, logEachRow, loggedUpdate, logStatement, type LogCtx } from '../core/activity-log';
+import type { Ctx, QueryCtx } from '../core/context';
 import { inLiveBatch } from './financeiro';
 import { missingTable, tabelaEmVigor, toTaxTable } from './tabelas-tributarias';
 
@@ -37,6 +39,8 @@ const l = lancamentos;
 const r = repasses;
 const ri = repasseItens;
 const rl = repasseLancamentos;
+
+type Stmt = BatchItem<'sqlite'>;
 
 // Responses.
 
@@ -124,7 +128,7 @@ const readBack = (db: Db, regiao: string, id: string) =>
 
 // List and read.
 
-export async function listRepasses(db: Db, regiao: string, status: RepasseStatus | undefined, page: Page) {
+export async function listRepasses({ db, regiao }: QueryCtx, { status, ...page }: Page & { status?: RepasseStatus }) {
   const where = and(eq(r.regiao, regiao), status ? eq(r.status, status) : undefined);
   const { limit, offset } = pageBounds(page);
   const pageIds = db
@@ -148,7 +152,7 @@ export async function listRepasses(db: Db, regiao: string, status: RepasseStatus
   return { rows: assemble(rows, itens, links), total: totalOf(counted, rows.length) };
 }
 
-export async function getRepasse(db: Db, regiao: string, id: string) {
+export async function getRepasse({ db, regiao }: QueryCtx, id: string) {
   const [rows, itens, links] = await db.batch(readBack(db, regiao, id));
   if (!rows[0]) throw notFound();
   return assemble(rows, itens, links)[0]!;
@@ -178,15 +182,8 @@ const gatherable = (regiao: string, b: RepasseBody) =>
       : undefined,
   );
 
-/**
- * Reads the candidate fees and the tax table in force on `ate` (one round trip), computes each
- * professional's withholding (lib/money.ts), then writes the batch, its links, its items and the log
- * entry in one D1 batch. The links are inserted only for fees still `previsto` and free (a fee a racing
- * batch took is skipped by the unique index); `lancamentos_vinculados` must then equal the count read,
- * else the CHECK fails and nothing is written (409 CONFLICT, lib/errors.ts): each fee in one batch.
- */
-export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: RepasseBody) {
-  if (b.de > b.ate) throw new ApiError('VALIDATION_FAILED', 'ate: deve ser igual ou posterior a de');
+/** The candidate fees with their professionals' figures, and the tax table in force on `ate`: one round trip. */
+async function gather(db: Db, regiao: string, b: RepasseBody) {
   const p = profissionais;
   const [fees, [tabela]] = await db.batch([
     db
@@ -212,7 +209,17 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
       'INVALID_STATE',
       `nenhum cachê previsto de eventos entre ${b.de} e ${b.ate} fora de outro repasse ativo`,
     );
+  return { fees, tabela };
+}
+type Gathered = Awaited<ReturnType<typeof gather>>;
 
+/**
+ * One item per professional: the sum of its fees, withheld by the tax table when `autonomo_rpa`
+ * (lib/money.ts), as rows of repasse_itens (column names: they travel as JSON); and the batch's row
+ * with the totals. No table in force while one is needed: 409 INVALID_STATE naming the date.
+ */
+function itemsOf({ fees, tabela }: Gathered, batch: { id: string; regiao: string; b: RepasseBody; now: string }) {
+  const { id, now, b } = batch;
   const byProf = new Map<string, (typeof fees)[number] & { bruto: number }>();
   for (const f of fees) {
     const cur = byProf.get(f.profissionalId);
@@ -221,9 +228,6 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
   const needsTable = [...byProf.values()].some((f) => f.regime === 'autonomo_rpa');
   if (needsTable && !tabela) throw missingTable(b.ate);
   const taxTable = tabela ? toTaxTable(tabela) : undefined;
-
-  const id = crypto.randomUUID();
-  const now = nowIso();
   const itens = [...byProf.values()].map((f) => {
     const w =
       f.regime === 'autonomo_rpa' ? withholding(f.bruto, taxTable!) : { inss: 0, irrf: 0, iss: 0, liquido: f.bruto };
@@ -250,7 +254,7 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
   ) => itens.reduce((s, i) => s + i[k], 0);
   const values = {
     id,
-    regiao,
+    regiao: batch.regiao,
     de: b.de,
     ate: b.ate,
     status: 'rascunho' as const,
@@ -265,11 +269,28 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
     createdAt: now,
     updatedAt: now,
   };
+  return { itens, values };
+}
+
+/**
+ * Reads the candidate fees and the tax table in force on `ate` (one round trip), computes each
+ * professional's withholding (lib/money.ts), then writes the batch, its links, its items and the log
+ * entry in one D1 batch. The links are inserted only for fees still `previsto` and free (a fee a racing
+ * batch took is skipped by the unique index); `lancamentos_vinculados` must then equal the count read,
+ * else the CHECK fails and nothing is written (409 CONFLICT, lib/errors.ts): each fee in one batch.
+ */
+export async function createRepasse({ db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>, b: RepasseBody) {
+  if (b.de > b.ate) throw new ApiError('VALIDATION_FAILED', 'ate: deve ser igual ou posterior a de');
+  const gathered = await gather(db, regiao, b);
+  const id = crypto.randomUUID();
+  const { itens, values } = itemsOf(gathered, { id, regiao, b, now: nowIso() });
+  const feeIds = JSON.stringify(gathered.fees.map((f) => f.id));
   // Rows travel as one JSON parameter (D1 binds at most 100 parameters per statement).
   const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
   const itemCols = Object.fromEntries(Object.entries(getTableColumns(ri)).map(([key, col]) => [key, v(col.name)]));
-  const [rows, itensRead, links] = await db
-    .batch([
+  const [rows, itensRead, links] = await writeThenRead(
+    db,
+    [
       db.insert(r).values(values),
       insertSelect(
         db,
@@ -280,7 +301,7 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
           profissionalId: sql`${l.profissionalId}`,
           ativo: sql`1`,
         } as never,
-        sql`from ${l} where ${l.id} in (select value from json_each(${JSON.stringify(fees.map((f) => f.id))})) and ${gatherable(regiao, b)}`,
+        sql`from ${l} where ${l.id} in (select value from json_each(${feeIds})) and ${gatherable(regiao, b)}`,
       ).onConflictDoNothing(),
       db
         .update(r)
@@ -294,9 +315,9 @@ export async function createRepasse(db: Db, log: LogCtx, regiao: string, b: Repa
         regiao,
         dados: created(r, values),
       }),
-      ...readBack(db, regiao, id),
-    ])
-    .then((res) => res.slice(-3) as unknown as [RepasseRow[], RepasseItemRow[], LinkRow[]]);
+    ],
+    readBack(db, regiao, id),
+  );
   return assemble(rows, itensRead, links)[0]!;
 }
 
@@ -321,110 +342,142 @@ const withoutKey = (db: Db, id: string) =>
       and(eq(ri.repasseId, id), sql`(${profissionais.contaPix} is null or ${profissionais.tipoChavePix} is null)`),
     );
 
+/** The batch's new columns for `acao`, stamped `now`. */
+const setOf = (acao: Acao, now: string, pagoEm: string | undefined) =>
+  acao === 'aprovar'
+    ? { status: 'aprovado' as const, aprovadoEm: now, updatedAt: now }
+    : acao === 'pagar'
+      ? { status: 'pago' as const, pagoEm: pagoEm ?? saoPauloDate(new Date()), updatedAt: now }
+      : { status: 'cancelado' as const, canceladoEm: now, updatedAt: now };
+
+/** What a transition carries besides the batch's own update, for one batch `id`. */
+interface Step {
+  db: Db;
+  log: LogCtx;
+  id: string;
+  now: string;
+  /** The batch's guarded update's condition. */
+  where: SQL | undefined;
+  set: ReturnType<typeof setOf>;
+  /** This request made the change: the batch is in the new state with this request's timestamp. */
+  done: SQL;
+}
+
+/** aprovar, before the update: the items take the professionals' current PIX key (the figures stay). */
+const takeKeys = ({ db, id, now, where }: Step) =>
+  db
+    .update(ri)
+    .set({
+      chavePix: sql`(select ${profissionais.contaPix} from ${profissionais} where ${profissionais.id} = ${ri.profissionalId})`,
+      tipoChavePix: sql`(select ${profissionais.tipoChavePix} from ${profissionais} where ${profissionais.id} = ${ri.profissionalId})`,
+      updatedAt: now,
+    })
+    .where(and(eq(ri.repasseId, id), sql`exists (select 1 from ${r} where ${where})`));
+
+/** pagar, after the update: every fee of the batch still `previsto` becomes `pago` on `pago_em`, each logged. */
+function payFees({ db, log, id, now, set, done }: Step) {
+  const pagoEm = 'pagoEm' in set ? set.pagoEm : null;
+  const feeWhere = and(
+    sql`${l.id} in (select ${rl.lancamentoId} from ${rl} where ${rl.repasseId} = ${id} and ${rl.ativo} = 1)`,
+    eq(l.status, 'previsto'),
+    done,
+  );
+  return [
+    // One entry per fee (each its own id): logEachRow, not logRowWrite.
+    logEachRow(db, log, {
+      acao: 'lancamentos.pagar',
+      entidade: 'lancamentos',
+      entidadeId: l.id,
+      regiao: l.regiao,
+      dados: { ...changed(l, { status: 'pago', pagoEm }), repasse_id: { depois: id } },
+      from: sql`from ${l}`,
+      when: feeWhere ?? sql`0`,
+    }),
+    db.update(l).set({ status: 'pago', pagoEm, updatedAt: now }).where(feeWhere),
+  ];
+}
+
+/** cancelar, after the update: the links are released (the fees may be gathered again). */
+const releaseFees = ({ db, id, done }: Step) => [
+  db
+    .update(rl)
+    .set({ ativo: null })
+    .where(and(eq(rl.repasseId, id), done)),
+];
+
+/** The statements of each transition before and after the batch's own update. */
+const STEPS: Record<Acao, { before: (s: Step) => Stmt[]; after: (s: Step) => Stmt[] }> = {
+  aprovar: { before: (s) => [takeKeys(s)], after: () => [] },
+  pagar: { before: () => [], after: payFees },
+  cancelar: { before: () => [], after: releaseFees },
+};
+
+/** 409 INVALID_STATE for a transition that changed nothing, naming why. */
+function refused(acao: Acao, row: RepasseRow, missing: { nome: string }[]) {
+  if (acao === 'aprovar' && row.status === 'rascunho')
+    return new ApiError(
+      'INVALID_STATE',
+      `sem chave PIX (conta_pix e tipo_chave_pix): ${missing.map((m) => m.nome).join(', ')}; complete o cadastro e aprove de novo`,
+    );
+  return new ApiError(
+    'INVALID_STATE',
+    `o repasse está ${row.status}: só um repasse ${FROM[acao].join(' ou ')} pode ser ${DONE[acao]}`,
+  );
+}
+
 /**
- * One guarded transition, the statements it carries and the batch read back, in one D1 batch:
+ * One guarded transition, the statements it carries (STEPS) and the batch read back, in one D1 batch:
  * - aprovar: the items take the professionals' current PIX key (the figures stay as gathered); refused
  *   while any professional lacks one;
  * - pagar: every fee of the batch still `previsto` becomes `pago` on `pago_em`, each logged;
  * - cancelar: the links are released (the fees may be gathered again).
  * A retry or a race changes nothing: 409 INVALID_STATE naming the state the batch is in.
  */
-export async function transition(db: Db, log: LogCtx, regiao: string, id: string, acao: Acao, pagoEm?: string) {
+export async function transition(
+  { db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>,
+  id: string,
+  { acao, pagoEm }: { acao: Acao; pagoEm?: string },
+) {
   const now = nowIso();
+  const set = setOf(acao, now, pagoEm);
   const guard = and(inRegion(regiao, id), inArray(r.status, FROM[acao]));
-  const set =
-    acao === 'aprovar'
-      ? { status: 'aprovado' as const, aprovadoEm: now, updatedAt: now }
-      : acao === 'pagar'
-        ? { status: 'pago' as const, pagoEm: pagoEm ?? saoPauloDate(new Date()), updatedAt: now }
-        : { status: 'cancelado' as const, canceladoEm: now, updatedAt: now };
   const where = acao === 'aprovar' ? and(guard, sql`not exists ${withoutKey(db, id)}`) : guard;
-  // This request made the change: the batch is in the new state with this request's timestamp.
   const done = sql`exists (select 1 from ${r} where ${r.id} = ${id} and ${r.status} = ${set.status} and ${r.updatedAt} = ${now})`;
-  const before =
-    acao === 'aprovar'
-      ? [
-          db
-            .update(ri)
-            .set({
-              chavePix: sql`(select ${profissionais.contaPix} from ${profissionais} where ${profissionais.id} = ${ri.profissionalId})`,
-              tipoChavePix: sql`(select ${profissionais.tipoChavePix} from ${profissionais} where ${profissionais.id} = ${ri.profissionalId})`,
-              updatedAt: now,
-            })
-            .where(and(eq(ri.repasseId, id), sql`exists (select 1 from ${r} where ${where})`)),
-        ]
-      : [];
-  const feeWhere = and(
-    sql`${l.id} in (select ${rl.lancamentoId} from ${rl} where ${rl.repasseId} = ${id} and ${rl.ativo} = 1)`,
-    eq(l.status, 'previsto'),
-    done,
+  const step: Step = { db, log, id, now, where, set, done };
+  const [entry, update] = loggedUpdate(
+    { db, log },
+    { table: r, where, set },
+    { acao: `repasses.${acao}`, entidade: 'repasses', regiao },
   );
-  const after =
-    acao === 'pagar'
-      ? [
-          // One entry per fee (each its own id): logEachRow, not logRowWrite.
-          logEachRow(db, log, {
-            acao: 'lancamentos.pagar',
-            entidade: 'lancamentos',
-            entidadeId: l.id,
-            regiao: l.regiao,
-            dados: { ...changed(l, { status: 'pago', pagoEm: set.pagoEm }), repasse_id: { depois: id } },
-            from: sql`from ${l}`,
-            when: feeWhere ?? sql`0`,
-          }),
-          db.update(l).set({ status: 'pago', pagoEm: set.pagoEm, updatedAt: now }).where(feeWhere),
-        ]
-      : acao === 'cancelar'
-        ? [
-            db
-              .update(rl)
-              .set({ ativo: null })
-              .where(and(eq(rl.repasseId, id), done)),
-          ]
-        : [];
-  const { updatedAt: _u, ...logged } = set;
-  const results = await db.batch([
-    ...before,
-    logRowWrite(db, log, r, where, {
-      acao: `repasses.${acao}`,
-      entidade: 'repasses',
-      regiao,
-      dados: changed(r, logged),
-    }),
-    db.update(r).set(set).where(where),
-    ...after,
-    ...readBack(db, regiao, id),
-    // Who lacks a key, to name them if the approval is refused.
-    ...(acao === 'aprovar' ? [withoutKey(db, id)] : []),
-  ] as never as [never]);
-  const update = results[before.length + 1] as unknown as D1Result;
-  const read = results.slice(before.length + 2 + after.length);
-  const [rows, itens, links, missing = []] = read as unknown as [
+  const before = STEPS[acao].before(step);
+  const after = STEPS[acao].after(step);
+  const [updated, ...read] = await writeThenRead(
+    db,
+    [...before, entry],
+    [
+      update,
+      ...after,
+      ...readBack(db, regiao, id),
+      // Who lacks a key, to name them if the approval is refused.
+      ...(acao === 'aprovar' ? [withoutKey(db, id)] : []),
+    ],
+  );
+  const [rows, itens, links, missing = []] = read.slice(after.length) as unknown as [
     RepasseRow[],
     RepasseItemRow[],
     LinkRow[],
-    { nome: string }[],
+    { nome: string }[]?,
   ];
   const row = rows[0];
   if (!row) throw notFound();
-  if (update.meta.changes === 0) {
-    if (acao === 'aprovar' && row.status === 'rascunho')
-      throw new ApiError(
-        'INVALID_STATE',
-        `sem chave PIX (conta_pix e tipo_chave_pix): ${missing.map((m) => m.nome).join(', ')}; complete o cadastro e aprove de novo`,
-      );
-    throw new ApiError(
-      'INVALID_STATE',
-      `o repasse está ${row.status}: só um repasse ${FROM[acao].join(' ou ')} pode ser ${DONE[acao]}`,
-    );
-  }
+  if ((updated as D1Result).meta.changes === 0) throw refused(acao, row, missing);
   return assemble(rows, itens, links)[0]!;
 }
 
 // PIX file.
 
 /** The bank's file: name, CPF/CNPJ, key type, key, net amount; only once approved (or paid). */
-export async function pixCsv(db: Db, regiao: string, id: string) {
+export async function pixCsv({ db, regiao }: QueryCtx, id: string) {
   // The batch and its items only: the file needs no fee links.
   const [[batch], itens] = await db.batch([
     db.select().from(r).where(inRegion(regiao, id)),
@@ -461,7 +514,7 @@ export async function pixCsv(db: Db, regiao: string, id: string) {
  * The caller's fees and its lines of approved or paid batches (GET /api/financeiro/meus-pagamentos):
  * one round trip. Draft and cancelled batches are the office's work in progress and stay out.
  */
-export async function meusPagamentos(db: Db, scope: Scope, q: { de?: string; ate?: string }) {
+export async function meusPagamentos({ db, user: scope }: Pick<Ctx, 'db' | 'user'>, q: { de?: string; ate?: string }) {
   const now = new Date();
   const de = q.de ?? saoPauloDate(now, -365);
   const ate = q.ate ?? saoPauloDate(now, 365);

@@ -5,7 +5,8 @@ import { nowIso } from '../../db/schema/columns';
 import { writeThenRead } from '../../db/write-read';
 import { ApiError } from '../../lib/errors';
 import { fromCentavos, toCentavos, type TaxTable } from '../../lib/money';
-import { changed, created, logStatement, type LogCtx } from '../core/activity-log';
+import { changed, created, logStatement } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 
 /** Tax tables (docs/decisions.md#d18-finance "Tax"): data maintained by a SUPERADMIN, one per vigencia. */
 
@@ -51,7 +52,7 @@ export function toTaxTable(r: TabelaTributariaRow): TaxTable {
 }
 
 /** Creates or replaces the table in force from `vigencia`; logged as create or update in the same batch. */
-export async function putTabela(db: Db, log: LogCtx, vigencia: string, b: TabelaBody) {
+export async function putTabela({ db, log }: Pick<Ctx, 'db' | 'log'>, vigencia: string, b: TabelaBody) {
   const now = nowIso();
   const values = {
     vigencia,
@@ -97,7 +98,7 @@ export async function putTabela(db: Db, log: LogCtx, vigencia: string, b: Tabela
   return toTabelaResponse(row!);
 }
 
-export async function listTabelas(db: Db) {
+export async function listTabelas({ db }: Pick<Ctx, 'db'>) {
   const rows = await db.select().from(tabelasTributarias).orderBy(desc(tabelasTributarias.vigencia));
   return rows.map(toTabelaResponse);
 }

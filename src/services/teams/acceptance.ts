@@ -101,7 +101,7 @@ export function acceptStatements(
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })
         .where(guard),
       // Its fee (docs/decisions.md#d18-finance), only if THIS acceptance happened (respondido_em = now).
-      ...feeOnAccept(db, log, o.conviteId, o.now, o.feeId),
+      ...feeOnAccept({ db, log }, o.conviteId, { acceptedAt: o.now, id: o.feeId }),
     },
   };
 }

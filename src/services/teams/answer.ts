@@ -175,13 +175,10 @@ export const declineBatch = cachedBatch({
     const a = answerParts(db, { s, p, status });
     const where = and(a.mine, inArray(convites.status, ['pendente', 'aceito', 'solicitado', 'espera']))!;
     // Its fee, if accepted and still previsto, is cancelled before the decline (docs/decisions.md#d18-finance).
-    const cancelled = feeOnCancel(
-      db,
-      a.log,
-      p.id,
-      sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
-      a.now,
-    );
+    const cancelled = feeOnCancel({ db, log: a.log }, p.id, {
+      when: sql`exists (select 1 from ${convites} where ${where} and ${convites.status} = 'aceito')`,
+      now: a.now,
+    });
     // The place it frees: the invitation's event and function, read by SQL from its row only if THIS
     // decline happened (its marker), else null and nobody is promoted.
     const released = (col: string) =>

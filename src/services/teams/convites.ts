@@ -117,7 +117,7 @@ export async function cancel(ctx: Pick<Ctx, 'db' | 'log' | 'regiao' | 'push'>, i
     now: new Date().toISOString(),
   });
   // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).
-  const fee = feeOnCancel(db, log, id);
+  const fee = feeOnCancel({ db, log }, id);
   const [gone, ...rest] = await writeThenRead(
     db,
     [...insert, entry, ...Object.values(fee)],

@@ -45,28 +45,31 @@ describe('finance builders', () => {
   it('entryInsert by system key, pagar once, estorno with exactly one mirror, all logged', async () => {
     const regiao = uniq('R').toUpperCase();
     const chave = uniq('pedido');
-    const { id, statements } = entryInsert(db, log, {
-      regiao,
-      tipo: 'receita',
-      categoria: { sistema: 'pacotes_fotos' },
-      descricao: 'Pedido 1',
-      valorCentavos: 12345,
-      vencimento: '2027-01-10',
-      origem: 'pedido',
-      chaveExterna: chave,
-    });
+    const { id, statements } = entryInsert(
+      { db, log },
+      {
+        regiao,
+        tipo: 'receita',
+        categoria: { sistema: 'pacotes_fotos' },
+        descricao: 'Pedido 1',
+        valorCentavos: 12345,
+        vencimento: '2027-01-10',
+        origem: 'pedido',
+        chaveExterna: chave,
+      },
+    );
     await run(statements);
     const [row] = await db.select().from(lancamentos).where(eq(lancamentos.id, id));
     expect(row).toMatchObject({ status: 'previsto', valorCentavos: 12345, origem: 'pedido', chaveExterna: chave });
 
-    const first = await run(pagarStatements(db, log, { id }, '2027-01-11'));
-    const second = await run(pagarStatements(db, log, { id }, '2027-01-12'));
+    const first = await run(pagarStatements({ db, log }, { id }, '2027-01-11'));
+    const second = await run(pagarStatements({ db, log }, { id }, '2027-01-12'));
     expect((first[1] as D1Result).meta.changes).toBeGreaterThan(0); // its kept sums count too (drizzle/0035)
     expect((second[1] as D1Result).meta.changes).toBe(0);
-    expect((await run(cancelarStatements(db, log, { id })))[1]).toMatchObject({ meta: { changes: 0 } });
+    expect((await run(cancelarStatements({ db, log }, { id })))[1]).toMatchObject({ meta: { changes: 0 } });
 
     await Promise.all(
-      Array.from({ length: 5 }, () => run(estornoStatements(db, log, { id }, '2027-02-01').statements)),
+      Array.from({ length: 5 }, () => run(estornoStatements({ db, log }, { id }, '2027-02-01').statements)),
     );
     const mirrors = await db.select().from(lancamentos).where(eq(lancamentos.estornoDe, id));
     expect(mirrors).toHaveLength(1);
@@ -100,9 +103,9 @@ describe('finance builders', () => {
       origem: 'importacao' as const,
       chaveExterna: 'k1',
     };
-    await run(entryInsert(db, log, e).statements);
-    await expect(run(entryInsert(db, log, e).statements)).rejects.toThrow();
-    await run(entryInsert(db, log, { ...e, regiao: 'MG', chaveExterna: uniq('k') }).statements);
+    await run(entryInsert({ db, log }, e).statements);
+    await expect(run(entryInsert({ db, log }, e).statements)).rejects.toThrow();
+    await run(entryInsert({ db, log }, { ...e, regiao: 'MG', chaveExterna: uniq('k') }).statements);
   });
 
   it('feeOnAccept: one fee at the price of the moment, none without a price; feeOnCancel cancels it', async () => {
@@ -126,8 +129,8 @@ describe('finance builders', () => {
       .insert(convites)
       .values({ agendaId: ev!.id, profissionalId: prof2.id, funcaoId: semPreco.id, status: 'aceito' })
       .returning();
-    await Promise.all(Array.from({ length: 5 }, () => run(Object.values(feeOnAccept(db, log, cv!.id)))));
-    await run(Object.values(feeOnAccept(db, log, cv2!.id)));
+    await Promise.all(Array.from({ length: 5 }, () => run(Object.values(feeOnAccept({ db, log }, cv!.id)))));
+    await run(Object.values(feeOnAccept({ db, log }, cv2!.id)));
     const fees = await db.select().from(lancamentos).where(eq(lancamentos.agendaId, ev!.id));
     expect(fees).toHaveLength(1);
     expect(fees[0]).toMatchObject({
@@ -141,11 +144,11 @@ describe('finance builders', () => {
       fotId: fot.id,
       conviteId: cv!.id,
     });
-    await run(Object.values(feeOnCancel(db, log, cv!.id)));
+    await run(Object.values(feeOnCancel({ db, log }, cv!.id)));
     const [after] = await db.select().from(lancamentos).where(eq(lancamentos.id, fees[0]!.id));
     expect(after!.status).toBe('cancelado');
     // accepted again: a new fee, the cancelled one stays
-    await run(Object.values(feeOnAccept(db, log, cv!.id)));
+    await run(Object.values(feeOnAccept({ db, log }, cv!.id)));
     const again = await db.select().from(lancamentos).where(eq(lancamentos.conviteId, cv!.id));
     expect(again.map((f) => f.status).sort()).toEqual(['cancelado', 'previsto']);
   });
