@@ -87,7 +87,7 @@ async function processNotification(
     }
     return result;
   }
-  const { outcome, push } = await applyPayment(db, notification, result.value, now());
+  const { outcome, push } = await applyPayment({ db, now: now() }, notification, result.value);
   if (outcome === 'divergente') log('warn', 'payment amount does not match its order: nothing paid', { notificacaoId });
   if (push.length) await sendPush(pushQueue, push);
   return { kind: 'done' };

@@ -93,10 +93,14 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
         .orderBy(desc(notifications.createdAt), desc(notifications.id)),
     'notifications',
   ],
-  ['orders of a region', () => pedidosList(db, admin, 'SP', {}), 'pedidos'],
-  ['orders of a region by status', () => pedidosList(db, admin, 'SP', { status: 'pendente' }), 'pedidos'],
-  ['orders of a FOT record', () => pedidosList(db, admin, 'SP', { fot_id: ID }), 'pedidos'],
-  ['orders of an EVENT_OWNER', () => pedidosList(db, owner, 'SP', {}), 'pedidos'],
+  ['orders of a region', () => pedidosList({ db, user: admin, regiao: 'SP' }, {}), 'pedidos'],
+  [
+    'orders of a region by status',
+    () => pedidosList({ db, user: admin, regiao: 'SP' }, { status: 'pendente' }),
+    'pedidos',
+  ],
+  ['orders of a FOT record', () => pedidosList({ db, user: admin, regiao: 'SP' }, { fot_id: ID }), 'pedidos'],
+  ['orders of an EVENT_OWNER', () => pedidosList({ db, user: owner, regiao: 'SP' }, {}), 'pedidos'],
 ];
 
 // GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.

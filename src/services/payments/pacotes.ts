@@ -1,5 +1,4 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { keptOrCounted } from '../../db/kept-count';
 import { withTotal } from '../../db/list-total';
 import { pacotes, type PacoteRow, type Role } from '../../db/schema';
@@ -8,7 +7,11 @@ import { ApiError } from '../../lib/errors';
 import { fromCentavos, toCentavos } from '../../lib/money';
 import { pageBounds, type Page } from '../../lib/pagination';
 import { isAdmin } from '../../lib/permissions';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { created, loggedDelete, loggedUpdate, logStatement } from '../core/activity-log';
+import type { Ctx } from '../core/context';
+
+type Reader = Pick<Ctx, 'db' | 'user' | 'regiao'>;
+type Writer = Pick<Ctx, 'db' | 'log' | 'regiao'>;
 
 /**
  * Photo packages (docs/decisions-2 D19): administrators write them in their region; any active user
@@ -59,15 +62,16 @@ function visible(role: Role, regiao: string, ativo: boolean | undefined): SQL {
  * A page's total from the counts kept per region, all and active (drizzle/0032_list_counts.sql);
  * an administrator's list of inactive packages counts them.
  */
-function pacotesTotal(db: Db, role: Role, regiao: string, ativo: boolean | undefined, where: SQL) {
-  const only = isAdmin(role) ? ativo : true;
+function pacotesTotal({ db, user, regiao }: Reader, ativo: boolean | undefined, where: SQL) {
+  const only = isAdmin(user.role) ? ativo : true;
   const dono = only === false ? undefined : only ? 'ativos' : '';
   return keptOrCounted(db, { tabela: 'pacotes', regiao, dono }, pacotes, where);
 }
 
 /** The list (by name) and, when paged, its count: one batch. */
-export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boolean | undefined, page: Page) {
-  const where = visible(role, regiao, ativo);
+export async function listPacotes(ctx: Reader, { ativo, ...page }: Page & { ativo?: boolean }) {
+  const { db, user, regiao } = ctx;
+  const where = visible(user.role, regiao, ativo);
   const { limit, offset } = pageBounds(page);
   const list = db
     .select()
@@ -76,23 +80,21 @@ export async function listPacotes(db: Db, role: Role, regiao: string, ativo: boo
     .orderBy(asc(pacotes.nome), asc(pacotes.id))
     .limit(limit)
     .offset(offset);
-  const { rows, total } = await withTotal(db, page, list, pacotesTotal(db, role, regiao, ativo, where));
+  const { rows, total } = await withTotal(db, page, list, pacotesTotal(ctx, ativo, where));
   return { rows: rows.map(toPacoteResponse), total };
 }
 
-export async function getPacote(db: Db, role: Role, regiao: string, id: string) {
+export async function getPacote({ db, user, regiao }: Reader, id: string) {
   const [row] = await db
     .select()
     .from(pacotes)
-    .where(and(eq(pacotes.id, id), visible(role, regiao, undefined)));
+    .where(and(eq(pacotes.id, id), visible(user.role, regiao, undefined)));
   if (!row) throw notFound();
   return toPacoteResponse(row);
 }
 
 export async function createPacote(
-  db: Db,
-  log: LogCtx,
-  regiao: string,
+  { db, log, regiao }: Writer,
   body: Required<Omit<PacoteInput, 'descricao'>> & PacoteInput,
 ) {
   const now = nowIso();
@@ -117,33 +119,24 @@ export async function createPacote(
 }
 
 /** Changes what the body carries; orders already made keep their price (they store it). */
-export async function updatePacote(db: Db, log: LogCtx, regiao: string, id: string, body: PacoteInput) {
-  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, regiao));
+export async function updatePacote(ctx: Writer, id: string, body: PacoteInput) {
+  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, ctx.regiao));
   const set = { ...columns(body), updatedAt: nowIso() };
-  const [, rows] = await db.batch([
-    logRowWrite(db, log, pacotes, where, {
-      acao: 'pacotes.update',
-      entidade: 'pacotes',
-      regiao,
-      dados: changed(pacotes, set),
-    }),
-    db.update(pacotes).set(set).where(where).returning(),
-  ]);
+  const [entry, update] = loggedUpdate(
+    ctx,
+    { table: pacotes, where, set },
+    { acao: 'pacotes.update', entidade: 'pacotes', regiao: ctx.regiao },
+  );
+  const [, rows] = await ctx.db.batch([entry, update.returning()]);
   if (!rows[0]) throw notFound();
   return toPacoteResponse(rows[0]);
 }
 
 /** A package with orders cannot be deleted (409 IN_USE through the foreign key): deactivate it instead. */
-export async function deletePacote(db: Db, log: LogCtx, regiao: string, id: string) {
-  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, regiao));
-  const [, res] = await db.batch([
-    logRowWrite(db, log, pacotes, where, {
-      acao: 'pacotes.delete',
-      entidade: 'pacotes',
-      regiao,
-      dados: deleted(pacotes),
-    }),
-    db.delete(pacotes).where(where),
-  ]);
+export async function deletePacote(ctx: Writer, id: string) {
+  const where = and(eq(pacotes.id, id), eq(pacotes.regiao, ctx.regiao));
+  const [, res] = await ctx.db.batch(
+    loggedDelete(ctx, { table: pacotes, where }, { acao: 'pacotes.delete', entidade: 'pacotes', regiao: ctx.regiao }),
+  );
   if (res.meta.changes === 0) throw notFound();
 }

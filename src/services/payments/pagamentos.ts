@@ -17,12 +17,15 @@ import { ApiError } from '../../lib/errors';
 import { saoPauloDate } from '../../lib/dates';
 import { UUID_RE } from '../../lib/fields';
 import type { PushMessage } from '../../lib/messages';
-import { logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { logRowWrite, logStatement, type Change, type LogCtx } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 import { entryInsert, estornoStatements } from '../money/financeiro';
 import { notifiedPush, notifyUsersWhere } from '../core/notifications';
 import { PAID_STATUSES, REVERSED_STATUSES, type GatewayPayment } from './gateway';
 import { verifyWebhookSignature } from './mercadopago';
 import { regionAdmin } from '../accounts/profile';
+
+type Stmt = BatchItem<'sqlite'>;
 
 /**
  * Payments of orders (docs/decisions.md#d19): the webhook's record of a notification, and what the
@@ -53,7 +56,10 @@ const gatewayLog = (notificacaoId: string): LogCtx => ({ atorId: null, atorRole:
  * Records a verified notification once (its signed manifest is unique) with its log entry.
  * Answers the new row's id, or undefined when it was recorded before (a replay or a retry).
  */
-export async function recordNotification(db: Db, provedor: string, pagamentoId: string, chave: string) {
+export async function recordNotification(
+  db: Db,
+  { provedor, pagamentoId, chave }: { provedor: string; pagamentoId: string; chave: string },
+) {
   const id = crypto.randomUUID();
   const at = nowIso();
   const [inserted] = await db.batch([
@@ -94,17 +100,72 @@ export const staleNotifications = (db: Db, now: Date) =>
 /** The São Paulo calendar day of an instant (the finance entries' dates). */
 const spDate = (iso: string) => saoPauloDate(new Date(iso));
 
+export type Outcome = 'processada' | 'ignorada' | 'divergente';
+
+/** The notification's final status, once (guarded by `recebida`). */
+const settle = (
+  db: Db,
+  id: string,
+  { status, pedidoId, erro = null }: { status: Outcome; pedidoId: string | null; erro?: string | null },
+) =>
+  db
+    .update(pagamentoNotificacoes)
+    .set({ status, pedidoId, erro, updatedAt: nowIso() })
+    .where(and(eq(pagamentoNotificacoes.id, id), eq(pagamentoNotificacoes.status, 'recebida')));
+
+/** A notification whose payment names no order of ours (another integration's, or not found). */
+export async function ignoreNotification(db: Db, id: string, erro: string) {
+  await settle(db, id, { status: 'ignorada', pedidoId: null, erro });
+}
+
+/** The notification a payment is applied for. */
+export type NotificationRef = Pick<PagamentoNotificacaoRow, 'id' | 'provedor'>;
+
+/** What applying a payment did, and the push messages of the notifications it wrote (to enqueue after it). */
+export interface Applied {
+  outcome: Outcome;
+  push: PushMessage[];
+}
+
+/** One payment applied to its order: what every step builds its statements from. */
+interface Apply {
+  db: Db;
+  /** The gateway acts: no user; the notification id as the request id. */
+  log: LogCtx;
+  notification: NotificationRef;
+  order: PedidoRow;
+  payment: GatewayPayment & { valorCentavos: number };
+  /** This processing's instant, ISO. */
+  at: string;
+}
+
 /**
- * The order's revenue entry (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem`
- * `pedido`, on its FOT record, already `pago`; inserted only if `when` holds. Its `chave_externa`
- * `pedido:<id>` is unique per region, a second line of defence behind the guarded step.
+ * A guarded change of the order, its log entry first and `between` (the entries it brings) in
+ * between, all under `where`: they exist exactly when the update changes the row.
  */
-const receitaStatements = (db: Db, log: LogCtx, order: PedidoRow, id: string, at: string, when: SQL) =>
-  entryInsert(
-    db,
-    log,
+const orderStep = (
+  { db, log, order }: Apply,
+  s: { where: SQL; acao: string; dados: Record<string, Change>; between: Stmt[]; set: Partial<PedidoRow> },
+): [Stmt, ...Stmt[]] => [
+  logRowWrite(db, log, pedidos, s.where, { acao: s.acao, entidade: 'pedidos', regiao: order.regiao, dados: s.dados }),
+  ...s.between,
+  db.update(pedidos).set(s.set).where(s.where),
+];
+
+/**
+ * pay: pendente | expirado | cancelado → pago by this payment, with the order's revenue entry
+ * (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem` `pedido`, on its FOT record,
+ * already `pago`. Its `chave_externa` `pedido:<id>` is unique per region, a second line of defence
+ * behind the guarded step.
+ */
+function payStep(a: Apply) {
+  const { order, payment, at } = a;
+  const lancamentoId = crypto.randomUUID();
+  const payable = and(eq(pedidos.id, order.id), inArray(pedidos.status, ['pendente', 'expirado', 'cancelado']))!;
+  const receita = entryInsert(
+    a,
     {
-      id,
+      id: lancamentoId,
       regiao: order.regiao,
       tipo: 'receita',
       categoria: { sistema: 'pacotes_fotos' },
@@ -117,153 +178,117 @@ const receitaStatements = (db: Db, log: LogCtx, order: PedidoRow, id: string, at
       fotId: order.fotId,
       chaveExterna: systemKey('pedido:', order.id),
     },
-    { when },
+    { when: sql`exists (select 1 from ${pedidos} where ${payable})` },
   ).statements;
+  return orderStep(a, {
+    where: payable,
+    acao: 'pedidos.pago',
+    dados: {
+      status: { antes: pedidos.status, depois: 'pago' },
+      pagamento_id: { depois: payment.id },
+      valor_centavos: { depois: payment.valorCentavos },
+    },
+    between: receita,
+    set: { status: 'pago', pagoEm: at, pagamentoId: payment.id, lancamentoId, updatedAt: at },
+  });
+}
 
 /**
- * The reversal of the order's revenue entry (`estornado` plus its mirror): the entry is named by the
- * order's `lancamento_id` only while `refundable` holds (the order `pago` by this payment), so when
- * it does not, nothing matches.
+ * refund: pago → estornado, only when this payment is the one that paid the order (another payment's
+ * refund leaves it `pago`), with the reversal of its revenue entry (`estornado` plus its mirror): the
+ * entry is named by the order's `lancamento_id` only while the step applies, so otherwise nothing matches.
  */
-const estornoOf = (db: Db, log: LogCtx, refundable: SQL, at: string) =>
-  estornoStatements(
-    db,
-    log,
+function refundStep(a: Apply) {
+  const { order, payment, at } = a;
+  const refundable = and(eq(pedidos.id, order.id), eq(pedidos.status, 'pago'), eq(pedidos.pagamentoId, payment.id))!;
+  const reversal = estornoStatements(
+    a,
     { id: sql`(select ${pedidos.lancamentoId} from ${pedidos} where ${refundable})` },
     spDate(at),
   ).statements;
-
-export type Outcome = 'processada' | 'ignorada' | 'divergente';
-
-/** The notification's final status, once (guarded by `recebida`). */
-const settle = (db: Db, id: string, status: Outcome, pedidoId: string | null, erro: string | null = null) =>
-  db
-    .update(pagamentoNotificacoes)
-    .set({ status, pedidoId, erro, updatedAt: nowIso() })
-    .where(and(eq(pagamentoNotificacoes.id, id), eq(pagamentoNotificacoes.status, 'recebida')));
-
-/** A notification whose payment names no order of ours (another integration's, or not found). */
-export async function ignoreNotification(db: Db, id: string, erro: string) {
-  await settle(db, id, 'ignorada', null, erro);
+  return orderStep(a, {
+    where: refundable,
+    acao: 'pedidos.estornar',
+    dados: {
+      status: { antes: pedidos.status, depois: 'estornado' },
+      pagamento_id: { depois: payment.id },
+      status_gateway: { depois: payment.status },
+    },
+    between: reversal,
+    set: { status: 'estornado', estornadoEm: at, updatedAt: at },
+  });
 }
 
-/** The notification a payment is applied for. */
-export type NotificationRef = Pick<PagamentoNotificacaoRow, 'id' | 'provedor'>;
-
-/** What applying a payment did, and the push messages of the notifications it wrote (to enqueue after it). */
-export interface Applied {
-  outcome: Outcome;
-  push: PushMessage[];
+/** An amount that is not the order's (or not BRL): nothing is paid; logged once per notification (its settle is guarded the same way). */
+async function divergent({ db, log, notification, order }: Omit<Apply, 'payment'>, payment: GatewayPayment) {
+  const open = sql`exists (select 1 from ${pagamentoNotificacoes} where ${pagamentoNotificacoes.id} = ${notification.id} and ${pagamentoNotificacoes.status} = 'recebida')`;
+  await db.batch([
+    logStatement(db, log, {
+      acao: 'pedidos.pagamento_divergente',
+      entidade: 'pedidos',
+      entidadeId: order.id,
+      regiao: order.regiao,
+      dados: {
+        valor_centavos: { antes: order.valorCentavos, depois: payment.valorCentavos },
+        valor_gateway: { depois: payment.valor },
+        moeda: { depois: payment.moeda },
+        pagamento_id: { depois: payment.id },
+        status_gateway: { depois: payment.status },
+      },
+      when: open,
+    }),
+    settle(db, notification.id, {
+      status: 'divergente',
+      pedidoId: order.id,
+      erro: `amount ${payment.valor} ${payment.moeda} != ${(order.valorCentavos / 100).toFixed(2)} BRL`,
+    }),
+  ]);
 }
 
-/** Applies the gateway's view of a payment to its order (see the file comment). */
+/**
+ * Applies the gateway's view of a payment to its order (see the file comment). `job`: the session and
+ * the processing's instant (the consumer's clock).
+ */
 export async function applyPayment(
-  db: Db,
+  job: { db: Db; now: Date },
   notification: NotificationRef,
   payment: GatewayPayment,
-  now: Date,
 ): Promise<Applied> {
-  const notificacaoId = notification.id;
+  const { db } = job;
   const ref = payment.externalReference?.toLowerCase();
   const [order] = ref && UUID_RE.test(ref) ? await db.select().from(pedidos).where(eq(pedidos.id, ref)) : [];
   if (!order) {
-    await settle(
-      db,
-      notificacaoId,
-      'ignorada',
-      null,
-      `external_reference ${payment.externalReference ?? '(none)'} names no order`,
-    );
+    const erro = `external_reference ${payment.externalReference ?? '(none)'} names no order`;
+    await settle(db, notification.id, { status: 'ignorada', pedidoId: null, erro });
     return { outcome: 'ignorada', push: [] };
   }
-  const pays = PAID_STATUSES.has(payment.status) || REVERSED_STATUSES.has(payment.status);
-  if (!pays) {
+  if (!PAID_STATUSES.has(payment.status) && !REVERSED_STATUSES.has(payment.status)) {
     // pending, in_process, rejected, cancelled...: the order waits (the buyer may pay again until it expires).
-    await settle(db, notificacaoId, 'processada', order.id);
+    await settle(db, notification.id, { status: 'processada', pedidoId: order.id });
     return { outcome: 'processada', push: [] };
   }
-  const log = gatewayLog(notificacaoId);
-  const open = sql`exists (select 1 from ${pagamentoNotificacoes} where ${pagamentoNotificacoes.id} = ${notificacaoId} and ${pagamentoNotificacoes.status} = 'recebida')`;
+  const log = gatewayLog(notification.id);
+  const at = job.now.toISOString();
   // Exact cents: an amount that is not a whole number of cents (10.005) diverges, it is never rounded.
   if (payment.moeda !== 'BRL' || payment.valorCentavos === null || payment.valorCentavos !== order.valorCentavos) {
-    // Nothing is paid. Logged once per notification (its settle is guarded the same way).
-    await db.batch([
-      logStatement(db, log, {
-        acao: 'pedidos.pagamento_divergente',
-        entidade: 'pedidos',
-        entidadeId: order.id,
-        regiao: order.regiao,
-        dados: {
-          valor_centavos: { antes: order.valorCentavos, depois: payment.valorCentavos },
-          valor_gateway: { depois: payment.valor },
-          moeda: { depois: payment.moeda },
-          pagamento_id: { depois: payment.id },
-          status_gateway: { depois: payment.status },
-        },
-        when: open,
-      }),
-      settle(
-        db,
-        notificacaoId,
-        'divergente',
-        order.id,
-        `amount ${payment.valor} ${payment.moeda} != ${(order.valorCentavos / 100).toFixed(2)} BRL`,
-      ),
-    ]);
+    await divergent({ db, log, notification, order, at }, payment);
     return { outcome: 'divergente', push: [] };
   }
-  const at = now.toISOString();
-  const lancamentoId = crypto.randomUUID();
-  const byId = eq(pedidos.id, order.id);
-  const payable = and(byId, inArray(pedidos.status, ['pendente', 'expirado', 'cancelado']))!;
-  const whenPayable = sql`exists (select 1 from ${pedidos} where ${payable})`;
-  const steps: BatchItem<'sqlite'>[] = [
-    logRowWrite(db, log, pedidos, payable, {
-      acao: 'pedidos.pago',
-      entidade: 'pedidos',
-      regiao: order.regiao,
-      dados: {
-        status: { antes: pedidos.status, depois: 'pago' },
-        pagamento_id: { depois: payment.id },
-        valor_centavos: { depois: payment.valorCentavos },
-      },
-    }),
-    ...receitaStatements(db, log, order, lancamentoId, at, whenPayable),
-    db
-      .update(pedidos)
-      .set({ status: 'pago', pagoEm: at, pagamentoId: payment.id, lancamentoId, updatedAt: at })
-      .where(payable),
-  ];
+  const a: Apply = { db, log, notification, order, payment: { ...payment, valorCentavos: payment.valorCentavos }, at };
+  // Which step applies is decided in the batch (see the file comment): pay, then refund or record a duplicate.
+  const steps = payStep(a);
   let notifiedAt: number | undefined;
-  if (REVERSED_STATUSES.has(payment.status)) {
-    // Only the payment that paid the order reverses it: another payment's refund leaves it `pago`.
-    const refundable = and(byId, eq(pedidos.status, 'pago'), eq(pedidos.pagamentoId, payment.id))!;
-    steps.push(
-      logRowWrite(db, log, pedidos, refundable, {
-        acao: 'pedidos.estornar',
-        entidade: 'pedidos',
-        regiao: order.regiao,
-        dados: {
-          status: { antes: pedidos.status, depois: 'estornado' },
-          pagamento_id: { depois: payment.id },
-          status_gateway: { depois: payment.status },
-        },
-      }),
-      ...estornoOf(db, log, refundable, at),
-      db.update(pedidos).set({ status: 'estornado', estornadoEm: at, updatedAt: at }).where(refundable),
-      ...duplicateReversed(db, log, notification, payment, at),
-    );
-  } else {
-    const amount = { ...payment, valorCentavos: payment.valorCentavos };
-    const dup = duplicateStatements(db, log, notification, order, amount, at);
+  if (REVERSED_STATUSES.has(payment.status)) steps.push(...refundStep(a), ...duplicateReversed(a));
+  else {
+    const dup = duplicateStatements(a);
     notifiedAt = steps.length + dup.notifyAt;
     steps.push(...dup.statements);
   }
-  const results = await db.batch([...steps, settle(db, notificacaoId, 'processada', order.id)] as unknown as [
-    BatchItem<'sqlite'>,
-    ...BatchItem<'sqlite'>[],
+  const results: unknown[] = await db.batch([
+    ...steps,
+    settle(db, notification.id, { status: 'processada', pedidoId: order.id }),
   ]);
-  const written = notifiedAt === undefined ? [] : (results[notifiedAt] as unknown as NotificationRow[]);
+  const written = notifiedAt === undefined ? [] : (results[notifiedAt] as NotificationRow[]);
   return { outcome: 'processada', push: notifiedPush(written) };
 }
 
@@ -274,14 +299,7 @@ export async function applyPayment(
  * `pedidos.pagamento_duplicado` and notifies the region's administrators, who must refund it. The
  * order is not touched. `notifyAt`: the notifications' insert among `statements`.
  */
-function duplicateStatements(
-  db: Db,
-  log: LogCtx,
-  notification: NotificationRef,
-  order: PedidoRow,
-  payment: GatewayPayment & { valorCentavos: number },
-  at: string,
-) {
+function duplicateStatements({ db, log, notification, order, payment, at }: Apply) {
   const id = crypto.randomUUID();
   const paidByAnother = sql`exists (select 1 from ${pedidos} where ${and(
     eq(pedidos.id, order.id),
@@ -337,7 +355,7 @@ function duplicateStatements(
  * A recorded duplicate the gateway now reports refunded or charged back: its `status_gateway`
  * follows, logged once (guarded by the status it leaves). The order is not touched.
  */
-function duplicateReversed(db: Db, log: LogCtx, notification: NotificationRef, payment: GatewayPayment, at: string) {
+function duplicateReversed({ db, log, notification, payment, at }: Apply) {
   const where = and(
     eq(pagamentosDuplicados.provedor, notification.provedor),
     eq(pagamentosDuplicados.pagamentoId, payment.id),
@@ -365,22 +383,20 @@ function duplicateReversed(db: Db, log: LogCtx, notification: NotificationRef, p
  * payment from the gateway.
  */
 export async function receiveNotification(
-  db: Db,
-  secret: string | undefined,
+  { db, config }: Pick<Ctx, 'db' | 'config'>,
   n: { signature?: string; requestId?: string; dataId?: string; type?: string },
-  now: Date,
 ): Promise<string | undefined> {
   const check = await verifyWebhookSignature({
-    secret,
+    secret: config.MP_WEBHOOK_SECRET,
     header: n.signature,
     requestId: n.requestId,
     dataId: n.dataId,
-    now,
+    now: new Date(),
   });
   if (!check.ok) {
     console.warn(JSON.stringify({ level: 'warn', message: `webhook refused: ${check.reason}` }));
     throw new ApiError('INVALID_SIGNATURE', 'assinatura da notificação inválida ou expirada');
   }
   if (n.type !== undefined && n.type !== 'payment') return undefined;
-  return recordNotification(db, 'mercadopago', n.dataId!, check.manifest);
+  return recordNotification(db, { provedor: 'mercadopago', pagamentoId: n.dataId!, chave: check.manifest });
 }

@@ -13,7 +13,11 @@ import { fromCentavos } from '../../lib/money';
 import { pageBounds, type Page } from '../../lib/pagination';
 import { isAdmin } from '../../lib/permissions';
 import { sha256Hex } from '../../lib/tokens';
-import { logRowWrite, logStatement, maskValue, type LogCtx } from '../core/activity-log';
+import { loggedUpdate, logRowWrite, logStatement, maskValue, type LogCtx } from '../core/activity-log';
+import type { Ctx, QueryCtx } from '../core/context';
+
+/** Who the caller is, for what it may see: its role and company. */
+type Caller = { user: Pick<AuthUser, 'role' | 'empresaId'> };
 
 /**
  * Orders of photo packages (docs/decisions-2 D19; docs/guide/payments.md).
@@ -98,18 +102,18 @@ export const enqueuePayments = (
 ) =>
   enqueueInBackground(queue, waitUntil, messages, 'payment enqueue failed (the scheduled requeue-payments sends it)');
 
+/** What an order's creation needs: the caller, its region and log, the TTL, and the payment queue. */
+export type PedidoCtx = Pick<Ctx, 'db' | 'log' | 'user' | 'regiao' | 'config'> & { enqueue: Enqueue };
+
 export async function createPedido(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
+  { db, log, user, regiao, config, enqueue }: PedidoCtx,
   key: string,
   body: PedidoInput,
-  opts: { ttlSeconds: number; now: Date; enqueue: Enqueue },
 ): Promise<{ created: boolean; pedido: ReturnType<typeof toPedidoResponse> }> {
+  const now = new Date();
   const hash = await requestHash(regiao, body);
   const id = crypto.randomUUID();
-  const at = opts.now.toISOString();
+  const at = now.toISOString();
   const pacote = and(eq(pacotes.id, body.pacote_id), eq(pacotes.regiao, regiao), eq(pacotes.ativo, true));
   const pacoteCol = (col: SQL) => sql`(select ${col} from ${pacotes} where ${pacote})`;
   const values = {
@@ -124,7 +128,7 @@ export async function createPedido(
     valorCentavos: pacoteCol(sql`${pacotes.precoCentavos}`),
     parcelas: body.parcelas,
     status: 'pendente',
-    expiraEm: new Date(opts.now.getTime() + opts.ttlSeconds * 1000).toISOString(),
+    expiraEm: new Date(now.getTime() + config.PEDIDO_TTL_SECONDS * 1000).toISOString(),
     criadoPor: user.id,
     idempotencyKey: key,
     requestHash: hash,
@@ -167,7 +171,7 @@ export async function createPedido(
       );
     // A new order's checkout; a repeat's too while it has none (the consumer creates it at most once).
     if (row.id === id || (row.status === 'pendente' && row.urlPagamento === null))
-      opts.enqueue([{ kind: 'preferencia', pedidoId: row.id }]);
+      enqueue([{ kind: 'preferencia', pedidoId: row.id }]);
     return { created: row.id === id, pedido: toPedidoResponse(row) };
   }
   if (!fot) throw new ApiError('NOT_FOUND', 'fot_id: registro FOT não encontrado');
@@ -183,7 +187,7 @@ const listWhere = (user: Pick<AuthUser, 'role' | 'empresaId'>, regiao: string, f
   );
 
 /** The list's query, newest first (indexed per filter, test/perf/query-plans.test.ts). */
-export const pedidosList = (db: Db, user: Pick<AuthUser, 'role' | 'empresaId'>, regiao: string, f: PedidoFilters) =>
+export const pedidosList = ({ db, user, regiao }: QueryCtx & Caller, f: PedidoFilters) =>
   db
     .select()
     .from(pedidos)
@@ -194,7 +198,7 @@ export const pedidosList = (db: Db, user: Pick<AuthUser, 'role' | 'empresaId'>, 
  * A page's total: an administrator's from the counts kept per region, status, FOT record and both
  * (drizzle/0032_list_counts.sql); an EVENT_OWNER's (its companies' records) counts.
  */
-function pedidosTotal(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, where: SQL | undefined) {
+function pedidosTotal({ db, user, regiao }: QueryCtx & Caller, f: PedidoFilters, where: SQL | undefined) {
   const byFilters = f.fot_id && f.status ? `${f.fot_id}/${f.status}` : (f.fot_id ?? f.status ?? '');
   return keptOrCounted(
     db,
@@ -205,15 +209,16 @@ function pedidosTotal(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, 
 }
 
 /** The list and its count when paged: one batch. */
-export async function listPedidos(db: Db, user: AuthUser, regiao: string, f: PedidoFilters, page: Page) {
-  const where = listWhere(user, regiao, f);
+export async function listPedidos(ctx: QueryCtx & Caller, { fot_id, status, ...page }: PedidoFilters & Page) {
+  const f = { fot_id, status };
+  const where = listWhere(ctx.user, ctx.regiao, f);
   const { limit, offset } = pageBounds(page);
-  const list = pedidosList(db, user, regiao, f).limit(limit).offset(offset);
-  const { rows, total } = await withTotal(db, page, list, pedidosTotal(db, user, regiao, f, where));
+  const list = pedidosList(ctx, f).limit(limit).offset(offset);
+  const { rows, total } = await withTotal(ctx.db, page, list, pedidosTotal(ctx, f, where));
   return { rows: rows.map(toPedidoResponse), total };
 }
 
-export async function getPedido(db: Db, user: AuthUser, regiao: string, id: string) {
+export async function getPedido({ db, user, regiao }: QueryCtx & Caller, id: string) {
   const [row] = await db
     .select()
     .from(pedidos)
@@ -223,20 +228,19 @@ export async function getPedido(db: Db, user: AuthUser, regiao: string, id: stri
 }
 
 /** pendente → cancelado (one guarded UPDATE); any other state is 409 INVALID_STATE. */
-export async function cancelPedido(db: Db, log: LogCtx, user: AuthUser, regiao: string, id: string) {
+export async function cancelPedido(ctx: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>, id: string) {
+  const { db, user, regiao } = ctx;
   const mine = and(eq(pedidos.id, id), visible(user, regiao));
-  const guarded = and(mine, eq(pedidos.status, 'pendente'));
-  const set = { status: 'cancelado' as const, updatedAt: nowIso() };
-  const [, updated, [row]] = await db.batch([
-    logRowWrite(db, log, pedidos, guarded, {
-      acao: 'pedidos.cancelar',
-      entidade: 'pedidos',
-      regiao,
-      dados: { status: { antes: pedidos.status, depois: 'cancelado' } },
-    }),
-    db.update(pedidos).set(set).where(guarded).returning(),
-    db.select().from(pedidos).where(mine),
-  ]);
+  const [entry, update] = loggedUpdate(
+    ctx,
+    {
+      table: pedidos,
+      where: and(mine, eq(pedidos.status, 'pendente')),
+      set: { status: 'cancelado', updatedAt: nowIso() },
+    },
+    { acao: 'pedidos.cancelar', entidade: 'pedidos', regiao },
+  );
+  const [, updated, [row]] = await db.batch([entry, update.returning(), db.select().from(pedidos).where(mine)]);
   if (updated[0]) return toPedidoResponse(updated[0]);
   if (!row) throw notFound();
   throw new ApiError('INVALID_STATE', `só um pedido pendente pode ser cancelado (este está ${row.status})`);
