@@ -125,8 +125,7 @@ const byIdPaid = { params: IdParam, body: optionalPagoEm };
 function transitionRoute<const P extends string, const Rq extends typeof byId | typeof byIdPaid>(
   path: P,
   answer: { schema: typeof LancamentoSchema | typeof RepasseSchema; description: string },
-  text: { summary: string; description: string },
-  request: Rq,
+  { summary, description, request }: { summary: string; description: string; request: Rq },
 ) {
   return authedRoute({
     method: 'post',
@@ -134,8 +133,8 @@ function transitionRoute<const P extends string, const Rq extends typeof byId | 
     tags,
     allow: requireAdmin,
     regional: true,
-    summary: text.summary,
-    description: `${inRegion} ${text.description} One guarded statement: a retry or a race is 409 INVALID_STATE, never a second change.`,
+    summary,
+    description: `${inRegion} ${description} One guarded statement: a retry or a race is 409 INVALID_STATE, never a second change.`,
     request,
     responses: { 200: jsonResponse(answer.schema, answer.description), 404: errors[404], 409: errors[409] },
   });
@@ -143,37 +142,25 @@ function transitionRoute<const P extends string, const Rq extends typeof byId | 
 const entryAfter = { schema: LancamentoSchema, description: 'The entry after the change' };
 const batchAfter = { schema: RepasseSchema, description: 'The batch after the change' };
 
-export const pagarLancamento = transitionRoute(
-  '/lancamentos/{id}/pagar',
-  entryAfter,
-  {
-    summary: 'Pay an entry (previsto → pago)',
-    description:
-      'Optional body {pago_em} (default today in São Paulo). A fee in a live payout batch is paid with the batch (409 INVALID_STATE here).',
-  },
-  byIdPaid,
-);
+export const pagarLancamento = transitionRoute('/lancamentos/{id}/pagar', entryAfter, {
+  summary: 'Pay an entry (previsto → pago)',
+  description:
+    'Optional body {pago_em} (default today in São Paulo). A fee in a live payout batch is paid with the batch (409 INVALID_STATE here).',
+  request: byIdPaid,
+});
 
-export const cancelarLancamento = transitionRoute(
-  '/lancamentos/{id}/cancelar',
-  entryAfter,
-  {
-    summary: 'Cancel an entry (previsto → cancelado)',
-    description: 'A fee in a live payout batch is 409 INVALID_STATE: cancel the batch first.',
-  },
-  byId,
-);
+export const cancelarLancamento = transitionRoute('/lancamentos/{id}/cancelar', entryAfter, {
+  summary: 'Cancel an entry (previsto → cancelado)',
+  description: 'A fee in a live payout batch is 409 INVALID_STATE: cancel the batch first.',
+  request: byId,
+});
 
-export const estornarLancamento = transitionRoute(
-  '/lancamentos/{id}/estornar',
-  entryAfter,
-  {
-    summary: 'Reverse a paid entry (pago → estornado, plus its mirror entry)',
-    description:
-      'The mirror has the opposite tipo, the same amount and category, origem estorno, estorno_de = this entry, status pago on pago_em (optional body, default today). Exactly one mirror per entry, also under concurrent calls.',
-  },
-  byIdPaid,
-);
+export const estornarLancamento = transitionRoute('/lancamentos/{id}/estornar', entryAfter, {
+  summary: 'Reverse a paid entry (pago → estornado, plus its mirror entry)',
+  description:
+    'The mirror has the opposite tipo, the same amount and category, origem estorno, estorno_de = this entry, status pago on pago_em (optional body, default today). Exactly one mirror per entry, also under concurrent calls.',
+  request: byIdPaid,
+});
 
 export const createContrato = authedRoute({
   method: 'post',
@@ -271,37 +258,25 @@ export const getRepasse = authedRoute({
   responses: { 200: jsonResponse(RepasseSchema, 'The batch'), 404: errors[404] },
 });
 
-export const aprovarRepasse = transitionRoute(
-  '/repasses/{id}/aprovar',
-  batchAfter,
-  {
-    summary: 'Approve a payout batch (rascunho → aprovado)',
-    description:
-      "The figures stay as gathered; each item takes its professional's current PIX key (conta_pix, tipo_chave_pix). A professional without one: 409 INVALID_STATE naming them.",
-  },
-  byId,
-);
+export const aprovarRepasse = transitionRoute('/repasses/{id}/aprovar', batchAfter, {
+  summary: 'Approve a payout batch (rascunho → aprovado)',
+  description:
+    "The figures stay as gathered; each item takes its professional's current PIX key (conta_pix, tipo_chave_pix). A professional without one: 409 INVALID_STATE naming them.",
+  request: byId,
+});
 
-export const pagarRepasse = transitionRoute(
-  '/repasses/{id}/pagar',
-  batchAfter,
-  {
-    summary: 'Mark a payout batch paid (aprovado → pago)',
-    description:
-      'Every fee of the batch becomes pago on pago_em (optional body, default today in São Paulo), in the same D1 batch, each logged.',
-  },
-  byIdPaid,
-);
+export const pagarRepasse = transitionRoute('/repasses/{id}/pagar', batchAfter, {
+  summary: 'Mark a payout batch paid (aprovado → pago)',
+  description:
+    'Every fee of the batch becomes pago on pago_em (optional body, default today in São Paulo), in the same D1 batch, each logged.',
+  request: byIdPaid,
+});
 
-export const cancelarRepasse = transitionRoute(
-  '/repasses/{id}/cancelar',
-  batchAfter,
-  {
-    summary: 'Cancel a payout batch (rascunho or aprovado → cancelado)',
-    description: 'Its fees are released: they stay previsto and may be gathered again.',
-  },
-  byId,
-);
+export const cancelarRepasse = transitionRoute('/repasses/{id}/cancelar', batchAfter, {
+  summary: 'Cancel a payout batch (rascunho or aprovado → cancelado)',
+  description: 'Its fees are released: they stay previsto and may be gathered again.',
+  request: byId,
+});
 
 export const pixCsv = authedRoute({
   method: 'get',

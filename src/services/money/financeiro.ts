@@ -165,16 +165,52 @@ const original = (id: string | SQL, col: SQL | (typeof lancamentos)[keyof typeof
  * `regiao` limits the target to one region (routes); `id` may be a SQL subquery (e.g. by chave_externa).
  */
 export function estornoStatements(
-  { db, log }: RequestWriter,
+  w: RequestWriter,
   target: Target,
   pagoEm: string,
 ): { mirrorId: string; statements: Stmt[] } {
+  const { db, log } = w;
   const mirrorId = crypto.randomUUID();
   const l = lancamentos;
   const where = and(byId(target.id), target.regiao ? eq(l.regiao, target.regiao) : undefined, eq(l.status, 'pago'));
-  const set = { status: 'estornado' as const, updatedAt: nowIso() };
-  const now = nowIso();
   const o = (col: Parameters<typeof original>[1]) => original(target.id, col);
+  const condition = sql`exists (select 1 from ${l} where ${byId(target.id)} and ${l.status} = 'estornado')
+    and not exists (select 1 from ${l} ${mirrorAlias} where ${mirrorAlias}.estorno_de = ${o(l.id)})`;
+  const ofMirror = (col: string) =>
+    sql`(select ${sql.raw(col)} from ${l} ${mirrorAlias} where ${mirrorAlias}.id = ${mirrorId})`;
+  return {
+    mirrorId,
+    statements: [
+      ...loggedUpdate(
+        w,
+        { table: l, where, set: { status: 'estornado' as const, updatedAt: nowIso() } },
+        { acao: 'lancamentos.estornar', entidade: 'lancamentos', regiao: l.regiao },
+      ),
+      insertWhere(db, l, mirrorValues(o, mirrorId, pagoEm), condition),
+      logStatement(db, log, {
+        acao: 'lancamentos.create',
+        entidade: 'lancamentos',
+        entidadeId: mirrorId,
+        regiao: o(l.regiao),
+        dados: {
+          tipo: { depois: ofMirror('tipo') },
+          valor_centavos: { depois: ofMirror('valor_centavos') },
+          origem: { depois: 'estorno' },
+          estorno_de: { depois: o(l.id) },
+          pago_em: { depois: pagoEm },
+        },
+        when: sql`exists (select 1 from ${l} ${mirrorAlias} where ${mirrorAlias}.id = ${mirrorId})`,
+      }),
+    ],
+  };
+}
+
+const mirrorAlias = sql.raw('m');
+
+/** The mirror of a reversal, built from the original (`o`: its columns as subqueries), already `pago` on `pagoEm`. */
+function mirrorValues(o: (col: Parameters<typeof original>[1]) => SQL, mirrorId: string, pagoEm: string) {
+  const l = lancamentos;
+  const now = nowIso();
   const mirror = {
     id: mirrorId,
     regiao: o(l.regiao),
@@ -197,36 +233,7 @@ export function estornoStatements(
     createdAt: now,
     updatedAt: now,
   };
-  const alias = sql.raw('m');
-  const condition = sql`exists (select 1 from ${l} where ${byId(target.id)} and ${l.status} = 'estornado')
-    and not exists (select 1 from ${l} ${alias} where ${alias}.estorno_de = ${o(l.id)})`;
-  return {
-    mirrorId,
-    statements: [
-      logRowWrite(db, log, l, where, {
-        acao: 'lancamentos.estornar',
-        entidade: 'lancamentos',
-        regiao: l.regiao,
-        dados: changed(l, { status: set.status }),
-      }),
-      db.update(l).set(set).where(where),
-      insertWhere(db, l, mirror as unknown as typeof l.$inferInsert, condition),
-      logStatement(db, log, {
-        acao: 'lancamentos.create',
-        entidade: 'lancamentos',
-        entidadeId: mirrorId,
-        regiao: o(l.regiao),
-        dados: {
-          tipo: { depois: sql`(select tipo from ${l} ${alias} where ${alias}.id = ${mirrorId})` },
-          valor_centavos: { depois: sql`(select valor_centavos from ${l} ${alias} where ${alias}.id = ${mirrorId})` },
-          origem: { depois: 'estorno' },
-          estorno_de: { depois: o(l.id) },
-          pago_em: { depois: pagoEm },
-        },
-        when: sql`exists (select 1 from ${l} ${alias} where ${alias}.id = ${mirrorId})`,
-      }),
-    ],
-  };
+  return mirror as unknown as typeof l.$inferInsert;
 }
 
 /**
@@ -289,46 +296,22 @@ export function feeOnAccept(
   } = {},
 ) {
   const now = acceptedAt ?? nowIso();
-  const c = sql.raw('fc');
-  const a = sql.raw('fa');
-  const from = sql`from convites ${c} join agenda ${a} on ${a}.id = ${c}.agenda_id where ${c}.id = ${conviteId}`;
+  const from = sql`from convites ${fc} join agenda ${fa} on ${fa}.id = ${fc}.agenda_id where ${fc}.id = ${conviteId}`;
   const at = (alias: SQL) => (acceptedAt === undefined ? sql`` : sql` and ${alias}.respondido_em = ${acceptedAt}`);
   const of = (expr: SQL) => sql`(select ${expr} ${from})`;
-  const preco = sql`(select p.valor_centavos from precos p where p.tipo_evento_id = ${a}.tipo_evento_id and p.funcao_profissional_id = ${c}.funcao_id and p.regiao = ${a}.regiao)`;
-  const regiao = of(sql`${a}.regiao`);
-  const values = {
-    id,
-    regiao,
-    tipo: 'despesa',
-    categoriaId: systemCategoryId(regiao, 'cache_profissional'),
-    descricao: of(
-      sql`'Cachê ' || coalesce((select f.nome from funcoes f where f.id = ${c}.funcao_id), '') || ' — evento de ' || ${a}.data_evento`,
-    ),
-    valorCentavos: of(preco),
-    vencimento: of(sql`${a}.data_evento`),
-    status: 'previsto',
-    pagoEm: null,
-    fotId: of(sql`${a}.fot_id`),
-    agendaId: of(sql`${a}.id`),
-    profissionalId: of(sql`${c}.profissional_id`),
-    origem: 'cache',
-    estornoDe: null,
-    contratoId: null,
-    parcela: null,
-    conviteId,
-    chaveExterna: null,
-    createdAt: now,
-    updatedAt: now,
-  };
   const l = lancamentos;
   const v = sql.raw('v');
   const condition = sql`exists (select 1 from convites ${v} where ${v}.id = ${conviteId} and ${v}.status = 'aceito'${at(v)})
-    and ${of(preco)} is not null
+    and ${of(feePrice())} is not null
     and not exists (select 1 from ${l} where ${l.conviteId} = ${conviteId} and ${l.status} <> 'cancelado')`;
   return {
     // The region of an invitation this request accepted (null otherwise: nothing ensured).
-    categories: ensureSystemCategories(db, sql`(select ${a}.regiao ${from} and ${c}.status = 'aceito'${at(c)})`, now),
-    fee: insertWhere(db, l, values as unknown as typeof l.$inferInsert, condition),
+    categories: ensureSystemCategories(
+      db,
+      sql`(select ${fa}.regiao ${from} and ${fc}.status = 'aceito'${at(fc)})`,
+      now,
+    ),
+    fee: insertWhere(db, l, feeValues(of, { conviteId, id, now }), condition),
     feeLog: logStatement(db, log, {
       acao: 'lancamentos.create',
       entidade: 'lancamentos',
@@ -347,6 +330,47 @@ export function feeOnAccept(
       },
     }),
   };
+}
+
+/** The aliases of the invitation (fc) and its event (fa) a fee is built from. */
+const fc = sql.raw('fc');
+const fa = sql.raw('fa');
+
+/** The price of the invitation's function for its event's type in its region (null: none). */
+const feePrice = () =>
+  sql`(select p.valor_centavos from precos p where p.tipo_evento_id = ${fa}.tipo_evento_id and p.funcao_profissional_id = ${fc}.funcao_id and p.regiao = ${fa}.regiao)`;
+
+/** The fee's row, every value but the ids and time read from the invitation and its event (`of`). */
+function feeValues(
+  of: (expr: SQL) => SQL,
+  o: { conviteId: string | SQL | Placeholder; id: string | Placeholder; now: string | SQL },
+) {
+  const regiao = of(sql`${fa}.regiao`);
+  const values = {
+    id: o.id,
+    regiao,
+    tipo: 'despesa',
+    categoriaId: systemCategoryId(regiao, 'cache_profissional'),
+    descricao: of(
+      sql`'Cachê ' || coalesce((select f.nome from funcoes f where f.id = ${fc}.funcao_id), '') || ' — evento de ' || ${fa}.data_evento`,
+    ),
+    valorCentavos: of(feePrice()),
+    vencimento: of(sql`${fa}.data_evento`),
+    status: 'previsto',
+    pagoEm: null,
+    fotId: of(sql`${fa}.fot_id`),
+    agendaId: of(sql`${fa}.id`),
+    profissionalId: of(sql`${fc}.profissional_id`),
+    origem: 'cache',
+    estornoDe: null,
+    contratoId: null,
+    parcela: null,
+    conviteId: o.conviteId,
+    chaveExterna: null,
+    createdAt: o.now,
+    updatedAt: o.now,
+  };
+  return values as unknown as typeof lancamentos.$inferInsert;
 }
 
 /**

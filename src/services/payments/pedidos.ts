@@ -102,61 +102,83 @@ export const enqueuePayments = (
 ) =>
   enqueueInBackground(queue, waitUntil, messages, 'payment enqueue failed (the scheduled requeue-payments sends it)');
 
+/** The active package of the body in the caller's region, and one of its columns as a subquery. */
+const pacoteOf = (regiao: string, body: PedidoInput) => {
+  const where = and(eq(pacotes.id, body.pacote_id), eq(pacotes.regiao, regiao), eq(pacotes.ativo, true));
+  return { where, col: (col: SQL) => sql`(select ${col} from ${pacotes} where ${where})` };
+};
+
+/**
+ * The order's row for the guarded insert: the package's name and price copied by SQL (no read
+ * first); `expira_em` the TTL from now.
+ */
+function orderValues(
+  { user, regiao, config }: Pick<Ctx, 'user' | 'regiao' | 'config'>,
+  o: { id: string; key: string; hash: string; body: PedidoInput; now: Date },
+) {
+  const { body } = o;
+  const pacote = pacoteOf(regiao, body);
+  const at = o.now.toISOString();
+  return {
+    id: o.id,
+    regiao,
+    fotId: body.fot_id,
+    pacoteId: body.pacote_id,
+    pacoteNome: pacote.col(sql`${pacotes.nome}`),
+    compradorNome: body.comprador_nome,
+    compradorEmail: body.comprador_email,
+    compradorCpf: body.comprador_cpf,
+    valorCentavos: pacote.col(sql`${pacotes.precoCentavos}`),
+    parcelas: body.parcelas,
+    status: 'pendente',
+    expiraEm: new Date(o.now.getTime() + config.PEDIDO_TTL_SECONDS * 1000).toISOString(),
+    criadoPor: user.id,
+    idempotencyKey: o.key,
+    requestHash: o.hash,
+    createdAt: at,
+    updatedAt: at,
+  } as unknown as typeof pedidos.$inferInsert;
+}
+
+/** The order's create entry, written only if the insert wrote this id (the CPF masked). */
+const createdEntry = ({ db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>, id: string, body: PedidoInput) =>
+  logStatement(db, log, {
+    acao: 'pedidos.create',
+    entidade: 'pedidos',
+    entidadeId: id,
+    regiao,
+    dados: {
+      fot_id: { depois: body.fot_id },
+      pacote_id: { depois: body.pacote_id },
+      comprador_nome: { depois: body.comprador_nome },
+      comprador_email: { depois: body.comprador_email },
+      comprador_cpf: { depois: maskValue(body.comprador_cpf) },
+      valor_centavos: { depois: sql`(select ${pedidos.valorCentavos} from ${pedidos} where ${pedidos.id} = ${id})` },
+      parcelas: { depois: body.parcelas },
+    },
+    when: sql`exists (select 1 from ${pedidos} where ${pedidos.id} = ${id})`,
+  });
+
 /** What an order's creation needs: the caller, its region and log, the TTL, and the payment queue. */
 export type PedidoCtx = Pick<Ctx, 'db' | 'log' | 'user' | 'regiao' | 'config'> & { enqueue: Enqueue };
 
 export async function createPedido(
-  { db, log, user, regiao, config, enqueue }: PedidoCtx,
+  ctx: PedidoCtx,
   key: string,
   body: PedidoInput,
 ): Promise<{ created: boolean; pedido: ReturnType<typeof toPedidoResponse> }> {
-  const now = new Date();
+  const { db, user, regiao } = ctx;
   const hash = await requestHash(regiao, body);
   const id = crypto.randomUUID();
-  const at = now.toISOString();
-  const pacote = and(eq(pacotes.id, body.pacote_id), eq(pacotes.regiao, regiao), eq(pacotes.ativo, true));
-  const pacoteCol = (col: SQL) => sql`(select ${col} from ${pacotes} where ${pacote})`;
-  const values = {
-    id,
-    regiao,
-    fotId: body.fot_id,
-    pacoteId: body.pacote_id,
-    pacoteNome: pacoteCol(sql`${pacotes.nome}`),
-    compradorNome: body.comprador_nome,
-    compradorEmail: body.comprador_email,
-    compradorCpf: body.comprador_cpf,
-    valorCentavos: pacoteCol(sql`${pacotes.precoCentavos}`),
-    parcelas: body.parcelas,
-    status: 'pendente',
-    expiraEm: new Date(now.getTime() + config.PEDIDO_TTL_SECONDS * 1000).toISOString(),
-    criadoPor: user.id,
-    idempotencyKey: key,
-    requestHash: hash,
-    createdAt: at,
-    updatedAt: at,
-  } as unknown as typeof pedidos.$inferInsert;
+  const pacote = pacoteOf(regiao, body).where;
   const guard = sql`exists (select 1 from ${cadastroFot} where ${eq(cadastroFot.id, body.fot_id)} and ${fotVisible(user, regiao)})
     and exists (select 1 from ${pacotes} where ${pacote} and ${pacotes.parcelasMax} >= ${body.parcelas})`;
   const mine = and(eq(pedidos.criadoPor, user.id), eq(pedidos.idempotencyKey, key));
   const [, , [row], [fot], [pac]] = await db.batch([
-    insertWhere(db, pedidos, values, guard).onConflictDoNothing(),
-    logStatement(db, log, {
-      acao: 'pedidos.create',
-      entidade: 'pedidos',
-      entidadeId: id,
-      regiao,
-      dados: {
-        fot_id: { depois: body.fot_id },
-        pacote_id: { depois: body.pacote_id },
-        comprador_nome: { depois: body.comprador_nome },
-        comprador_email: { depois: body.comprador_email },
-        comprador_cpf: { depois: maskValue(body.comprador_cpf) },
-        valor_centavos: { depois: sql`(select ${pedidos.valorCentavos} from ${pedidos} where ${pedidos.id} = ${id})` },
-        parcelas: { depois: body.parcelas },
-      },
-      when: sql`exists (select 1 from ${pedidos} where ${pedidos.id} = ${id})`,
-    }),
+    insertWhere(db, pedidos, orderValues(ctx, { id, key, hash, body, now: new Date() }), guard).onConflictDoNothing(),
+    createdEntry(ctx, id, body),
     db.select().from(pedidos).where(mine),
+    // Why a refused insert was refused (read in the same batch).
     db
       .select({ id: cadastroFot.id })
       .from(cadastroFot)
@@ -171,7 +193,7 @@ export async function createPedido(
       );
     // A new order's checkout; a repeat's too while it has none (the consumer creates it at most once).
     if (row.id === id || (row.status === 'pendente' && row.urlPagamento === null))
-      enqueue([{ kind: 'preferencia', pedidoId: row.id }]);
+      ctx.enqueue([{ kind: 'preferencia', pedidoId: row.id }]);
     return { created: row.id === id, pedido: toPedidoResponse(row) };
   }
   if (!fot) throw new ApiError('NOT_FOUND', 'fot_id: registro FOT não encontrado');
