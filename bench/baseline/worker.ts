@@ -326,7 +326,7 @@ async function feed(env: Env, token: string): Promise<Response> {
   });
 }
 
-// The result of a FOT (services/money/lancamentos.ts resultado): the record exists, and ONE grouped query
+// The result of a FOT (services/money/resultado.ts resultadoSelects): the record exists, and ONE grouped query
 // over the sums triggers keep (drizzle/0035), as the project reads them.
 const RESULTADO_SQL = `SELECT x.categoria_id, c.nome, x.tipo, sum(x.previsto) AS previsto, sum(x.realizado) AS realizado
   FROM (

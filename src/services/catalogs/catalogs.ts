@@ -25,7 +25,7 @@ import {
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
  * the event types that reuse it): its queries and response mapper, as plain functions of
  * (db, table, regiao). Visibility is the region alone: every active user reads a region's entries.
- * A table of the same shape with columns of its own (finance categories, services/money/lancamentos.ts)
+ * A table of the same shape with columns of its own (finance categories, services/money/categorias.ts)
  * reuses the writes through `CatalogWriteOptions`: its extra values, the guard of its own rules and
  * the error that explains a refusal.
  */
