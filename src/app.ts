@@ -9,6 +9,7 @@ import { ConfigError, getConfig, type AppEnv } from './env';
 import { ApiError, errorBody, mapDbError, type ErrorCode } from './lib/errors';
 import type { ClientApp } from './lib/client-types';
 import { applyFieldErrors } from './lib/fields';
+import { errorText, logger } from './lib/logger';
 import { createRouter } from './routes/router';
 import { emptyBodyIsNoBody } from './middleware/empty-body';
 import { docsPage, health, healthRoute, index } from './routes/meta';
@@ -50,16 +51,9 @@ import { vagasRoutes } from './routes/teams';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** One line per unexpected error: never the SQL parameters (they may hold a password hash). */
-function logError(c: Context<AppEnv>, err: unknown) {
-  let cause: unknown = err;
-  while (cause instanceof Error && cause.cause && (cause as { query?: unknown }).query !== undefined)
-    cause = cause.cause;
-  const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-  console.error(
-    JSON.stringify({ level: 'error', requestId: c.get('requestId'), method: c.req.method, path: c.req.path, message }),
-  );
-}
+/** One line per unexpected error: never the SQL parameters (they may hold a password hash; lib/logger.ts). */
+const logError = (c: Context<AppEnv>, err: unknown) =>
+  logger.error(errorText(err), { requestId: c.get('requestId'), method: c.req.method, path: c.req.path });
 
 function httpExceptionCode(err: HTTPException): { code: ErrorCode; message: string; status: 400 | 401 | 413 } {
   if (err.status === 413)
@@ -123,7 +117,7 @@ export function createApp() {
       const { code, message, status } = httpExceptionCode(err);
       return c.json(errorBody(code, message), status);
     }
-    if (err instanceof ConfigError) console.error(err.message);
+    if (err instanceof ConfigError) logger.error(err.message);
     else logError(c, err);
     return c.json(errorBody('INTERNAL', 'erro interno'), 500);
   });

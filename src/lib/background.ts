@@ -1,3 +1,4 @@
+import { errorText, logger, type Logger } from './logger';
 import type { Context } from 'hono';
 
 /** Work that must not delay the answer (waitUntil); outside a Workers request it just runs. */
@@ -25,8 +26,22 @@ export function enqueueInBackground<T>(
   if (!queue || bodies.length === 0) return;
   waitUntil(
     queue.sendBatch(bodies.map((body) => ({ body }))).catch((err: unknown) => {
-      const reason = err instanceof Error ? err.message : String(err);
-      console.error(JSON.stringify({ level: 'error', message: `${what}: ${reason}`, ...extra }));
+      logger.error(`${what}: ${errorText(err)}`, extra);
     }),
   );
+}
+
+/** The Queues limit of messages per sendBatch call. */
+export const SEND_BATCH_MAX = 100;
+
+/**
+ * Sends queue messages awaited, 100 per sendBatch call, never throwing: a failed send is one error
+ * line on `log` (`what` says what was lost); without a binding nothing is sent.
+ */
+export async function enqueueAll<T>(queue: Queue<T> | undefined, bodies: T[], what: string, log: Logger = logger) {
+  if (!queue) return;
+  for (let i = 0; i < bodies.length; i += SEND_BATCH_MAX)
+    await queue
+      .sendBatch(bodies.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })))
+      .catch((err: unknown) => log.error(`${what}: ${errorText(err)}`));
 }

@@ -1,4 +1,5 @@
 import type { Bindings } from '../env';
+import { errorText, logger } from '../lib/logger';
 import { requeuePendingEmails } from '../services/core/mail';
 import { fecharChamados } from '../services/tickets/chamados';
 import { enviarPesquisas } from '../services/surveys/pesquisas';
@@ -38,13 +39,7 @@ export async function runScheduled(env: Bindings, now: Date, only: Record<string
       results[name] = await job(env, now);
     } catch (err) {
       failed.push(name);
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          job: name,
-          message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-        }),
-      );
+      logger.error(errorText(err), { job: name });
     }
   }
   if (failed.length) throw new Error(`scheduled jobs failed: ${failed.join(', ')}`);

@@ -1,9 +1,7 @@
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
+import { enqueueAll } from '../lib/background';
 import { sendReminders } from '../services/operations/lembretes';
-
-/** Push messages per queue sendBatch call (the Queues limit is 100). */
-const PUSH_PER_BATCH = 100;
 
 /**
  * Reminders before events (docs/decisions-2 D16; services/operations/lembretes.ts): each (invitation, kind)
@@ -12,18 +10,6 @@ const PUSH_PER_BATCH = 100;
  */
 export async function lembretes(env: Bindings, now: Date) {
   const { push, ...counts } = await sendReminders(createDb(env.DB), now);
-  if (env.PUSH_QUEUE) {
-    for (let i = 0; i < push.length; i += PUSH_PER_BATCH) {
-      await env.PUSH_QUEUE.sendBatch(push.slice(i, i + PUSH_PER_BATCH).map((body) => ({ body }))).catch(
-        (err: unknown) =>
-          console.error(
-            JSON.stringify({
-              level: 'error',
-              message: `reminder push enqueue failed: ${err instanceof Error ? err.message : String(err)}`,
-            }),
-          ),
-      );
-    }
-  }
+  await enqueueAll(env.PUSH_QUEUE, push, 'reminder push enqueue failed');
   return counts;
 }

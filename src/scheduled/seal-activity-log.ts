@@ -1,5 +1,6 @@
 import { createDb } from '../db/client';
 import { ConfigError, getConfig, type Bindings } from '../env';
+import { logger } from '../lib/logger';
 import { chainHead, publishDailyHead, sealPending } from '../services/core/activity-log';
 
 /**
@@ -24,18 +25,14 @@ export async function sealActivityLog(env: Bindings, now: Date) {
   const db = createDb(env.DB);
   const sealed = await sealPending(db, keys, now);
   const head = await chainHead(db);
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      message: 'activity log head',
-      job: 'seal-activity-log',
-      at: now.toISOString(),
-      sealed,
-      seq: head?.seq ?? 0,
-      hash: head?.hash ?? null,
-      versao: head?.versao ?? null,
-    }),
-  );
+  logger.info('activity log head', {
+    job: 'seal-activity-log',
+    at: now.toISOString(),
+    sealed,
+    seq: head?.seq ?? 0,
+    hash: head?.hash ?? null,
+    versao: head?.versao ?? null,
+  });
   const emailed = head ? await publishDailyHead(db, config, head, now) : [];
   // Awaited: a failed enqueue leaves the rows pendente, and requeue-pending-emails sends them.
   if (emailed.length > 0 && env.EMAIL_QUEUE)

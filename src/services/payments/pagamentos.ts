@@ -14,6 +14,7 @@ import {
 import { nowIso } from '../../db/schema/columns';
 import { formatMoney } from '../../lib/csv';
 import { ApiError } from '../../lib/errors';
+import { logger } from '../../lib/logger';
 import { saoPauloDate } from '../../lib/dates';
 import { UUID_RE } from '../../lib/fields';
 import type { PushMessage } from '../../lib/messages';
@@ -394,7 +395,7 @@ export async function receiveNotification(
     now: new Date(),
   });
   if (!check.ok) {
-    console.warn(JSON.stringify({ level: 'warn', message: `webhook refused: ${check.reason}` }));
+    logger.warn(`webhook refused: ${check.reason}`);
     throw new ApiError('INVALID_SIGNATURE', 'assinatura da notificação inválida ou expirada');
   }
   if (n.type !== undefined && n.type !== 'payment') return undefined;
