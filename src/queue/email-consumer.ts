@@ -4,7 +4,9 @@ import type { Db } from '../db/client';
 import { emailOutbox, type EmailOutboxRow } from '../db/schema';
 import { getConfig, type Bindings, type Config } from '../env';
 import type { MailMessage } from '../lib/messages';
+import { createLogger } from '../lib/logger';
 import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
+import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
 /**
  * The e-mail queue consumer (docs/decisions-2 D14). A message carries an outbox id; the consumer
@@ -32,7 +34,7 @@ export const MAX_ATTEMPTS = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 
 /** Backoff from the attempt count (1, 2, 3, ...): 30 s, 60 s, 120 s, ... at most 30 minutes. */
-export const emailRetryDelaySeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 1800);
+export const emailRetryDelaySeconds = backoff(30, 1800);
 
 export interface OutgoingEmail {
   /** The outbox id: the idempotency key. */
@@ -53,8 +55,7 @@ export type SendOutcome =
 /** A mail provider: sends one message, says what happened, never throws. */
 export type Mailer = (email: OutgoingEmail) => Promise<SendOutcome>;
 
-const log = (level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) =>
-  console[level === 'info' ? 'log' : level](JSON.stringify({ level, message: `mail: ${message}`, ...extra }));
+const log = createLogger({ prefix: 'mail: ' });
 
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -121,7 +122,7 @@ export function cloudflareMailer(binding: SendEmail | undefined): Mailer {
 
 /** `npm run dev`'s provider: one log line per message, with its link; nothing is sent. */
 export const logMailer: Mailer = async (email) => {
-  log('info', `(log provider, not sent) ${email.subject} → ${email.to}`, {
+  log.info(`(log provider, not sent) ${email.subject} → ${email.to}`, {
     outboxId: email.id,
     to: email.to,
     subject: email.subject,
@@ -164,26 +165,21 @@ async function deliver(
   mailer: Mailer,
   msg: Message<MailMessage>,
   now: () => Date,
-): Promise<void> {
+): Promise<Handled> {
   const id = msg.body?.outboxId;
   if (typeof id !== 'string') {
-    log('error', 'message without outboxId dropped');
-    msg.ack();
-    return;
+    log.error('message without outboxId dropped');
+    return ACK;
   }
   const row = await claim(db, id, now().toISOString());
-  if (!row) {
-    msg.ack(); // sent or failed already, claimed by another delivery, or no such row
-    return;
-  }
+  if (!row) return ACK; // sent or failed already, claimed by another delivery, or no such row
   let token: string | undefined;
   if (emailNeedsToken(row.tipo)) {
     token = row.segredo ? await openSecret(config.JWT_SECRET, row.segredo) : undefined;
     if (token === undefined) {
-      log('error', 'the link token cannot be opened (JWT_SECRET rotated?); e-mail not sent', { outboxId: id });
+      log.error('the link token cannot be opened (JWT_SECRET rotated?); e-mail not sent', { outboxId: id });
       await settle(db, id, { status: 'falhou', erro: 'token unreadable', updatedAt: now().toISOString() });
-      msg.ack();
-      return;
+      return ACK;
     }
   }
   const rendered = renderEmail(row, config, token);
@@ -197,24 +193,27 @@ async function deliver(
       erro: null,
       updatedAt: at.toISOString(),
     });
-    msg.ack();
-    return;
+    return ACK;
   }
   if (outcome.kind === 'failed' || row.tentativas >= MAX_ATTEMPTS) {
-    log('error', `e-mail not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+    log.error(`e-mail not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
     await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at.toISOString() });
-    msg.ack();
-    return;
+    return ACK;
   }
-  const delay = Math.min(3600, Math.max(outcome.after ?? 0, emailRetryDelaySeconds(row.tentativas)));
-  log('warn', `will retry in ${delay} s: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+  // The backoff counts the row's attempts (the claims), not this message's deliveries.
+  const delay = retryDelay(emailRetryDelaySeconds(row.tentativas), outcome.after);
   await settle(db, id, {
     status: 'pendente',
     erro: outcome.error,
     disponivelEm: new Date(at.getTime() + delay * 1000).toISOString(),
     updatedAt: at.toISOString(),
   });
-  msg.retry({ delaySeconds: delay });
+  return {
+    kind: 'retry',
+    delaySeconds: delay,
+    error: outcome.error,
+    fields: { outboxId: id, attempts: row.tentativas },
+  };
 }
 
 /**
@@ -230,15 +229,14 @@ export async function handleEmailBatch(
   const config = getConfig(env);
   const db = createDb(env.DB);
   const mailer = mailerFor(env, config, fetchImpl);
-  await Promise.all(
-    batch.messages.map(async (msg) => {
-      try {
-        await deliver(db, config, mailer, msg, now);
-      } catch (err) {
-        // D1 unreachable (or a bug): the queue retries the message, then dead-letters it.
-        log('error', `delivery failed: ${errText(err)}`, { outboxId: msg.body?.outboxId ?? null });
-        msg.retry({ delaySeconds: emailRetryDelaySeconds(msg.attempts) });
-      }
-    }),
+  await consumeEach(
+    batch,
+    {
+      log,
+      backoff: emailRetryDelaySeconds,
+      failure: 'delivery failed',
+      fields: (body) => ({ outboxId: body?.outboxId ?? null }),
+    },
+    (msg) => deliver(db, config, mailer, msg, now),
   );
 }

@@ -1,10 +1,13 @@
 import { createDb } from '../db/client';
 import type { Db } from '../db/client';
 import { getConfig, type Bindings } from '../env';
+import { enqueueAll } from '../lib/background';
+import { createLogger } from '../lib/logger';
 import type { PaymentMessage, PushMessage } from '../lib/messages';
 import { applyPayment, ignoreNotification, notificationById } from '../services/payments/pagamentos';
 import { pedidoForPreference, savePreference } from '../services/payments/pedidos';
 import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments/gateways';
+import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
 /**
  * The payment queue consumer (docs/decisions-2 D19). Two kinds of message:
@@ -23,23 +26,16 @@ import { gatewayFor, type Gateway, type GatewayResult } from '../services/paymen
  */
 
 /** Backoff from the delivery attempt (1, 2, 3, ...): 10 s, 20 s, 40 s, ... at most 15 minutes. */
-export const paymentRetryDelaySeconds = (attempts: number) => Math.min(10 * 2 ** Math.max(0, attempts - 1), 900);
+export const paymentRetryDelaySeconds = backoff(10, 900);
 
-const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-
-function log(level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) {
-  const line = JSON.stringify({ level, consumer: 'payments', message, ...extra });
-  if (level === 'error') console.error(line);
-  else if (level === 'warn') console.warn(line);
-  else console.log(line);
-}
+const log = createLogger({ fields: { consumer: 'payments' } });
 
 type Done = { kind: 'done' } | { kind: 'retry'; error: string; after?: number };
 
 /** A gateway answer that is not `ok`: retry, or log the refusal and stop. */
 function notOk(result: Exclude<GatewayResult<unknown>, { kind: 'ok' }>, what: Record<string, unknown>): Done {
   if (result.kind === 'retry') return result;
-  log('error', `gateway refused: ${result.error}`, what);
+  log.error(`gateway refused: ${result.error}`, what);
   return { kind: 'done' };
 }
 
@@ -59,16 +55,6 @@ async function createCheckout(db: Db, gateway: Gateway, pedidoId: string): Promi
   return { kind: 'done' };
 }
 
-/** Push of the notifications a payment wrote (a duplicate's, to the administrators): a failed enqueue leaves the in-app ones. */
-async function sendPush(queue: Queue<PushMessage> | undefined, push: PushMessage[]) {
-  if (!queue) return;
-  const PER_BATCH = 100; // the Queues limit per sendBatch
-  for (let i = 0; i < push.length; i += PER_BATCH)
-    await queue
-      .sendBatch(push.slice(i, i + PER_BATCH).map((body) => ({ body })))
-      .catch((err: unknown) => log('error', `push enqueue failed: ${errText(err)}`));
-}
-
 async function processNotification(
   db: Db,
   gateway: Gateway,
@@ -82,14 +68,16 @@ async function processNotification(
   if (result.kind !== 'ok') {
     if (result.kind === 'failed') {
       await ignoreNotification(db, notificacaoId, result.error);
-      if (!result.notFound) log('error', `gateway refused: ${result.error}`, { notificacaoId });
+      if (!result.notFound) log.error(`gateway refused: ${result.error}`, { notificacaoId });
       return { kind: 'done' };
     }
     return result;
   }
   const { outcome, push } = await applyPayment({ db, now: now() }, notification, result.value);
-  if (outcome === 'divergente') log('warn', 'payment amount does not match its order: nothing paid', { notificacaoId });
-  if (push.length) await sendPush(pushQueue, push);
+  if (outcome === 'divergente') log.warn('payment amount does not match its order: nothing paid', { notificacaoId });
+  // The push of the notifications the payment wrote (a duplicate's, to the administrators): a
+  // failed enqueue leaves the in-app ones.
+  await enqueueAll(pushQueue, push, 'push enqueue failed', log);
   return { kind: 'done' };
 }
 
@@ -106,31 +94,28 @@ export async function handlePaymentBatch(
   const config = getConfig(env);
   const db = createDb(env.DB);
   const gateway = gatewayFor(config, fetchImpl);
-  await Promise.all(
-    batch.messages.map(async (msg) => {
+  await consumeEach(
+    batch,
+    {
+      log,
+      backoff: paymentRetryDelaySeconds,
+      failure: 'payment message failed',
+      fields: (body) => ({ payment_message: body ?? null }),
+    },
+    async (msg): Promise<Handled> => {
       const body = msg.body;
-      try {
-        let done: Done;
-        if (body?.kind === 'preferencia' && typeof body.pedidoId === 'string')
-          done = await createCheckout(db, gateway, body.pedidoId);
-        else if (body?.kind === 'notificacao' && typeof body.notificacaoId === 'string')
-          done = await processNotification(db, gateway, env.PUSH_QUEUE, body.notificacaoId, now);
-        else {
-          log('error', 'malformed payment message dropped');
-          done = { kind: 'done' };
-        }
-        if (done.kind === 'done') {
-          msg.ack();
-          return;
-        }
-        const delay = Math.min(3600, Math.max(done.after ?? 0, paymentRetryDelaySeconds(msg.attempts)));
-        log('warn', `will retry in ${delay} s: ${done.error}`, { payment_message: body });
-        msg.retry({ delaySeconds: delay });
-      } catch (err) {
-        // D1 unreachable (or a bug): the queue retries the message, then dead-letters it.
-        log('error', `payment message failed: ${errText(err)}`, { payment_message: body ?? null });
-        msg.retry({ delaySeconds: paymentRetryDelaySeconds(msg.attempts) });
+      let done: Done;
+      if (body?.kind === 'preferencia' && typeof body.pedidoId === 'string')
+        done = await createCheckout(db, gateway, body.pedidoId);
+      else if (body?.kind === 'notificacao' && typeof body.notificacaoId === 'string')
+        done = await processNotification(db, gateway, env.PUSH_QUEUE, body.notificacaoId, now);
+      else {
+        log.error('malformed payment message dropped');
+        return ACK;
       }
-    }),
+      if (done.kind === 'done') return ACK;
+      const delaySeconds = retryDelay(paymentRetryDelaySeconds(msg.attempts), done.after);
+      return { kind: 'retry', delaySeconds, error: done.error, fields: { payment_message: body } };
+    },
   );
 }

@@ -3,14 +3,16 @@ import { eq, sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import { notifications, pushTokens } from '../db/schema';
 import { getConfig, type Bindings } from '../env';
+import { createLogger, errorText } from '../lib/logger';
 import type { PushMessage } from '../lib/messages';
+import { backoff, retryDelay } from './consume';
 
 /** Expo accepts at most 100 messages per request. */
 export const EXPO_CHUNK = 100;
 const FETCH_TIMEOUT_MS = 10_000;
 
 /** Exponential backoff from the delivery attempt (1, 2, 3, ...): 10 s, 20 s, 40 s, ... at most 15 minutes. */
-export const retryDelaySeconds = (attempts: number) => Math.min(10 * 2 ** Math.max(0, attempts - 1), 900);
+export const retryDelaySeconds = backoff(10, 900);
 
 /** The provider's answer (Expo push tickets), one ticket per message sent, in order. */
 const ExpoTicket = z.object({
@@ -35,8 +37,7 @@ interface Send {
   expo: ExpoMessage;
 }
 
-const log = (level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) =>
-  console[level === 'info' ? 'log' : level](JSON.stringify({ level, message: `push: ${message}`, ...extra }));
+const log = createLogger({ prefix: 'push: ' });
 
 type ChunkOutcome = { kind: 'sent'; deadTokens: string[] } | { kind: 'retry'; after?: number } | { kind: 'dropped' };
 
@@ -50,7 +51,7 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
   } catch (err) {
-    log('warn', 'provider unreachable, will retry', {
+    log.warn('provider unreachable, will retry', {
       error: err instanceof Error ? err.message : String(err),
       messages: chunk.length,
     });
@@ -58,18 +59,18 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
   }
   if (res.status >= 500 || res.status === 429) {
     const after = Number(res.headers.get('retry-after'));
-    log('warn', `provider answered ${res.status}, will retry`, { messages: chunk.length });
+    log.warn(`provider answered ${res.status}, will retry`, { messages: chunk.length });
     return { kind: 'retry', after: Number.isFinite(after) && after > 0 ? after : undefined };
   }
   if (!res.ok) {
     // 4xx: this request will never succeed as it is (bad credentials, bad payload): no retry loop.
-    log('error', `provider refused the request with ${res.status}; messages dropped`, { messages: chunk.length });
+    log.error(`provider refused the request with ${res.status}; messages dropped`, { messages: chunk.length });
     return { kind: 'dropped' };
   }
   const parsed = ExpoAnswer.safeParse(await res.json().catch(() => undefined));
   if (!parsed.success || parsed.data.data.length !== chunk.length) {
     // The messages may well have gone out: retrying could push twice and would not fix the answer.
-    log('error', 'malformed provider answer; messages not retried', { messages: chunk.length });
+    log.error('malformed provider answer; messages not retried', { messages: chunk.length });
     return { kind: 'dropped' };
   }
   const deadTokens: string[] = [];
@@ -77,7 +78,7 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
     if (ticket.status === 'ok') return;
     if (ticket.details?.error === 'DeviceNotRegistered') deadTokens.push(chunk[i]!.token);
     else
-      log('warn', 'provider refused a message', {
+      log.warn('provider refused a message', {
         error: ticket.details?.error ?? null,
         detail: ticket.message ?? null,
       });
@@ -149,15 +150,14 @@ export async function handlePushBatch(
       await db
         .delete(pushTokens)
         .where(sql`${pushTokens.token} in (select value from json_each(${JSON.stringify([...dead])}))`);
-      log('info', `removed ${dead.size} unregistered token(s)`);
+      log.info(`removed ${dead.size} unregistered token(s)`);
     } catch (err) {
-      log('error', 'could not remove unregistered tokens', { error: err instanceof Error ? err.message : String(err) });
+      log.error('could not remove unregistered tokens', { error: errorText(err) });
     }
   }
 
   for (const msg of batch.messages) {
-    if (retry.has(msg))
-      msg.retry({ delaySeconds: Math.min(3600, Math.max(retry.get(msg) ?? 0, retryDelaySeconds(msg.attempts))) });
+    if (retry.has(msg)) msg.retry({ delaySeconds: retryDelay(retryDelaySeconds(msg.attempts), retry.get(msg)) });
     else msg.ack();
   }
 }

@@ -20,6 +20,7 @@ import { handleEmailBatch, MAX_ATTEMPTS } from '../../../src/queue/email-consume
 import { openSecret, prepareEmail, renderEmail, requeuePendingEmails } from '../../../src/services/core/mail';
 import { requestPasswordReset } from '../../../src/services/accounts/password-reset';
 import { entriesOf } from '../../helpers/activity-log';
+import { failingD1 } from '../../helpers/failing-d1';
 import { db, makeAdmin, makeUser, uniq, type TestUser } from '../../helpers/factories';
 import { recordRetryDelays } from '../../helpers/queue';
 import { api, expectError, UNKNOWN_ID, type ApiOptions } from '../../helpers/request';
@@ -434,6 +435,31 @@ describe('e-mail consumer (src/queue/email-consumer.ts)', () => {
     const last = await run([tired.id], RESEND, fakeResend(() => new Response('', { status: 500 })).fetchImpl, 6);
     expect(last.retryMessages).toEqual([]);
     expect(await row(tired.id)).toMatchObject({ status: 'falhou', tentativas: MAX_ATTEMPTS });
+  });
+
+  it('a D1 failure retries the message with backoff; its one error line carries no SQL and no parameters', async () => {
+    const m = await outboxRow();
+    const failing = failingD1(env.DB, { single: (sql) => sql.startsWith('update "email_outbox"') });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { calls, fetchImpl } = fakeResend();
+    let result, lines: string[];
+    try {
+      result = await run([m.id], { ...RESEND, DB: failing.db }, fetchImpl, 2);
+      lines = error.mock.calls.map((c) => String(c[0]));
+    } finally {
+      error.mockRestore();
+    }
+    expect(failing.injected).toBe(1);
+    expect(calls).toEqual([]);
+    expect(Object.values(result.delays)).toEqual([30 * 2]);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/^mail: delivery failed: /),
+      outboxId: m.id,
+    });
+    expect(lines[0]).not.toMatch(/Failed query|params:|update "email_outbox"|pendente|enviando/i);
+    expect(await row(m.id)).toMatchObject({ status: 'pendente', tentativas: 0 });
   });
 
   it('the log provider writes one line per message, with its link, and sends nothing', async () => {
