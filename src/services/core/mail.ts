@@ -1,8 +1,9 @@
 import { enqueueInBackground } from '../../lib/background';
-import { and, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../../db/client';
 import type { Db } from '../../db/client';
 import { insertWhere } from '../../db/guarded';
+import { olderThan, staleIds } from '../../db/stale';
 import { emailOutbox, type EmailTipo } from '../../db/schema';
 import type { Bindings, Config } from '../../env';
 import type { MailMessage } from '../../lib/messages';
@@ -304,8 +305,6 @@ export const REQUEUE_AFTER_MS = 5 * 60 * 1000;
 export const CLAIM_LEASE_MS = 10 * 60 * 1000;
 /** The sealed token is kept no longer than the longest token lives (an invitation: 7 days) plus a day. */
 export const SEGREDO_RETENTION_MS = 8 * 86_400 * 1000;
-/** At most this many rows per run (one sendBatch holds at most 100 messages). */
-const REQUEUE_LIMIT = 100;
 
 /**
  * Re-enqueues the e-mails whose queue message was lost: rows `pendente` whose retry time passed
@@ -319,35 +318,20 @@ const REQUEUE_LIMIT = 100;
 export async function requeuePendingEmails(env: Bindings, now: Date): Promise<string[]> {
   const db = createDb(env.DB);
   const at = now.toISOString();
-  const due = new Date(now.getTime() - REQUEUE_AFTER_MS).toISOString();
-  const leaseOver = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();
   const stale = or(
-    and(eq(emailOutbox.status, 'pendente'), lt(emailOutbox.disponivelEm, due)),
-    and(eq(emailOutbox.status, 'enviando'), lt(emailOutbox.updatedAt, leaseOver)),
+    and(eq(emailOutbox.status, 'pendente'), olderThan(emailOutbox.disponivelEm, now, REQUEUE_AFTER_MS)),
+    and(eq(emailOutbox.status, 'enviando'), olderThan(emailOutbox.updatedAt, now, CLAIM_LEASE_MS)),
   )!;
   const [picked] = await db.batch([
     db
       .update(emailOutbox)
       .set({ status: 'pendente', disponivelEm: at, updatedAt: at })
-      .where(
-        and(
-          inArray(
-            emailOutbox.id,
-            db.select({ id: emailOutbox.id }).from(emailOutbox).where(stale).limit(REQUEUE_LIMIT),
-          ),
-          stale,
-        ),
-      )
+      .where(and(inArray(emailOutbox.id, staleIds(db, emailOutbox.id, stale)), stale))
       .returning({ id: emailOutbox.id }),
     db
       .update(emailOutbox)
       .set({ segredo: null })
-      .where(
-        and(
-          isNotNull(emailOutbox.segredo),
-          lt(emailOutbox.createdAt, new Date(now.getTime() - SEGREDO_RETENTION_MS).toISOString()),
-        ),
-      ),
+      .where(and(isNotNull(emailOutbox.segredo), olderThan(emailOutbox.createdAt, now, SEGREDO_RETENTION_MS))),
   ]);
   const ids = picked.map((r) => r.id);
   if (ids.length > 0 && env.EMAIL_QUEUE) {

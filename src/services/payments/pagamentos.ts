@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { insertWhere } from '../../db/guarded';
+import { olderThan, staleIds } from '../../db/stale';
 import {
   pagamentoNotificacoes,
   pagamentosDuplicados,
@@ -87,16 +88,14 @@ export const notificationById = async (db: Db, id: string) =>
 export const NOTIFICATION_REQUEUE_AFTER_MS = 5 * 60 * 1000;
 
 export const staleNotifications = (db: Db, now: Date) =>
-  db
-    .select({ id: pagamentoNotificacoes.id })
-    .from(pagamentoNotificacoes)
-    .where(
-      and(
-        eq(pagamentoNotificacoes.status, 'recebida'),
-        lt(pagamentoNotificacoes.createdAt, new Date(now.getTime() - NOTIFICATION_REQUEUE_AFTER_MS).toISOString()),
-      ),
-    )
-    .limit(100);
+  staleIds(
+    db,
+    pagamentoNotificacoes.id,
+    and(
+      eq(pagamentoNotificacoes.status, 'recebida'),
+      olderThan(pagamentoNotificacoes.createdAt, now, NOTIFICATION_REQUEUE_AFTER_MS),
+    )!,
+  );
 
 /** The São Paulo calendar day of an instant (the finance entries' dates). */
 const spDate = (iso: string) => saoPauloDate(new Date(iso));

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { keptOrCounted } from '../../db/kept-count';
 import { withTotal } from '../../db/list-total';
 import { insertWhere } from '../../db/guarded';
+import { olderThan, staleIds } from '../../db/stale';
 import { cadastroFot, pacotes, pedidos, type PedidoRow, type PedidoStatus } from '../../db/schema';
 import type { AuthUser } from '../../db/schema';
 import { nowIso } from '../../db/schema/columns';
@@ -336,14 +337,12 @@ export const PREFERENCE_REQUEUE_AFTER_MS = 2 * 60 * 1000;
 
 /** Orders whose checkout creation must be enqueued again (requeue-payments job). */
 export const ordersWithoutCheckout = (db: Db, now: Date) =>
-  db
-    .select({ id: pedidos.id })
-    .from(pedidos)
-    .where(
-      and(
-        eq(pedidos.status, 'pendente'),
-        isNull(pedidos.urlPagamento),
-        lt(pedidos.createdAt, new Date(now.getTime() - PREFERENCE_REQUEUE_AFTER_MS).toISOString()),
-      ),
-    )
-    .limit(100);
+  staleIds(
+    db,
+    pedidos.id,
+    and(
+      eq(pedidos.status, 'pendente'),
+      isNull(pedidos.urlPagamento),
+      olderThan(pedidos.createdAt, now, PREFERENCE_REQUEUE_AFTER_MS),
+    )!,
+  );
