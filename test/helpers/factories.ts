@@ -91,6 +91,8 @@ export async function makeCatalog(
 }
 
 export const makeEmpresa = (regiao = 'SP') => makeCatalog(schema.empresas, regiao);
+export const makeFuncao = (regiao = 'SP', nome = uniq('Fotógrafo')) => makeCatalog(schema.funcoes, regiao, nome);
+export const makeTipoEvento = (regiao = 'SP', nome = uniq('Nome')) => makeCatalog(schema.tiposEventos, regiao, nome);
 
 /** A price row straight into D1 (valor in cents, as stored). */
 export async function makePreco(
@@ -157,6 +159,82 @@ export async function makeProfissional(
   return row!;
 }
 
+type Fot = Awaited<ReturnType<typeof makeFot>>;
+type Catalog = Awaited<ReturnType<typeof makeCatalog>>;
+type EventoOver = Partial<typeof schema.agenda.$inferInsert> & {
+  fot?: Partial<typeof schema.cadastroFot.$inferInsert>;
+};
+
+/**
+ * An event straight into D1, on 2027-05-10, with a new FOT record (`over.fot` for its columns) and a
+ * new event type, unless `over` names them (`fotId`, `tipoEventoId`: then `fot` or `tipo` is undefined).
+ */
+export async function makeEvento<O extends EventoOver = EventoOver>(
+  regiao = 'SP',
+  creator: { id: string } | null = null,
+  over: O = {} as O,
+) {
+  const { fot: fotOver, ...columns } = over;
+  const fot = columns.fotId ? undefined : await makeFot(regiao, fotOver);
+  const tipo = columns.tipoEventoId ? undefined : await makeTipoEvento(regiao);
+  const [row] = await db
+    .insert(schema.agenda)
+    .values({
+      regiao,
+      userId: creator?.id ?? null,
+      dataEvento: '2027-05-10',
+      ...columns,
+      fotId: columns.fotId ?? fot!.id,
+      tipoEventoId: columns.tipoEventoId ?? tipo!.id,
+    })
+    .returning();
+  return { ...row!, fot, tipo } as typeof row & {
+    fot: O extends { fotId: string } ? undefined : Fot;
+    tipo: O extends { tipoEventoId: string } ? undefined : Catalog;
+  };
+}
+
+/**
+ * A professional with a login (role `profissional`), holding `funcao` (a new function if none) or
+ * the list `funcao` (possibly empty); `funcaoId` is the first one.
+ */
+export async function makePro(regiao = 'SP', funcao?: string | string[]) {
+  const funcaoIds = Array.isArray(funcao) ? funcao : [funcao ?? (await makeFuncao(regiao)).id];
+  const user = await makeUser({ role: 'profissional' });
+  const prof = await makeProfissional(regiao, { usuarioId: user.id }, funcaoIds);
+  return { user, prof, funcaoId: funcaoIds[0]! };
+}
+
+/** An invitation in the given state, straight into D1. */
+export async function makeConvite(
+  agendaId: string,
+  pro: { prof: { id: string }; funcaoId: string },
+  status: 'pendente' | 'aceito' | 'recusado' = 'aceito',
+  over: Partial<typeof schema.convites.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(schema.convites)
+    .values({ agendaId, profissionalId: pro.prof.id, funcaoId: pro.funcaoId, status, ...over })
+    .returning();
+  return row!;
+}
+
+/** A BUSINESS_OWNER whose linked professional profile is in `regiao`, the region it administers (services/accounts/profile.ts regionAdmin). */
+export async function makeRegionAdmin(regiao: string) {
+  const u = await makeUser({ role: 'BUSINESS_OWNER' });
+  await makeProfissional(regiao, { usuarioId: u.id });
+  return u;
+}
+
+/** A photo package straight into D1 (price in cents). */
+export async function makePacote(regiao = 'SP', over: Partial<typeof schema.pacotes.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(schema.pacotes)
+    .values({ regiao, nome: uniq('Álbum'), precoCentavos: 89_000, parcelasMax: 10, ...over })
+    .returning();
+  return row!;
+}
+
 /**
  * One survey response straight into D1 (a survey of `publico`, a nota_1_5 question per criterion):
  * `ratings` are [professional id, criterion, value] items, what feeds `avaliacao_clientes`.
@@ -215,6 +293,13 @@ export async function makeNotifications(
   for (let i = 0; i < rows.length; i += 9) await db.insert(schema.notifications).values(rows.slice(i, i + 9));
   return rows;
 }
+
+/** A user's notifications (of one kind). */
+export const notificationsOf = (userId: string, tipo?: string) =>
+  db
+    .select()
+    .from(schema.notifications)
+    .where(and(eq(schema.notifications.userId, userId), tipo ? eq(schema.notifications.tipo, tipo) : undefined));
 
 export const makeNotification = async (userId: string, over: Partial<typeof schema.notifications.$inferInsert> = {}) =>
   (await makeNotifications(userId, 1, over))[0]!;

@@ -6,8 +6,7 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { makeAdmin, makeCatalog, makeFot, makeUser, uniq } from '../helpers/factories';
-import { makeEvento } from '../helpers/operacoes';
+import { makeAdmin, makeCatalog, makeFot, makeUser, uniq, makeEvento } from '../helpers/factories';
 import { api, expectError, send } from '../helpers/request';
 import { tiposEventos } from '../../src/db/schema';
 

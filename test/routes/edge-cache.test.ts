@@ -4,8 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { funcoes, users } from '../../src/db/schema';
-import { db, label, makeAdmin, makeCatalog, makeUser, type TestUser } from '../helpers/factories';
-import { makeEvento, makePro } from '../helpers/operacoes';
+import { db, label, makeAdmin, makeCatalog, makeUser, type TestUser, makeEvento, makePro } from '../helpers/factories';
 import { api as request, type ApiOptions, type ApiResult } from '../helpers/request';
 
 // The edge cache is off in the other test files (test/setup/vars.ts); on here, at the production TTL.

@@ -4,8 +4,7 @@ import type { PushMessage } from '../../src/lib/messages';
 import { runScheduled } from '../../src/scheduled';
 import { lembretes } from '../../src/scheduled/lembretes';
 import { eventStart } from '../../src/lib/dates';
-import { makeAdmin } from '../helpers/factories';
-import { makeConvite, makeEvento, makePro, notificationsOf } from '../helpers/operacoes';
+import { makeAdmin, makeConvite, makeEvento, makePro, notificationsOf } from '../helpers/factories';
 import { countingD1 } from '../helpers/queries';
 
 const HOUR = 3600_000;

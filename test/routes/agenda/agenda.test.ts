@@ -2,28 +2,18 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agenda, tiposEventos, users } from '../../../src/db/schema';
 import { AgendaSchema } from '../../../src/routes/agenda/agenda.schemas';
-import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser } from '../../helpers/factories';
+import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser, makeEvento } from '../../helpers/factories';
 import { expectKeptCounts, keptCountsAfterAll } from '../../helpers/kept-columns';
 import { api, authHeaders, expectError } from '../../helpers/request';
 
 keptCountsAfterAll();
 
-async function makeEvento(regiao: string, userId: string | null, over: Partial<typeof agenda.$inferInsert> = {}) {
-  const fot = over.fotId ? undefined : await makeFot(regiao);
-  const tipo = over.tipoEventoId ? undefined : await makeCatalog(tiposEventos, regiao);
-  const [row] = await db
-    .insert(agenda)
-    .values({
-      regiao,
-      userId,
-      fotId: fot?.id ?? over.fotId!,
-      tipoEventoId: tipo?.id ?? over.tipoEventoId!,
-      dataEvento: '2026-12-10',
-      ...over,
-    })
-    .returning();
-  return row!;
-}
+/** An event on 2026-12-10 (the day whose totals are read below). */
+const makeAgendaEvento = (
+  regiao: string,
+  creator: { id: string } | null,
+  over: Partial<typeof agenda.$inferInsert> = {},
+) => makeEvento(regiao, creator, { dataEvento: '2026-12-10', ...over });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies, built freely
 async function refsBody(regiao = 'SP', over: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -126,9 +116,9 @@ describe('who sees and does what (decisions D4)', () => {
     users.prof = await makeUser({ role: 'profissional' });
     users.researcher = await makeUser({ role: 'RESEARCHER' });
     const tipo = await makeCatalog(tiposEventos, 'SP');
-    ev.a = (await makeEvento('SP', users.viewerA.id, { fotId: fx.id, tipoEventoId: tipo.id })).id;
-    ev.b = (await makeEvento('SP', users.viewerB.id, { fotId: fy.id, tipoEventoId: tipo.id })).id;
-    ev.admin = (await makeEvento('SP', users.admin.id, { fotId: fx.id, tipoEventoId: tipo.id })).id;
+    ev.a = (await makeAgendaEvento('SP', users.viewerA, { fotId: fx.id, tipoEventoId: tipo.id })).id;
+    ev.b = (await makeAgendaEvento('SP', users.viewerB, { fotId: fy.id, tipoEventoId: tipo.id })).id;
+    ev.admin = (await makeAgendaEvento('SP', users.admin, { fotId: fx.id, tipoEventoId: tipo.id })).id;
   });
 
   const mine = (ids: string[]) => ids.filter((id) => Object.values(ev).includes(id)).sort();
@@ -192,8 +182,8 @@ describe('who sees and does what (decisions D4)', () => {
   });
 
   it("agenda_viewer deletes its own event (204) and not another's (404)", async () => {
-    const own = await makeEvento('SP', users.viewerA!.id);
-    const other = await makeEvento('SP', users.viewerB!.id);
+    const own = await makeAgendaEvento('SP', users.viewerA!);
+    const other = await makeAgendaEvento('SP', users.viewerB!);
     expectError(await api('DELETE', `/api/agenda/${other.id}`, { token: users.viewerA!.token }), 404, 'NOT_FOUND');
     const res = await api('DELETE', `/api/agenda/${own.id}`, { token: users.viewerA!.token });
     expect(res.status).toBe(204);
@@ -208,7 +198,7 @@ describe('GET /api/agenda filters and order', () => {
     const fot = await makeFot('MG');
     const tipo = await makeCatalog(tiposEventos, 'MG');
     const mk = (dataEvento: string, horario: string | null) =>
-      makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id, dataEvento, horario });
+      makeAgendaEvento('MG', admin, { fotId: fot.id, tipoEventoId: tipo.id, dataEvento, horario });
     const late = await mk('2027-03-02', '21:00');
     const early = await mk('2027-03-02', '08:00');
     const first = await mk('2027-03-01', '23:00');
@@ -231,7 +221,7 @@ describe('GET /api/agenda filters and order', () => {
 
   it("never shows another region's events, and their ids are 404", async () => {
     const admin = await makeAdmin();
-    const mg = await makeEvento('MG', admin.id);
+    const mg = await makeAgendaEvento('MG', admin);
     const res = await api('GET', '/api/agenda', { token: admin.token, regiao: 'SP' });
     expect(res.body.map((e: { id: string }) => e.id)).not.toContain(mg.id);
     expectError(await api('GET', `/api/agenda/${mg.id}`, { token: admin.token }), 404, 'NOT_FOUND');
@@ -249,7 +239,7 @@ describe('GET /api/agenda filters and order', () => {
     const admin = await makeAdmin();
     const fot = await makeFot('MG');
     const tipo = await makeCatalog(tiposEventos, 'MG');
-    await makeEvento('MG', admin.id, { fotId: fot.id, tipoEventoId: tipo.id });
+    await makeAgendaEvento('MG', admin, { fotId: fot.id, tipoEventoId: tipo.id });
     const headers = authHeaders(admin.token, { 'x-regiao': 'MG' });
     const one = await api('GET', `/api/agenda?fot_id=${fot.id}`, { headers, countQueries: true });
     expect(one.body).toHaveLength(1);
@@ -286,8 +276,8 @@ describe('X-Total-Count of the unfiltered agenda (kept counts, drizzle/0022)', (
     const admin = await makeAdmin();
     const viewer = await makeUser({ role: 'agenda_viewer' });
     const other = await makeUser({ role: 'agenda_viewer' });
-    const mine = await Promise.all([1, 2, 3].map(() => makeEvento('MG', viewer.id)));
-    await makeEvento('MG', other.id);
+    const mine = await Promise.all([1, 2, 3].map(() => makeAgendaEvento('MG', viewer)));
+    await makeAgendaEvento('MG', other);
     const made = await api('POST', '/api/agenda', { token: admin.token, regiao: 'MG', body: await refsBody('MG') });
     expect(made.status).toBe(201);
     const expectTotals = async () => {
@@ -327,7 +317,7 @@ describe('X-Total-Count of the unfiltered agenda (kept counts, drizzle/0022)', (
 describe('PUT and DELETE /api/agenda/{id}', () => {
   it('PUT changes only the fields sent and validates them like POST', async () => {
     const admin = await makeAdmin();
-    const e = await makeEvento('SP', admin.id, { horario: '10:00', localEvento: 'Salão' });
+    const e = await makeAgendaEvento('SP', admin, { horario: '10:00', localEvento: 'Salão' });
     const res = await api('PUT', `/api/agenda/${e.id}`, {
       token: admin.token,
       body: { horario: '11:15', qtd_fotografos: 4 },
@@ -355,7 +345,7 @@ describe('PUT and DELETE /api/agenda/{id}', () => {
 
   it('DELETE answers 204 with no body, then 404', async () => {
     const admin = await makeAdmin();
-    const e = await makeEvento('SP', admin.id);
+    const e = await makeAgendaEvento('SP', admin);
     const res = await api('DELETE', `/api/agenda/${e.id}`, { token: admin.token });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
@@ -364,7 +354,7 @@ describe('PUT and DELETE /api/agenda/{id}', () => {
 
   it('keeps the FOT record and event type an event uses (409 IN_USE)', async () => {
     const admin = await makeAdmin();
-    const e = await makeEvento('SP', admin.id);
+    const e = await makeAgendaEvento('SP', admin);
     expectError(await api('DELETE', `/api/cadastro-fot/${e.fotId}`, { token: admin.token }), 409, 'IN_USE');
     expectError(await api('DELETE', `/api/tipos-eventos/${e.tipoEventoId}`, { token: admin.token }), 409, 'IN_USE');
   });

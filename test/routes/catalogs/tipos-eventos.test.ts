@@ -3,11 +3,18 @@ import { z } from '@hono/zod-openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../../src/db/schema';
 import { EventoResponse, PrecoResponse } from '../../../src/routes/catalogs/tipos-eventos.schemas';
-import { db, label, makeAdmin, makeCatalog, makePreco, makeUser, type TestUser } from '../../helpers/factories';
+import {
+  db,
+  label,
+  makeAdmin,
+  makePreco,
+  makeUser,
+  type TestUser,
+  makeTipoEvento,
+  makeFuncao,
+} from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 
-const makeTipo = (regiao = 'SP', nome = label('Evento')) => makeCatalog(schema.tiposEventos, regiao, nome);
-const makeFuncao = (regiao = 'SP', nome = label('Funcao')) => makeCatalog(schema.funcoes, regiao, nome);
 const storedPrecos = (tipoEventoId: string) =>
   db.select().from(schema.precos).where(eq(schema.precos.tipoEventoId, tipoEventoId));
 
@@ -31,7 +38,7 @@ const listTipos = async (regiao?: string) => {
 
 describe('POST /api/tipos-eventos/precos', () => {
   it('creates the price of an event type for a function: 200 {message, id}', async () => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     const res = await setPrice({ tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 350.5 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: expect.any(String), id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -55,7 +62,7 @@ describe('POST /api/tipos-eventos/precos', () => {
   });
 
   it('replaces the price of the same event type and function: same id, new valor, one row', async () => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     const first = await setPrice({ tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 100 });
     const [before] = await storedPrecos(tipo.id);
     const second = await setPrice({ tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 120.75 });
@@ -69,7 +76,7 @@ describe('POST /api/tipos-eventos/precos', () => {
   });
 
   it('accepts ids in upper case (stored lowercase) and exact cents without float drift', async () => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     for (const [valor, cents] of [
       [0, 0],
       [0.1, 10],
@@ -91,8 +98,8 @@ describe('POST /api/tipos-eventos/precos', () => {
   it('keeps prices per region: an event type and function of MG are priced with x-regiao MG only', async () => {
     const nome = label('Mesmo nome');
     const [tipoSp, tipoMg, funcaoSp, funcaoMg] = await Promise.all([
-      makeTipo('SP', nome),
-      makeTipo('MG', nome),
+      makeTipoEvento('SP', nome),
+      makeTipoEvento('MG', nome),
       makeFuncao('SP', nome),
       makeFuncao('MG', nome),
     ]);
@@ -121,7 +128,7 @@ describe('POST /api/tipos-eventos/precos', () => {
     ['funcao_profissional_id', undefined, /^funcao_profissional_id: é obrigatório/],
     ['funcao_profissional_id', '', /^funcao_profissional_id: /],
   ])('answers 400 VALIDATION_FAILED for %s = %j, and stores nothing', async (key, value, message) => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     const body: Record<string, unknown> = { tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 10 };
     if (value === undefined) delete body[key];
     else body[key] = value;
@@ -133,9 +140,9 @@ describe('POST /api/tipos-eventos/precos', () => {
 
   it('answers 404 NOT_FOUND naming the field for an unknown or other-region event type or function, and stores nothing', async () => {
     const [tipo, funcao, tipoMg, funcaoMg] = await Promise.all([
-      makeTipo(),
+      makeTipoEvento(),
       makeFuncao(),
-      makeTipo('MG'),
+      makeTipoEvento('MG'),
       makeFuncao('MG'),
     ]);
     const cases = [
@@ -154,7 +161,7 @@ describe('POST /api/tipos-eventos/precos', () => {
   });
 
   it('answers 403 to a non-administrator and 400 INVALID_REGION to an unknown region', async () => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     const body = { tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 10 };
     expectError(await setPrice(body, 'SP', reader.token), 403, 'FORBIDDEN');
     expectError(await setPrice(body, 'XX'), 400, 'INVALID_REGION');
@@ -164,12 +171,12 @@ describe('POST /api/tipos-eventos/precos', () => {
 
 describe('GET /api/tipos-eventos/{id}/precos', () => {
   it("answers the event type's prices ordered by function name", async () => {
-    const tipo = await makeTipo();
+    const tipo = await makeTipoEvento();
     const prefix = label('Ordem');
     const [b, a] = await Promise.all([makeFuncao('SP', `${prefix} b`), makeFuncao('SP', `${prefix} A`)]);
     await makePreco(tipo.id, b.id, { valorCentavos: 200 });
     await makePreco(tipo.id, a.id, { valorCentavos: 150 });
-    const other = await makeTipo();
+    const other = await makeTipoEvento();
     await makePreco(other.id, a.id, { valorCentavos: 999 });
 
     const res = await getPrecos(tipo.id);
@@ -181,13 +188,13 @@ describe('GET /api/tipos-eventos/{id}/precos', () => {
   });
 
   it('answers [] for an event type without prices', async () => {
-    const res = await getPrecos((await makeTipo()).id);
+    const res = await getPrecos((await makeTipoEvento()).id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);
   });
 
   it('answers 404 for an unknown or other-region event type, 400 INVALID_ID for a bad id, 401 without a token', async () => {
-    const mg = await makeTipo('MG');
+    const mg = await makeTipoEvento('MG');
     expectError(await getPrecos(UNKNOWN_ID), 404, 'NOT_FOUND');
     expectError(await getPrecos(mg.id, 'SP'), 404, 'NOT_FOUND');
     expect((await getPrecos(mg.id, 'MG')).status).toBe(200);
@@ -199,8 +206,8 @@ describe('GET /api/tipos-eventos/{id}/precos', () => {
 describe('EventoResponse.precos', () => {
   it('every listed event type carries its own prices of the region; others carry []', async () => {
     const [tipo, vazio, f1, f2] = await Promise.all([
-      makeTipo('MG'),
-      makeTipo('MG'),
+      makeTipoEvento('MG'),
+      makeTipoEvento('MG'),
       makeFuncao('MG'),
       makeFuncao('MG'),
     ]);
@@ -236,7 +243,7 @@ describe('EventoResponse.precos', () => {
 
 describe('deleting', () => {
   it('an event type removes its prices (they belong to it), and frees the function', async () => {
-    const [tipo, funcao] = await Promise.all([makeTipo(), makeFuncao()]);
+    const [tipo, funcao] = await Promise.all([makeTipoEvento(), makeFuncao()]);
     await setPrice({ tipo_evento_id: tipo.id, funcao_profissional_id: funcao.id, valor: 80 });
     expectError(await api('DELETE', `/api/funcoes/${funcao.id}`, { token: admin.token }), 409, 'IN_USE');
 

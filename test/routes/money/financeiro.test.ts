@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agenda, cadastroFot, funcoes, lancamentos, logsAtividade, tiposEventos } from '../../../src/db/schema';
+import { agenda, cadastroFot, funcoes, lancamentos, logsAtividade } from '../../../src/db/schema';
 import { addMonths, splitCentavos } from '../../../src/lib/money';
 import {
   db,
@@ -14,6 +14,7 @@ import {
   systemCategoryId,
   uniq,
   type TestUser,
+  makeEvento,
 } from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { expectPageTotal, keptCountsAfterAll } from '../../helpers/kept-columns';
@@ -30,16 +31,6 @@ const systemId = systemCategoryId;
 
 // Page totals come from counts kept by triggers (drizzle/0032): checked after the file.
 keptCountsAfterAll('lancamentos');
-
-async function makeEvento(regiao = 'SP', dataEvento = '2027-05-10') {
-  const fot = await makeFot(regiao);
-  const tipo = await makeCatalog(tiposEventos, regiao);
-  const [row] = await db
-    .insert(agenda)
-    .values({ regiao, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
-    .returning();
-  return { fot, event: row!, tipo };
-}
 
 const entry = async (over: Record<string, unknown> = {}, regiao = 'SP') => {
   const res = await api('POST', '/api/financeiro/lancamentos', {
@@ -154,7 +145,7 @@ describe('finance categories', () => {
 
 describe('finance entries', () => {
   it('creates a previsto entry with its references, logs it, reads it', async () => {
-    const { fot, event } = await makeEvento();
+    const { fot, ...event } = await makeEvento();
     const prof = await makeProfissional('SP');
     const body = await entry({
       fot_id: fot.id,
@@ -236,19 +227,19 @@ describe('finance entries', () => {
     expectError(await post({ ...base, tipo: 'receita' }), 400, 'VALIDATION_FAILED');
     expectError(await post(base, 'MG'), 404, 'NOT_FOUND');
     const mg = await makeEvento('MG');
-    expectError(await post({ ...base, agenda_id: mg.event.id }), 404, 'NOT_FOUND');
+    expectError(await post({ ...base, agenda_id: mg.id }), 404, 'NOT_FOUND');
     expectError(await post({ ...base, fot_id: mg.fot.id }), 404, 'NOT_FOUND');
     expectError(await post({ ...base, profissional_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
     const sp = await makeEvento('SP');
     const other = await makeEvento('SP');
-    expectError(await post({ ...base, fot_id: other.fot.id, agenda_id: sp.event.id }), 400, 'VALIDATION_FAILED');
+    expectError(await post({ ...base, fot_id: other.fot.id, agenda_id: sp.id }), 400, 'VALIDATION_FAILED');
     const chave = uniq('k');
     expect((await post({ ...base, chave_externa: chave })).status).toBe(201);
     expectError(await post({ ...base, chave_externa: chave }), 409, 'CONFLICT');
   });
 
   it('the page totals (the region, a FOT record, an event) follow new entries and the event deleted', async () => {
-    const { fot, event } = await makeEvento();
+    const { fot, ...event } = await makeEvento();
     const paths = [
       '/api/financeiro/lancamentos',
       `/api/financeiro/lancamentos?fot_id=${fot.id}`,
@@ -270,7 +261,7 @@ describe('finance entries', () => {
   });
 
   it('lists with every filter and X-Total-Count, paged', async () => {
-    const { fot, event } = await makeEvento();
+    const { fot, ...event } = await makeEvento();
     const prof = await makeProfissional('SP');
     const ids = [];
     for (const v of ['2031-01-05', '2031-01-10', '2031-02-01'])
@@ -444,7 +435,7 @@ describe('contracts', () => {
 
 describe('fees from invitations', () => {
   it('accepting creates one previsto fee at the price of the moment; declining cancels it; withdrawing too', async () => {
-    const { event, tipo } = await makeEvento('SP', '2031-06-01');
+    const { tipo, ...event } = await makeEvento('SP', null, { dataEvento: '2031-06-01' });
     const funcao = await makeCatalog(funcoes, 'SP');
     await makePreco(tipo.id, funcao.id, { regiao: 'SP', valorCentavos: 40_000 });
     const user = await makeUser({ role: 'profissional' });
@@ -482,7 +473,7 @@ describe('fees from invitations', () => {
   });
 
   it('no price, no fee', async () => {
-    const { event } = await makeEvento('SP', '2031-06-02');
+    const event = await makeEvento('SP', null, { dataEvento: '2031-06-02' });
     const funcao = await makeCatalog(funcoes, 'SP');
     const user = await makeUser({ role: 'profissional' });
     const prof = await makeProfissional('SP', { usuarioId: user.id }, [funcao.id]);
@@ -498,7 +489,7 @@ describe('fees from invitations', () => {
 
 describe('result', () => {
   it('per FOT: its entries, its events’ entries and gastos_captacao; never cancelled, reversed nor mirrors', async () => {
-    const { fot, event } = await makeEvento('SP', '2031-07-01');
+    const { fot, ...event } = await makeEvento('SP', null, { dataEvento: '2031-07-01' });
     await db.update(cadastroFot).set({ gastosCaptacaoCentavos: 50_000 }).where(eq(cadastroFot.id, fot.id));
     const receita = await systemId('SP', 'contrato');
     const r1 = await entry({ tipo: 'receita', categoria_id: receita, valor: 2000, fot_id: fot.id });
@@ -530,7 +521,7 @@ describe('result', () => {
   });
 
   it('the kept sums follow an event moved to another class and deleted; an entry of a class and its event counts once', async () => {
-    const { fot, event } = await makeEvento('SP', '2031-08-01');
+    const { fot, ...event } = await makeEvento('SP', null, { dataEvento: '2031-08-01' });
     const other = await makeFot('SP');
     await entry({ valor: 100, agenda_id: event.id, fot_id: fot.id });
     await entry({ valor: 20, agenda_id: event.id });
@@ -552,7 +543,7 @@ describe('result', () => {
   });
 
   it('exactly one of fot_id, agenda_id, de+ate; other region 404', async () => {
-    const { fot, event } = await makeEvento('MG');
+    const { fot, ...event } = await makeEvento('MG');
     const q = (s: string, regiao = 'SP') =>
       api('GET', `/api/financeiro/resultado?${s}`, { token: admin.token, regiao });
     expectError(await q(''), 400, 'VALIDATION_FAILED');

@@ -1,8 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { foldLine } from '../../../src/lib/ical';
-import { db, makeAdmin, makeUser, type TestUser } from '../../helpers/factories';
-import { makeConvite, makeEvento, makePro } from '../../helpers/operacoes';
+import { db, makeAdmin, makeUser, type TestUser, makeConvite, makeEvento, makePro } from '../../helpers/factories';
 import { entriesOf } from '../../helpers/activity-log';
 import { api, expectError, send } from '../../helpers/request';
 import { calendarios, convites } from '../../../src/db/schema';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LogisticaSchema } from '../../../src/routes/operations/logistica.schemas';
-import { makeAdmin, makeUser, type TestUser } from '../../helpers/factories';
-import { makeConvite, makeEvento, makePro, notificationsOf } from '../../helpers/operacoes';
+import {
+  makeAdmin,
+  makeUser,
+  type TestUser,
+  makeConvite,
+  makeEvento,
+  makePro,
+  notificationsOf,
+} from '../../helpers/factories';
 import { entriesOf } from '../../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 

@@ -5,7 +5,6 @@ import {
   categoriasFinanceiras,
   empresas,
   lancamentos,
-  pacotes,
   pagamentoNotificacoes,
   pagamentosDuplicados,
   pedidos,
@@ -17,11 +16,12 @@ import {
   db,
   makeAdmin,
   makeFot,
-  makeProfissional,
   makeUser,
   systemCategoryId,
   uniq,
   type TestUser,
+  makePacote,
+  makeRegionAdmin,
 } from '../../helpers/factories';
 import { capturingQueue } from '../../helpers/queue';
 import { entriesOf } from '../../helpers/activity-log';
@@ -36,14 +36,6 @@ const CPF = '529.982.247-25';
 // Page totals come from counts kept by triggers (drizzle/0032): checked after the file.
 keptCountsAfterAll('pedidos');
 keptCountsAfterAll('pacotes');
-
-async function makePacote(regiao = 'SP', over: Partial<typeof pacotes.$inferInsert> = {}) {
-  const [row] = await db
-    .insert(pacotes)
-    .values({ regiao, nome: uniq('Álbum'), precoCentavos: 89_000, parcelasMax: 10, ...over })
-    .returning();
-  return row!;
-}
 
 const orderBody = (fotId: string, pacoteId: string, over: Record<string, unknown> = {}) => ({
   fot_id: fotId,
@@ -724,12 +716,6 @@ describe('payments (payment consumer, notificacao)', () => {
 });
 
 describe('a second payment of a paid order, and refunds (issue 32, item 4)', () => {
-  /** A BUSINESS_OWNER of a region: its professional profile is there (services/accounts/users.ts regionAdmin). */
-  async function makeRegionAdmin(regiao: string) {
-    const u = await makeUser({ role: 'BUSINESS_OWNER' });
-    await makeProfissional(regiao, { usuarioId: u.id });
-    return u;
-  }
   /** An order paid by payment `a`; `b`, a second approved payment of it, not yet notified. */
   async function paidTwice() {
     const w = await world();

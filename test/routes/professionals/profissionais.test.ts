@@ -23,13 +23,13 @@ import {
   makeSurveyResponse,
   makeUser,
   uniq,
+  makeFuncao,
 } from '../../helpers/factories';
 import { expectKeptCounts, keptCountsAfterAll } from '../../helpers/kept-columns';
 import { api, authHeaders, expectError } from '../../helpers/request';
 
 keptCountsAfterAll('profissionais');
 
-const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao);
 const BANK = ['banco', 'agencia', 'conta_pix', 'cpf_cnpj_titular', 'tipo_cartao'];
 
 describe('POST /api/profissionais (administrators)', () => {

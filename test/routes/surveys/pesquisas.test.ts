@@ -2,16 +2,13 @@ import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
-  agenda,
   convites,
   emailOutbox,
-  funcoes,
   pesquisaEnvios,
   pesquisaRespostaItens,
   pesquisaRespostas,
   pesquisas,
   profissionais,
-  tiposEventos,
 } from '../../../src/db/schema';
 import { jobs, runScheduled } from '../../../src/scheduled';
 import { openSecret, renderEmail } from '../../../src/services/core/mail';
@@ -20,12 +17,13 @@ import { getConfig } from '../../../src/env';
 import {
   db,
   makeAdmin,
-  makeCatalog,
-  makeFot,
   makeProfissional,
   makeUser,
   uniq,
   type TestUser,
+  makeEvento,
+  makeFuncao,
+  makeConvite,
 } from '../../helpers/factories';
 import { entriesOf } from '../../helpers/activity-log';
 import { api, expectError, send, UNKNOWN_ID } from '../../helpers/request';
@@ -43,26 +41,16 @@ const PERGUNTAS = [
 /** An event of the region with a team of `aceitos` accepted professionals (two by default) and one declined. */
 async function makeEvent(regiao = 'SP', dataEvento = '2027-06-10', aceitos = 2) {
   const admin = await makeAdmin();
-  const fot = await makeFot(regiao);
-  const tipo = await makeCatalog(tiposEventos, regiao);
-  const foto = await makeCatalog(funcoes, regiao, uniq('Fotógrafo'));
-  const [ev] = await db
-    .insert(agenda)
-    .values({ regiao, userId: admin.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
-    .returning();
+  const { fot, tipo, ...event } = await makeEvento(regiao, admin, { dataEvento });
+  const foto = await makeFuncao(regiao);
   const team = [];
   const nomes = ['Ana', 'Bruno', 'Dora', 'Edu', 'Fábio'].slice(0, aceitos);
   for (const nome of [...nomes, 'Carla']) {
     const p = await makeProfissional(regiao, { nome: `${nome} ${uniq('p')}` }, [foto.id]);
-    await db.insert(convites).values({
-      agendaId: ev!.id,
-      profissionalId: p.id,
-      funcaoId: foto.id,
-      status: nome === 'Carla' ? 'recusado' : 'aceito',
-    });
+    await makeConvite(event.id, { prof: p, funcaoId: foto.id }, nome === 'Carla' ? 'recusado' : 'aceito');
     team.push(p);
   }
-  return { event: ev!, fot, tipo, team: team.slice(0, aceitos), declined: team[aceitos]!, foto };
+  return { event, fot, tipo, team: team.slice(0, aceitos), declined: team[aceitos]!, foto };
 }
 
 async function makePesquisa(user: TestUser, body: Record<string, unknown> = {}, regiao = 'SP') {

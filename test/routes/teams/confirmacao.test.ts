@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConviteSchema } from '../../../src/routes/teams/convites.schemas';
-import { makeAdmin, makeUser } from '../../helpers/factories';
-import { makeConvite, makeEvento, makePro } from '../../helpers/operacoes';
+import { makeAdmin, makeUser, makeConvite, makeEvento, makePro } from '../../helpers/factories';
 import { entriesOf } from '../../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 

@@ -1,48 +1,25 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { agenda, convites, funcoes, notifications, tiposEventos } from '../../../src/db/schema';
+import { convites, notifications } from '../../../src/db/schema';
 import { AgendaSchema } from '../../../src/routes/agenda/agenda.schemas';
 import { ConviteSchema } from '../../../src/routes/teams/convites.schemas';
 import {
   db,
   makeAdmin,
-  makeCatalog,
-  makeFot,
   makeProfissional,
   makeUser,
   uniq,
   type TestUser,
+  makeEvento,
+  makeFuncao,
+  makePro,
+  notificationsOf,
 } from '../../helpers/factories';
 import { api, expectError } from '../../helpers/request';
 import { keptColumnsAfterAll } from '../../helpers/kept-columns';
 
 // Every team row these tests touched keeps its event's region, date and accepted count (triggers).
 keptColumnsAfterAll();
-
-const makeFuncao = (regiao = 'SP', nome = uniq('Fotógrafo')) => makeCatalog(funcoes, regiao, nome);
-
-async function makeEvento(regiao: string, creator: TestUser, dataEvento = '2027-05-10') {
-  const fot = await makeFot(regiao);
-  const tipo = await makeCatalog(tiposEventos, regiao);
-  const [row] = await db
-    .insert(agenda)
-    .values({ regiao, userId: creator.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento })
-    .returning();
-  return row!;
-}
-
-/** A professional with a login, holding the given functions. */
-async function makePro(regiao: string, funcaoIds: string[]) {
-  const user = await makeUser({ role: 'profissional' });
-  const prof = await makeProfissional(regiao, { usuarioId: user.id }, funcaoIds);
-  return { user, prof };
-}
-
-const notificationsOf = (userId: string, tipo: string) =>
-  db
-    .select()
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), eq(notifications.tipo, tipo)));
 
 async function setup(quota = 1, regiao = 'SP') {
   const admin = await makeAdmin();
@@ -322,8 +299,8 @@ describe('PATCH /api/convites/{id}', () => {
 
   it('answers 409 DOUBLE_BOOKED when already accepted on another event that date', async () => {
     const { admin, foto, event } = await setup(2);
-    const second = await makeEvento('SP', admin, event.dataEvento);
-    const otherDay = await makeEvento('SP', admin, '2027-05-11');
+    const second = await makeEvento('SP', admin, { dataEvento: event.dataEvento });
+    const otherDay = await makeEvento('SP', admin, { dataEvento: '2027-05-11' });
     const { user, prof } = await makePro('SP', [foto.id]);
     const c1 = (await invite(admin, event.id, prof.id, foto.id)).body;
     const c2 = (await invite(admin, second.id, prof.id, foto.id)).body;

@@ -2,15 +2,7 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import {
-  agenda,
-  convites,
-  funcoes,
-  lancamentos,
-  logsAtividade,
-  notifications,
-  tiposEventos,
-} from '../../../src/db/schema';
+import { convites, lancamentos, logsAtividade, notifications, tiposEventos } from '../../../src/db/schema';
 import { saoPauloDate } from '../../../src/lib/dates';
 import {
   db,
@@ -18,10 +10,11 @@ import {
   makeCatalog,
   makeFot,
   makePreco,
-  makeProfissional,
   makeUser,
-  uniq,
   type TestUser,
+  makeEvento,
+  makeFuncao,
+  makePro,
 } from '../../helpers/factories';
 import { api, expectError } from '../../helpers/request';
 import { expectKeptColumns, expectKeptCounts, keptColumnsAfterAll } from '../../helpers/kept-columns';
@@ -30,8 +23,6 @@ import { expectKeptColumns, expectKeptCounts, keptColumnsAfterAll } from '../../
 keptColumnsAfterAll();
 
 const FUTURE = '2030-06-10';
-const makeFuncao = (regiao = 'SP') => makeCatalog(funcoes, regiao, uniq('Fotógrafo'));
-
 interface EventOpts {
   regiao?: string;
   data?: string;
@@ -42,30 +33,15 @@ interface EventOpts {
   tipoId?: string;
 }
 
-async function makeEvento(creator: TestUser, o: EventOpts = {}) {
-  const regiao = o.regiao ?? 'SP';
-  const fot = await makeFot(regiao, { cidade: o.cidade ?? 'Campinas', estado: o.estado ?? 'SP' });
-  const tipoId = o.tipoId ?? (await makeCatalog(tiposEventos, regiao)).id;
-  const [row] = await db
-    .insert(agenda)
-    .values({
-      regiao,
-      userId: creator.id,
-      fotId: fot.id,
-      tipoEventoId: tipoId,
-      dataEvento: o.data ?? FUTURE,
-      horario: o.horario === undefined ? '20:00' : o.horario,
-      horarioFim: o.horarioFim ?? null,
-    })
-    .returning();
-  return row!;
-}
-
-async function makePro(regiao: string, funcaoIds: string[]) {
-  const user = await makeUser({ role: 'profissional' });
-  const prof = await makeProfissional(regiao, { usuarioId: user.id }, funcaoIds);
-  return { user, prof };
-}
+/** A listing's event: in the future, at 20:00, in Campinas, unless `o` says otherwise. */
+const makeVagaEvento = (creator: TestUser, o: EventOpts = {}) =>
+  makeEvento(o.regiao ?? 'SP', creator, {
+    dataEvento: o.data ?? FUTURE,
+    horario: o.horario === undefined ? '20:00' : o.horario,
+    horarioFim: o.horarioFim ?? null,
+    tipoEventoId: o.tipoId,
+    fot: { cidade: o.cidade ?? 'Campinas', estado: o.estado ?? 'SP' },
+  });
 
 const equipe = (admin: TestUser, eventId: string, items: unknown[], regiao = 'SP') =>
   api('PUT', `/api/agenda/${eventId}/equipe`, { token: admin.token, regiao, body: items });
@@ -74,7 +50,7 @@ const equipe = (admin: TestUser, eventId: string, items: unknown[], regiao = 'SP
 async function published(quota = 1, o: EventOpts & { aprovacao?: boolean } = {}) {
   const admin = await makeAdmin();
   const foto = await makeFuncao(o.regiao);
-  const event = await makeEvento(admin, o);
+  const event = await makeVagaEvento(admin, o);
   const res = await equipe(
     admin,
     event.id,
@@ -138,7 +114,7 @@ describe('equipe publicar / requer_aprovacao', () => {
     const admin = await makeAdmin();
     const f = await makeFuncao();
     const g = await makeFuncao();
-    const event = await makeEvento(admin);
+    const event = await makeVagaEvento(admin);
     const res = await equipe(admin, event.id, [
       { funcao_id: f.id, quantidade: 2 },
       { funcao_id: g.id, quantidade: 1, publicar: true, requer_aprovacao: true },
@@ -192,7 +168,7 @@ describe('GET /api/vagas', () => {
     const other = await makeFuncao();
     const { user, prof } = await makePro('SP', [foto.id]);
     const mk = async (o: EventOpts, item: Record<string, unknown>) => {
-      const e = await makeEvento(admin, o);
+      const e = await makeVagaEvento(admin, o);
       await equipe(admin, e.id, [{ funcao_id: foto.id, quantidade: 1, publicar: true, ...item }], o.regiao);
       return e;
     };
@@ -202,10 +178,10 @@ describe('GET /api/vagas', () => {
     const past = await mk({ data: '2020-01-01' }, {});
     const full = await mk({}, { quantidade: 0 });
     const unpublished = await mk({}, { publicar: false });
-    const notHeld = await makeEvento(admin);
+    const notHeld = await makeVagaEvento(admin);
     await equipe(admin, notHeld.id, [{ funcao_id: other.id, quantidade: 1, publicar: true }]);
     const mgFoto = await makeFuncao('MG');
-    const mgEvent = await makeEvento(admin, { regiao: 'MG' });
+    const mgEvent = await makeVagaEvento(admin, { regiao: 'MG' });
     await equipe(admin, mgEvent.id, [{ funcao_id: mgFoto.id, quantidade: 1, publicar: true }], 'MG');
     const res = await api('GET', '/api/vagas', { token: user.token });
     const ids = res.body.map((v: { agenda_id: string }) => v.agenda_id);
@@ -222,7 +198,7 @@ describe('GET /api/vagas', () => {
     const admin = await makeAdmin();
     const foto = await makeFuncao();
     const { user } = await makePro('SP', [foto.id]);
-    const ev = await makeEvento(admin, { data: '2030-09-01', cidade: 'Sorocaba', estado: 'SP' });
+    const ev = await makeVagaEvento(admin, { data: '2030-09-01', cidade: 'Sorocaba', estado: 'SP' });
     await equipe(admin, ev.id, [{ funcao_id: foto.id, quantidade: 1, publicar: true }]);
     const ids = async (q: string) => {
       const res = await api('GET', `/api/vagas?${q}`, { token: user.token });
@@ -255,9 +231,14 @@ describe('GET /api/vagas', () => {
     const cine = await makeFuncao();
     const tipo = await makeCatalog(tiposEventos, 'SP');
     const { user } = await makePro('SP', [foto.id, cine.id]);
-    const late = await makeEvento(admin, { data: '2030-07-01', horario: '21:00', cidade: 'Santos', tipoId: tipo.id });
-    const early = await makeEvento(admin, { data: '2030-07-01', horario: '09:00', cidade: 'Campinas' });
-    const mg = await makeEvento(admin, { data: '2030-08-01', estado: 'MG', cidade: 'Uberaba' });
+    const late = await makeVagaEvento(admin, {
+      data: '2030-07-01',
+      horario: '21:00',
+      cidade: 'Santos',
+      tipoId: tipo.id,
+    });
+    const early = await makeVagaEvento(admin, { data: '2030-07-01', horario: '09:00', cidade: 'Campinas' });
+    const mg = await makeVagaEvento(admin, { data: '2030-08-01', estado: 'MG', cidade: 'Uberaba' });
     for (const e of [late, early, mg])
       await equipe(admin, e.id, [
         { funcao_id: foto.id, quantidade: 1, publicar: true },
@@ -310,9 +291,9 @@ describe('GET /api/vagas', () => {
     const admin = await makeAdmin();
     const foto = await makeFuncao();
     const { user } = await makePro('SP', [foto.id]);
-    const colacao = await makeEvento(admin, { horario: '14:00', horarioFim: '17:00' });
-    const baile = await makeEvento(admin, { horario: '21:00', horarioFim: '03:00' });
-    const overlapping = await makeEvento(admin, { horario: '16:00', horarioFim: '18:00' });
+    const colacao = await makeVagaEvento(admin, { horario: '14:00', horarioFim: '17:00' });
+    const baile = await makeVagaEvento(admin, { horario: '21:00', horarioFim: '03:00' });
+    const overlapping = await makeVagaEvento(admin, { horario: '16:00', horarioFim: '18:00' });
     for (const e of [colacao, baile, overlapping])
       await equipe(admin, e.id, [{ funcao_id: foto.id, quantidade: 2, publicar: true }]);
     expect((await apply(user, colacao.id, { funcao_id: foto.id })).body.status).toBe('aceito');
@@ -421,7 +402,7 @@ describe('GET /api/vagas', () => {
     expect(await seen()).toEqual({ total: 0, left: null });
     await env.DB.prepare(`UPDATE agenda SET regiao = 'SP' WHERE id = ?`).bind(event.id).run();
     expect(await seen()).toEqual({ total: 1, left: 4 });
-    const other = await makeEvento(admin, { data: '2031-04-01' });
+    const other = await makeVagaEvento(admin, { data: '2031-04-01' });
     await env.DB.prepare(`UPDATE agenda_equipe SET agenda_id = ? WHERE agenda_id = ?`).bind(other.id, event.id).run();
     expect(await expectKeptColumns()).toBeGreaterThan(0);
     expect((await expectKeptCounts()).vagas).toBeGreaterThan(0);
@@ -691,7 +672,7 @@ describe('waiting-list promotion', () => {
   it('skips a waiter who would be double-booked', async () => {
     const { admin, holders, queue, event } = await fullWithWaiters(2);
     // the first waiter is meanwhile accepted elsewhere at an overlapping time
-    const elsewhere = await makeEvento(admin, { data: event.dataEvento, horario: '21:00' });
+    const elsewhere = await makeVagaEvento(admin, { data: event.dataEvento, horario: '21:00' });
     const f = await makeFuncao();
     await db.insert(convites).values({
       agendaId: elsewhere.id,
@@ -725,8 +706,8 @@ describe('double booking by time window (D11 amended)', () => {
   async function twoEvents(a: EventOpts, b: EventOpts) {
     const admin = await makeAdmin();
     const foto = await makeFuncao();
-    const e1 = await makeEvento(admin, a);
-    const e2 = await makeEvento(admin, b);
+    const e1 = await makeVagaEvento(admin, a);
+    const e2 = await makeVagaEvento(admin, b);
     for (const e of [e1, e2]) await equipe(admin, e.id, [{ funcao_id: foto.id, quantidade: 2, publicar: true }]);
     const { user } = await makePro('SP', [foto.id]);
     expect((await apply(user, e1.id, { funcao_id: foto.id })).body.status).toBe('aceito');
@@ -778,9 +759,9 @@ describe('double booking by time window (D11 amended)', () => {
   it('the accept path uses the same rule', async () => {
     const admin = await makeAdmin();
     const foto = await makeFuncao();
-    const colacao = await makeEvento(admin, { horario: '14:00', horarioFim: '17:00' });
-    const baile = await makeEvento(admin, { horario: '21:00', horarioFim: '03:00' });
-    const jantar = await makeEvento(admin, { horario: '16:00', horarioFim: '22:00' });
+    const colacao = await makeVagaEvento(admin, { horario: '14:00', horarioFim: '17:00' });
+    const baile = await makeVagaEvento(admin, { horario: '21:00', horarioFim: '03:00' });
+    const jantar = await makeVagaEvento(admin, { horario: '16:00', horarioFim: '22:00' });
     const { user, prof } = await makePro('SP', [foto.id]);
     const ids = [];
     for (const e of [colacao, baile, jantar]) ids.push((await invite(admin, e.id, prof.id, foto.id)).body.id);

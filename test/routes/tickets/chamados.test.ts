@@ -3,15 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agenda, chamadoMensagens, chamados, notifications, tiposEventos, users } from '../../../src/db/schema';
 import { runScheduled, jobs } from '../../../src/scheduled';
-import {
-  db,
-  makeAdmin,
-  makeCatalog,
-  makeFot,
-  makeProfissional,
-  makeUser,
-  type TestUser,
-} from '../../helpers/factories';
+import { db, makeAdmin, makeCatalog, makeFot, makeUser, type TestUser, makeRegionAdmin } from '../../helpers/factories';
 import { entriesOf } from '../../helpers/activity-log';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { expectPageTotal, keptCountsAfterAll } from '../../helpers/kept-columns';
@@ -20,13 +12,6 @@ const SECRET = 'NOTA-INTERNA-SECRETA';
 
 // An administrator's page totals come from counts kept by triggers (drizzle/0032): checked after the file.
 keptCountsAfterAll('chamados');
-
-/** A BUSINESS_OWNER of a region: its linked professional profile is there. */
-async function makeRegionAdmin(regiao: string) {
-  const u = await makeUser({ role: 'BUSINESS_OWNER' });
-  await makeProfissional(regiao, { usuarioId: u.id });
-  return u;
-}
 
 async function open(user: TestUser, body: Record<string, unknown> = {}, regiao = 'SP') {
   const res = await api('POST', '/api/chamados', {
