@@ -77,7 +77,7 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
         .orderBy(...agendaOrder),
     'agenda',
   ],
-  ['catalog list', () => listCatalog(db, cursos, 'SP'), 'cursos'],
+  ['catalog list', () => listCatalog({ db, regiao: 'SP' }, cursos), 'cursos'],
   [
     'pending users',
     () => db.select().from(users).where(eq(users.ativo, false)).orderBy(asc(users.createdAt), asc(users.id)),

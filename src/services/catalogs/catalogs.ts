@@ -1,8 +1,7 @@
 import { and, asc, count, eq, getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { AuthoredWrite, GuardShape } from '../../db/authored';
+import type { GuardShape } from '../../db/authored';
 import { cachedBatch, returned, run, type Statements } from '../../db/cached-batch';
-import type { Db } from '../../db/client';
 import { insertColumnsWhere } from '../../db/guarded';
 import type { Selectable } from '../../db/fast-select';
 import type { CatalogTable } from '../../db/schema';
@@ -10,21 +9,13 @@ import { nowIso } from '../../db/schema/columns';
 import { ApiError } from '../../lib/errors';
 import { nameKey } from '../../lib/names';
 import { pageBounds, type Page } from '../../lib/pagination';
-import {
-  changed,
-  createdEntry,
-  deleted,
-  logRowWrite,
-  WRITE_PARAMS,
-  writerOf,
-  writeValues,
-  type LogCtx,
-} from '../core/activity-log';
+import { createdEntry, loggedDelete, loggedUpdate, WRITE_PARAMS, writerOf, writeValues } from '../core/activity-log';
+import type { Ctx, QueryCtx, WriteCtx } from '../core/context';
 
 /**
  * The generic regional catalog (cursos, empresas, funcoes, tipos-servicos, anos-formaturas, and
- * the event types that reuse it): its queries and response mapper, as plain functions of
- * (db, table, regiao). Visibility is the region alone: every active user reads a region's entries.
+ * the event types that reuse it): its queries and response mapper, as plain functions of the
+ * request's context (db, regiao) and the table. Visibility is the region alone: every active user reads a region's entries.
  * A table of the same shape with columns of its own (finance categories, services/money/categorias.ts)
  * reuses the writes through `CatalogWriteOptions`: its extra values, the guard of its own rules and
  * the error that explains a refusal.
@@ -51,7 +42,7 @@ export type CatalogField = 'nome' | 'ano_semestre';
 export type CatalogRow = CatalogTable['$inferSelect'];
 
 /** Read in the order of the unique index (regiao, label_key), so SQLite needs no sort step; id only makes the order explicit. */
-export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: Page = {}) =>
+export const listCatalog = ({ db, regiao }: QueryCtx, table: CatalogTable, page: Page = {}) =>
   db
     .select()
     .from(table)
@@ -60,20 +51,22 @@ export const listCatalog = (db: Db, table: CatalogTable, regiao: string, page: P
     .limit(pageBounds(page).limit)
     .offset(pageBounds(page).offset);
 
-export const countCatalog = (db: Db, table: CatalogTable, regiao: string) =>
+export const countCatalog = ({ db, regiao }: QueryCtx, table: CatalogTable) =>
   db.select({ n: count() }).from(table).where(eq(table.regiao, regiao));
+
+/** A new entry of `table`: its label, and what a catalog with columns of its own adds. */
+export type CatalogCreate<T extends CatalogTable> = { table: T; label: string } & Pick<
+  CatalogWriteOptions<T['$inferSelect']>,
+  'extra' | 'before'
+>;
 
 /**
  * A duplicate name is refused by the unique index (409 CONFLICT through mapDbError), never by a read
  * first. A folded write: the insert and its log entry carry the author check (db/authored.ts).
  */
 export async function insertCatalog<T extends CatalogTable>(
-  db: Db,
-  write: AuthoredWrite,
-  table: T,
-  regiao: string,
-  label: string,
-  opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'extra' | 'before'> = {},
+  { db, regiao, write }: Pick<WriteCtx, 'db' | 'regiao' | 'write'>,
+  { table, label, extra, before }: CatalogCreate<T>,
 ): Promise<T['$inferSelect']> {
   const now = nowIso(); // one clock reading: a new entry's updated_at equals its created_at
   const values: Record<string, unknown> = {
@@ -82,13 +75,13 @@ export async function insertCatalog<T extends CatalogTable>(
     label,
     labelKey: nameKey(label),
     // Every column binds (insertOf): a table with columns of its own gives each of them here.
-    ...opts.extra,
+    ...extra,
     createdAt: now,
     updatedAt: now,
   };
   const results = await write(
     (author) => ({
-      ...opts.before,
+      ...before,
       ...catalogInsert(table).bind(
         db,
         { author: author.cached.shape },
@@ -126,55 +119,61 @@ export function catalogInsert(table: CatalogTable) {
   return insert;
 }
 
+/** One entry of `table` in the caller's region, and the 404 sentence when it is not there ("curso não encontrado"). */
+type CatalogEntry<T extends CatalogTable> = { table: T; id: string; missing: string };
+export type CatalogUpdate<T extends CatalogTable> = CatalogEntry<T> & { label: string } & Omit<
+    CatalogWriteOptions<T['$inferSelect']>,
+    'before'
+  >;
+export type CatalogDelete<T extends CatalogTable> = CatalogEntry<T> &
+  Pick<CatalogWriteOptions<T['$inferSelect']>, 'guard' | 'refused' | 'notFound'>;
+
+/** The entry's own condition, and the write's (with the catalog's own rule). */
+const entryWhere = <T extends CatalogTable>(regiao: string, w: CatalogEntry<T> & { guard?: SQL }) => {
+  const mine = and(eq(w.table.id, w.id), eq(w.table.regiao, regiao));
+  return { mine, where: and(mine, w.guard) };
+};
+
 export async function updateCatalog<T extends CatalogTable>(
-  db: Db,
-  log: LogCtx,
-  table: T,
-  regiao: string,
-  id: string,
-  label: string,
-  missing: string,
-  opts: Omit<CatalogWriteOptions<T['$inferSelect']>, 'before'> = {},
+  { db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>,
+  w: CatalogUpdate<T>,
 ): Promise<T['$inferSelect']> {
-  const mine = and(eq(table.id, id), eq(table.regiao, regiao));
-  const where = and(mine, opts.guard);
-  const set = { label, labelKey: nameKey(label), ...opts.extra };
+  const { table, label } = w;
+  const { mine, where } = entryWhere(regiao, w);
+  const set = { label, labelKey: nameKey(label), ...w.extra };
   const entidade = getTableName(table);
+  const [entry, update] = loggedUpdate(
+    { db, log },
+    { table: table as CatalogTable, where, set },
+    { acao: `${entidade}.update`, entidade, regiao },
+  );
   const [, [row], current] = (await db.batch([
-    logRowWrite(db, log, table, where, { acao: `${entidade}.update`, entidade, regiao, dados: changed(table, set) }),
-    db
-      .update(table as CatalogTable)
-      .set(set)
-      .where(where)
-      .returning(),
-    ...(opts.refused ? [db.select().from(table).where(mine)] : []),
+    entry,
+    update.returning(),
+    ...(w.refused ? [db.select().from(table).where(mine)] : []),
   ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, T['$inferSelect'][], T['$inferSelect'][] | undefined];
   if (row) return row;
-  throw refusal(opts, current?.[0], missing);
+  throw refusal(w, current?.[0]);
 }
 
-const refusal = <Row>(opts: CatalogWriteOptions<Row>, current: Row | undefined, missing: string) =>
-  current && opts.refused ? opts.refused(current) : (opts.notFound?.() ?? new ApiError('NOT_FOUND', missing));
+const refusal = <Row>(w: CatalogWriteOptions<Row> & { missing: string }, current: Row | undefined) =>
+  current && w.refused ? w.refused(current) : (w.notFound?.() ?? new ApiError('NOT_FOUND', w.missing));
 
 /** A referenced entry is refused by its foreign keys (ON DELETE RESTRICT → 409 IN_USE through mapDbError). */
 export async function deleteCatalog<T extends CatalogTable>(
-  db: Db,
-  log: LogCtx,
-  table: T,
-  regiao: string,
-  id: string,
-  missing: string,
-  opts: Pick<CatalogWriteOptions<T['$inferSelect']>, 'guard' | 'refused' | 'notFound'> = {},
+  { db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>,
+  w: CatalogDelete<T>,
 ) {
-  const mine = and(eq(table.id, id), eq(table.regiao, regiao));
-  const where = and(mine, opts.guard);
+  const { table } = w;
+  const { mine, where } = entryWhere(regiao, w);
   const entidade = getTableName(table);
+  const [entry, remove] = loggedDelete({ db, log }, { table, where }, { acao: `${entidade}.delete`, entidade, regiao });
   const [, res, current] = (await db.batch([
-    logRowWrite(db, log, table, where, { acao: `${entidade}.delete`, entidade, regiao, dados: deleted(table) }),
-    db.delete(table).where(where),
-    ...(opts.refused ? [db.select().from(table).where(mine)] : []),
+    entry,
+    remove,
+    ...(w.refused ? [db.select().from(table).where(mine)] : []),
   ] as unknown as [BatchItem<'sqlite'>])) as unknown as [unknown, D1Result, T['$inferSelect'][] | undefined];
-  if (res.meta.changes === 0) throw refusal(opts, current?.[0], missing);
+  if (res.meta.changes === 0) throw refusal(w, current?.[0]);
 }
 
 type LabelShape<F extends CatalogField, S> = { [K in F]: S };
@@ -198,15 +197,15 @@ export const toCatalogResponse = <F extends CatalogField>(field: F, row: Catalog
 /** Turns rows into response bodies; event types add their prices here (services/catalogs/tipos-eventos.ts). */
 export interface CatalogPresenter<Out, Related = never> {
   /** One query for the related rows of the whole list or page, run in the list's batch (never one per row). */
-  related?(db: Db, regiao: string, page: Page): Selectable & PromiseLike<Related[]>;
+  related?(ctx: QueryCtx, page: Page): Selectable & PromiseLike<Related[]>;
   list(rows: CatalogRow[], related: Related[]): Out[];
   /** One entry after create (`created`, so nothing relates to it yet) or update. */
-  one(db: Db, regiao: string, row: CatalogRow, created: boolean): Promise<Out> | Out;
+  one(ctx: QueryCtx, row: CatalogRow, created: boolean): Promise<Out> | Out;
 }
 
 export const plainPresenter = <F extends CatalogField>(
   field: F,
 ): CatalogPresenter<ReturnType<typeof toCatalogResponse<F>>> => ({
   list: (rows) => rows.map((row) => toCatalogResponse(field, row)),
-  one: (_db, _regiao, row) => toCatalogResponse(field, row),
+  one: (_ctx, row) => toCatalogResponse(field, row),
 });

@@ -6,7 +6,8 @@ import { ApiError } from '../../lib/errors';
 import { fromCentavos, toCentavos } from '../../lib/money';
 import { isPaged, pageBounds } from '../../lib/pagination';
 import { toCatalogResponse, type CatalogPresenter, type CatalogResponse } from './catalogs';
-import { logStatement, type LogCtx } from '../core/activity-log';
+import { logStatement } from '../core/activity-log';
+import type { Ctx, QueryCtx } from '../core/context';
 
 /**
  * Event types: a catalog (services/catalogs/catalogs.ts) whose entries carry the region's price of each
@@ -59,7 +60,7 @@ const selectPrecos = (db: Db) =>
  * region's prices (or the page's), grouped here, whatever the number of types.
  */
 export const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
-  related(db, regiao, page) {
+  related({ db, regiao }, page) {
     // A page of types reads only its types' prices (a subquery: D1 binds at most 100 parameters).
     const { limit, offset } = pageBounds(page);
     const pageIds = isPaged(page)
@@ -87,7 +88,7 @@ export const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
     }
     return rows.map((row) => ({ ...toCatalogResponse('nome', row), precos: byTipo.get(row.id) ?? [] }));
   },
-  async one(db, regiao, row, created) {
+  async one({ db, regiao }, row, created) {
     const found = created
       ? []
       : await selectPrecos(db)
@@ -104,9 +105,7 @@ export const eventoPresenter: CatalogPresenter<EventoBody, PrecoRow> = {
  * Answers the price's id (unchanged when replaced).
  */
 export async function savePrice(
-  db: Db,
-  log: LogCtx,
-  regiao: string,
+  { db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>,
   input: { tipo_evento_id: string; funcao_profissional_id: string; valor: number },
 ): Promise<string> {
   const now = nowIso();
@@ -168,7 +167,7 @@ async function missingReference(db: Db, regiao: string, tipoEventoId: string) {
 }
 
 /** One query: the event type (404 when not in the region) left-joined with its prices. */
-export async function listPrices(db: Db, regiao: string, id: string): Promise<PrecoBody[]> {
+export async function listPrices({ db, regiao }: QueryCtx, id: string): Promise<PrecoBody[]> {
   const rows = await db
     .select({ tipoId: tiposEventos.id, ...precoColumns })
     .from(tiposEventos)

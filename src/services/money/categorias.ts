@@ -39,17 +39,22 @@ export async function listCategorias({ db, regiao }: QueryCtx, page: Page) {
   const [rows, [n]] = await writeThenRead(
     db,
     [ensureSystemCategories(db, regiao)],
-    [listCatalog(db, cat, regiao, page), countCatalog(db, cat, regiao)],
+    [listCatalog({ db, regiao }, cat, page), countCatalog({ db, regiao }, cat)],
   );
   return { rows: (rows as CategoriaFinanceiraRow[]).map(toCategoriaResponse), total: n?.n ?? 0 };
 }
 
 /** The generic catalog insert with the category's tipo; the system categories go first, so a user category never takes a system name. */
 export async function createCategoria({ db, regiao, write }: QueryCtx & Pick<WriteCtx, 'write'>, body: CategoriaBody) {
-  const row = await insertCatalog(db, write, cat, regiao, body.nome, {
-    extra: { tipo: body.tipo, sistema: null },
-    before: { categories: run(ensureSystemCategories(db, regiao)) },
-  });
+  const row = await insertCatalog(
+    { db, write, regiao },
+    {
+      table: cat,
+      label: body.nome,
+      extra: { tipo: body.tipo, sistema: null },
+      before: { categories: run(ensureSystemCategories(db, regiao)) },
+    },
+  );
   return toCategoriaResponse(row);
 }
 
@@ -63,29 +68,42 @@ const systemCategory = () =>
  * update's own guard.
  */
 export async function updateCategoria({ db, log, regiao }: RegionWriter, id: string, body: CategoriaBody) {
-  const row = await updateCatalog(db, log, cat, regiao, id, body.nome, 'categoria não encontrada', {
-    extra: { tipo: body.tipo },
-    guard: and(
-      isNull(cat.sistema),
-      or(
-        eq(cat.tipo, body.tipo),
-        sql`not exists (select 1 from ${lancamentos} where ${lancamentos.categoriaId} = ${id})`,
+  const row = await updateCatalog(
+    { db, log, regiao },
+    {
+      table: cat,
+      id,
+      label: body.nome,
+      missing: 'categoria não encontrada',
+      extra: { tipo: body.tipo },
+      guard: and(
+        isNull(cat.sistema),
+        or(
+          eq(cat.tipo, body.tipo),
+          sql`not exists (select 1 from ${lancamentos} where ${lancamentos.categoriaId} = ${id})`,
+        ),
       ),
-    ),
-    notFound: categoriaNotFound,
-    refused: (current) =>
-      current.sistema !== null
-        ? systemCategory()
-        : new ApiError('IN_USE', 'tipo: a categoria já tem lançamentos; o tipo não pode mudar'),
-  });
+      notFound: categoriaNotFound,
+      refused: (current) =>
+        current.sistema !== null
+          ? systemCategory()
+          : new ApiError('IN_USE', 'tipo: a categoria já tem lançamentos; o tipo não pode mudar'),
+    },
+  );
   return toCategoriaResponse(row);
 }
 
 /** System categories are never deleted (409 INVALID_STATE); a category with entries is 409 IN_USE (foreign key). */
 export async function deleteCategoria({ db, log, regiao }: RegionWriter, id: string) {
-  await deleteCatalog(db, log, cat, regiao, id, 'categoria não encontrada', {
-    guard: isNull(cat.sistema),
-    notFound: categoriaNotFound,
-    refused: systemCategory,
-  });
+  await deleteCatalog(
+    { db, log, regiao },
+    {
+      table: cat,
+      id,
+      missing: 'categoria não encontrada',
+      guard: isNull(cat.sistema),
+      notFound: categoriaNotFound,
+      refused: systemCategory,
+    },
+  );
 }
