@@ -61,13 +61,13 @@ async function buildEveryShape() {
     for (const page of [{}, { limit: 10, offset: 20 }]) {
       for (const f of [{}, { de: '2027-01-01', ate: '2027-02-01', fot_id: id }])
         agendaListSelects({ db, regiao: 'SP' }, scope, { ...f, ...page });
-      profissionaisListSelects(db, scope, 'SP', page);
+      profissionaisListSelects({ db, regiao: 'SP' }, scope, page);
       for (const empresa of [undefined, id]) fotListSelects(db, scope, 'SP', empresa, page);
       for (const f of [{}, { funcao_id: id, ate: '2027-02-01' }, { cidade: 'Recife', uf: 'pe', tipo_evento_id: id }])
         vagasSelects({ db }, scope, { ...f, ...page });
     }
     agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
-    profissionalByIdSelects(db, scope, 'SP', id);
+    profissionalByIdSelects({ db, regiao: 'SP' }, scope, id);
     fotByIdSelect(db, scope, 'SP', id);
     logPageSelect(db, scope, 'SP', { limit: 50 });
     logPageSelect(db, scope, 'SP', { limit: 50, entidade: 'convites', de: '2027-01-01', antes: { seq: 10 } });
@@ -80,7 +80,7 @@ async function buildEveryShape() {
     releaseLoginAttempt(db, ids);
     releaseLoginAttempt(db, ids, keys[0]);
   }
-  await newSession(db, getConfig(env), { id, role: 'profissional', empresaId: null });
+  await newSession({ db, config: getConfig(env) }, { id, role: 'profissional', empresaId: null });
   bindSample(loginLog, undefined);
   const fotRequired = ['id', 'regiao', 'fot', 'empresaId', 'cursoId', 'anoFormaturaId', 'createdAt', 'updatedAt'];
   const fotOptional = ['instituicao', 'cidade', 'estado', 'observacoes', 'gastosCaptacaoCentavos', 'preVenda'];

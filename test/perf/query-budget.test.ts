@@ -265,7 +265,7 @@ async function calls(): Promise<Call[]> {
   const email = () => `${uniq('b')}@example.com`;
   // A live reset token (as e-mailed) for the reset-password case.
   const resetting = await makeUser();
-  const outboxId = await requestPasswordReset(db, getConfig(env), resetting.email, new Date());
+  const outboxId = await requestPasswordReset({ db, config: getConfig(env) }, resetting.email, new Date());
   const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId!));
   const resetToken = await openSecret(env.JWT_SECRET, mail!.segredo!);
   const invited = await makeUser({ role: 'profissional' });

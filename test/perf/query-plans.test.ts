@@ -223,7 +223,7 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // Its listed profiles, one row kept by triggers (drizzle/0025).
     'professionals of a region (administrator)',
-    () => planOf(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[1]!),
+    () => planOf(profissionaisListSelects({ db, regiao: 'SP' }, { id: ID, ...admin }, { limit: 50 })[1]!),
     [KEPT_ROW],
     [KEPT_ROW],
   ],
@@ -250,7 +250,7 @@ for (const [name, q] of [
 // GET /api/profissionais?limit=50 (an administrator): the page walks profissionais_regiao_nome_login_idx.
 hot.push([
   'page of professionals of a region',
-  () => bound(profissionaisListSelects(db, { id: ID, ...admin }, 'SP', { limit: 50 })[0]),
+  () => bound(profissionaisListSelects({ db, regiao: 'SP' }, { id: ID, ...admin }, { limit: 50 })[0]),
   'profissionais',
 ]);
 

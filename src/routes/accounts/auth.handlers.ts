@@ -8,7 +8,7 @@ import { assertCookieRequestOrigin } from '../../middleware/csrf';
 import * as authFlows from '../../services/accounts/auth';
 import { clientOf } from '../../services/accounts/sessions';
 import { accountSelect, accountSelectLive, toLoginResponse, type Account } from '../../services/accounts/users';
-import { foldedHandler, handler, logCtx, mailOf, pushOf } from '../route';
+import { foldedHandler, handler } from '../route';
 import * as r from './auth.routes';
 
 type Tokens = { access: { token: string; expiresAt: string }; refreshToken: string };
@@ -47,11 +47,11 @@ const tokenFields = (t: Tokens) => ({
 
 const clientIp = (c: Context<AppEnv>) => clientOf(c.req.header('cf-connecting-ip'));
 
-export const register = handler(r.register, async (c) => {
+export const register = handler(r.register, async (c, ctx) => {
   const input = c.req.valid('json');
   if (isAdmin(input.role))
     throw new ApiError('ROLE_NOT_ALLOWED', `role: ${input.role} não pode ser escolhido no cadastro`);
-  const { id, session } = await authFlows.register(c.get('db'), c.get('config'), logCtx(c), clientIp(c), input);
+  const { id, session } = await authFlows.register(ctx, clientIp(c), input);
   setSessionCookies(c, session);
   return c.json(
     { id, ...tokenFields(session), message: 'cadastro feito: a conta aguarda a aprovação de um administrador' },
@@ -59,16 +59,8 @@ export const register = handler(r.register, async (c) => {
   );
 });
 
-export const login = handler(r.login, async (c) => {
-  const { email, senha } = c.req.valid('json');
-  const { account, session } = await authFlows.login(
-    c.get('db'),
-    c.get('config'),
-    logCtx(c),
-    clientIp(c),
-    email,
-    senha,
-  );
+export const login = handler(r.login, async (c, ctx) => {
+  const { account, session } = await authFlows.login(ctx, clientIp(c), c.req.valid('json'));
   setSessionCookies(c, session);
   return c.json(toLoginResponse(account, tokenFields(session)), 200);
 });
@@ -81,12 +73,12 @@ function presentedRefreshToken(c: Context<AppEnv>, body: { refresh_token?: strin
   return cookie;
 }
 
-export const refresh = handler(r.refresh, async (c) => {
+export const refresh = handler(r.refresh, async (c, ctx) => {
   const token = presentedRefreshToken(c, c.req.valid('json'));
   if (!token)
     throw new ApiError('INVALID_REFRESH_TOKEN', 'nenhum token de renovação: envie refresh_token no corpo ou no cookie');
   try {
-    const session = await authFlows.refresh(c.get('db'), c.get('config'), logCtx(c), token);
+    const session = await authFlows.refresh(ctx, token);
     setSessionCookies(c, session);
     return c.json(tokenFields(session), 200);
   } catch (err) {
@@ -95,11 +87,11 @@ export const refresh = handler(r.refresh, async (c) => {
   }
 });
 
-export const logout = handler(r.logout, async (c) => {
+export const logout = handler(r.logout, async (c, ctx) => {
   const body = c.req.valid('json');
   // The session of the refresh token ends: its family, and with it every access token issued in it.
   const token = body.refresh_token ?? getCookie(c, 'refresh_token');
-  if (token) await authFlows.logout(c.get('db'), logCtx(c), token);
+  if (token) await authFlows.logout(ctx, token);
   clearSessionCookies(c);
   return c.json({ message: 'sessão encerrada' }, 200);
 });
@@ -111,13 +103,8 @@ export const getMe = foldedHandler(r.getMe, async (c, { read }) => {
   return c.json(toLoginResponse(account as Account, { access_token: '', expires_at: '' }), 200);
 });
 
-export const updateMe = handler(r.updateMe, async (c) => {
-  const db = c.get('db');
-  const config = c.get('config');
-  const user = c.get('user');
-  const notices = { config, send: mailOf(c), push: pushOf(c), now: new Date() };
-  const body = c.req.valid('json');
-  const { account, session } = await authFlows.updateMe(db, config, logCtx(c), clientIp(c), user, body, notices);
+export const updateMe = handler(r.updateMe, async (c, ctx) => {
+  const { account, session } = await authFlows.updateMe(ctx, clientIp(c), c.req.valid('json'));
   if (session) setSessionCookies(c, session);
   return c.json(toLoginResponse(account, session ? tokenFields(session) : { access_token: '', expires_at: '' }), 200);
 });

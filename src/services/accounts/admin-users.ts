@@ -2,15 +2,16 @@ import { and, asc, eq, getTableColumns, isNotNull, or, sql, type SQL } from 'dri
 import type { Db } from '../../db/client';
 import { keptCount } from '../../db/kept-count';
 import { withTotal } from '../../db/list-total';
-import { calendarios, empresas, users, type AuthUser, type Role } from '../../db/schema';
+import { calendarios, empresas, users, type Role } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { pageBounds, type Page } from '../../lib/pagination';
 import { isAdmin } from '../../lib/permissions';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { changed, created, loggedDelete, logRowWrite, logStatement } from '../core/activity-log';
+import type { Ctx } from '../core/context';
 import { CALENDAR_ROLES } from '../../lib/permissions';
 import { feedRefColumns, type FeedRef } from '../../db/schema/operacoes';
-import { prepareNotifications, type Push } from '../core/notifications';
+import { prepareNotifications } from '../core/notifications';
 import { assertRefsInRegion } from '../core/references';
 import {
   adminProfileStatements,
@@ -54,7 +55,11 @@ async function findTarget(db: Db, id: string) {
  * A page of users matching `where` and their total, in one round trip (db/list-total.ts). The total
  * is the count triggers keep of `kept` (drizzle/0037: '' every account, 'pendentes' those waiting).
  */
-async function pageOfUsers(db: Db, where: SQL | undefined, kept: '' | 'pendentes', order: SQL[], page: Page) {
+async function pageOfUsers(
+  db: Db,
+  { where, kept, order }: { where?: SQL; kept: '' | 'pendentes'; order: SQL[] },
+  page: Page,
+) {
   const { limit, offset } = pageBounds(page);
   return withTotal(
     db,
@@ -69,18 +74,16 @@ async function pageOfUsers(db: Db, where: SQL | undefined, kept: '' | 'pendentes
 }
 
 /** Every account, by name, and the total. */
-export async function listUsers(db: Db, page: Page) {
-  const { rows, total } = await pageOfUsers(db, undefined, '', [asc(users.nome), asc(users.id)], page);
+export async function listUsers({ db }: Pick<Ctx, 'db'>, page: Page) {
+  const { rows, total } = await pageOfUsers(db, { kept: '', order: [asc(users.nome), asc(users.id)] }, page);
   return { users: rows.map((row) => toUserResponse(row.user, row.companyName)), total };
 }
 
 /** Accounts waiting for approval, oldest first, and the total. */
-export async function pendingUsers(db: Db, page: Page) {
+export async function pendingUsers({ db }: Pick<Ctx, 'db'>, page: Page) {
   const { rows, total } = await pageOfUsers(
     db,
-    eq(users.ativo, false),
-    'pendentes',
-    [asc(users.createdAt), asc(users.id)],
+    { where: eq(users.ativo, false), kept: 'pendentes', order: [asc(users.createdAt), asc(users.id)] },
     page,
   );
   return {
@@ -92,7 +95,7 @@ export async function pendingUsers(db: Db, page: Page) {
   };
 }
 
-export async function getUser(db: Db, id: string) {
+export async function getUser({ db }: Pick<Ctx, 'db'>, id: string) {
   const [row] = await selectUsers(db).where(eq(users.id, id));
   if (!row) throw new ApiError('NOT_FOUND', 'usuário não encontrado');
   return toUserResponse(row.user, row.companyName);
@@ -100,10 +103,7 @@ export async function getUser(db: Db, id: string) {
 
 /** An active account; an administrator role also gets a professional profile in the region. */
 export async function createUser(
-  db: Db,
-  log: LogCtx,
-  caller: AuthUser,
-  regiao: string,
+  { db, log, user: caller, regiao }: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>,
   input: RegisterInput & { senha: string },
 ) {
   assertMayActOn(caller, input.role);
@@ -124,22 +124,27 @@ export async function createUser(
 }
 
 /** Answers the deleted account's calendar feed, if it had one. */
-export async function deleteUser(db: Db, log: LogCtx, caller: AuthUser, id: string): Promise<FeedRef | null> {
+export async function deleteUser(
+  { db, log, user: caller }: Pick<Ctx, 'db' | 'log' | 'user'>,
+  id: string,
+): Promise<FeedRef | null> {
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode excluir a própria conta');
   const target = await findTarget(db, id);
   assertMayActOn(caller, target.role);
   const where = and(eq(users.id, id), notLastSuperadmin);
   const [, , res] = await db.batch([
     deletePendingProfile(db, id),
-    logRowWrite(db, log, users, where, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
-    db.delete(users).where(where),
+    ...loggedDelete({ db, log }, { table: users, where }, { acao: 'users.delete', entidade: 'users' }),
   ]);
   if (res.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
   return target.feed;
 }
 
 /** Approves a pending account (and its profile); the user is told once. */
-export async function approveUser(db: Db, log: LogCtx, caller: AuthUser, id: string, push: Push) {
+export async function approveUser(
+  { db, log, user: caller, push }: Pick<Ctx, 'db' | 'log' | 'user' | 'push'>,
+  id: string,
+) {
   // Activating a SUPERADMIN account is acting on a SUPERADMIN (docs/decisions.md#d4): checked in the statements.
   const mayTouch = mayActOnRow(caller);
   // The user is told once: the guard (evaluated in the batch, before the update) holds only while pending.
@@ -184,13 +189,9 @@ const ownerWithoutCompany = () =>
  * the account's calendar feed when the new role has none (D1 refuses it from now on), else null.
  */
 export async function changeRole(
-  db: Db,
-  log: LogCtx,
-  caller: AuthUser,
-  regiao: string,
+  { db, log, user: caller, regiao, push }: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao' | 'push'>,
   id: string,
   input: { role: Role; empresa_id?: string | null },
-  push: Push,
 ): Promise<FeedRef | null> {
   const { role } = input;
   if (id === caller.id) throw new ApiError('FORBIDDEN', 'você não pode mudar o próprio perfil');
@@ -198,7 +199,7 @@ export async function changeRole(
   assertMayActOn(caller, target.role, role);
   const keepsCompany = input.empresa_id === undefined;
   if (role === 'EVENT_OWNER' && (keepsCompany ? !target.empresaId : !input.empresa_id)) throw ownerWithoutCompany();
-  await assertRefsInRegion(db, regiao, [
+  await assertRefsInRegion({ db, regiao }, [
     {
       field: 'empresa_id',
       table: empresas,

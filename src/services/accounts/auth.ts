@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import {
   notifications,
   profissionais,
@@ -8,8 +7,7 @@ import {
   type AuthUser,
   type NotificationRow,
 } from '../../db/schema';
-import { cachedBatch, returned, rows, run, runBatch, type Ready, type Statements } from '../../db/cached-batch';
-import type { Config } from '../../env';
+import { cachedBatch, returned, rows, run, runBatch, type Ready } from '../../db/cached-batch';
 import { ApiError } from '../../lib/errors';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { sha256Hex } from '../../lib/tokens';
@@ -17,20 +15,15 @@ import {
   changed,
   created,
   LOG_PARAMS,
+  loggedUpdate,
   logOf,
   logRowWrite,
   logStatement,
   logValues,
   type LogCtx,
 } from '../core/activity-log';
-import {
-  pixChangeNotices,
-  pixOf,
-  profissionalColumns,
-  withoutOwnRegime,
-  withPixChecked,
-  type PixNoticeCtx,
-} from './profile';
+import type { Ctx } from '../core/context';
+import { pixChangeNotices, pixOf, profissionalColumns, withoutOwnRegime, withPixChecked } from './profile';
 import {
   attemptStatements,
   endSession,
@@ -51,28 +44,26 @@ import { accountByEmail, accountQuery, assertCompany, userValues, type RegisterI
 
 /**
  * The authentication flows (docs/decisions.md#d3, SECURITY.md): registration, login, refresh,
- * logout and the caller's own account update. Each takes the database, the config, the log context
- * and the client (CF-Connecting-IP) as plain values; the routes set and clear the cookies.
+ * logout and the caller's own account update. Each takes the request's context (the database, the
+ * config, who acts) and the client (CF-Connecting-IP); the routes set and clear the cookies.
  */
 
 /** A refresh refused because the session is over: the route also clears the session cookies. */
 export class SessionEnded extends ApiError {}
 
+/** What the authentication flows need of the request's context. */
+type AuthCtx = Pick<Ctx, 'db' | 'config' | 'log'>;
+
 /** Self-registration: a pending account and its first session. */
-export async function register(
-  db: Db,
-  config: Config,
-  log0: LogCtx,
-  client: string,
-  input: RegisterInput & { senha: string },
-) {
+export async function register(ctx: AuthCtx, client: string, input: RegisterInput & { senha: string }) {
+  const { db } = ctx;
   // Counted before anything else (and before the PBKDF2 hash): anonymous sign-ups are limited per client.
   await takeRegisterAttempt(db, client);
   await assertCompany(db, input.role, input.empresa_id);
   const values = userValues(input, await hashPassword(input.senha), false);
-  const session = await newSession(db, config, values);
+  const session = await newSession(ctx, values);
   // The new account is the actor of its own registration.
-  const log: LogCtx = { ...log0, atorId: values.id, atorRole: values.role };
+  const log: LogCtx = { ...ctx.log, atorId: values.id, atorRole: values.role };
   await runBatch(db, {
     user: run(db.insert(users).values(values)),
     session: session.insert,
@@ -89,7 +80,8 @@ export async function register(
 }
 
 /** Login with e-mail and password, under the attempt limits. */
-export async function login(db: Db, config: Config, log: LogCtx, client: string, email: string, senha: string) {
+export async function login(ctx: AuthCtx, client: string, { email, senha }: { email: string; senha: string }) {
+  const { db, log } = ctx;
   const keys = failureKeys(email, client);
   // The attempt is counted before the password is checked, so parallel guesses cannot outrun the limit.
   // The account is read in the reservation's batch: one round trip for both.
@@ -112,7 +104,7 @@ export async function login(db: Db, config: Config, log: LogCtx, client: string,
     await runBatch(db, { release: releaseLoginAttempt(db, attempt), log: run(failed('conta_pendente')) });
     throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador', { status: 401 });
   }
-  const session = await newSession(db, config, account.user);
+  const session = await newSession(ctx, account.user);
   await runBatch(db, {
     session: session.insert,
     release: releaseLoginAttempt(db, attempt, keys[0]),
@@ -133,7 +125,8 @@ export const loginLog = cachedBatch({
 });
 
 /** Exchanges a refresh token (spent once, with a grace window) for a new session. */
-export async function refresh(db: Db, config: Config, log: LogCtx, token: string) {
+export async function refresh(ctx: AuthCtx, token: string) {
+  const { db, log } = ctx;
   const row = await findRefreshToken(db, token);
   if (!row) throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação inválido');
   if (row.revokedAt && !row.replacedBy) {
@@ -174,10 +167,11 @@ export async function refresh(db: Db, config: Config, log: LogCtx, token: string
     throw new ApiError('ACCOUNT_PENDING', 'conta aguardando aprovação de um administrador', { status: 401 });
   // A token replaced moments ago (two tabs, a retry) or a rotation lost to a concurrent request
   // answers the same successor (security review 5).
+  const presented = { row, token, user };
   const session =
     (row.revokedAt
       ? undefined
-      : await rotate(db, config, row, token, user, (newId) => [
+      : await rotate(ctx, presented, (newId) => [
           logStatement(
             db,
             { ...log, atorId: user.id, atorRole: user.role },
@@ -188,13 +182,13 @@ export async function refresh(db: Db, config: Config, log: LogCtx, token: string
               when: sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.id} = ${newId})`,
             },
           ),
-        ])) ?? (await replayRotation(db, config, row, token, user));
+        ])) ?? (await replayRotation(ctx, presented));
   if (!session) throw new ApiError('INVALID_REFRESH_TOKEN', 'token de renovação já usado: entre de novo');
   return session;
 }
 
 /** Ends the session (refresh-token family) of the presented token. */
-export async function logout(db: Db, log: LogCtx, token: string) {
+export async function logout({ db, log }: Pick<Ctx, 'db' | 'log'>, token: string) {
   // Logged when a session really ends, with the token's owner as the actor. The outer row is the
   // presented token; the session ends if any token of its family is still live.
   const tokenHash = await sha256Hex(token);
@@ -209,105 +203,33 @@ export async function logout(db: Db, log: LogCtx, token: string) {
   await db.batch([entry, endSession(db, tokenHash)]);
 }
 
-/** PUT /api/me: own name, phone, password (under the attempt limits) and profile fields. */
-export async function updateMe(
-  db: Db,
-  config: Config,
-  log: LogCtx,
-  client: string,
-  user: AuthUser,
-  body: {
-    nome?: string;
-    telefone?: string | null;
-    senha_atual?: string;
-    nova_senha?: string;
-    profissional?: Record<string, unknown>;
-  },
-  notices: PixNoticeCtx,
-) {
-  // The PIX pair and the regime are checked against the stored profile first (docs/decisions.md#d18-finance),
-  // before any password attempt is counted: a read for validation only.
-  let profissional = body.profissional;
-  let told: Awaited<ReturnType<typeof pixChangeNotices>> | undefined;
-  const profileWhere = eq(profissionais.usuarioId, user.id);
-  if (
-    profissional &&
-    (profissional.conta_pix !== undefined ||
-      profissional.tipo_chave_pix !== undefined ||
-      profissional.regime_fiscal !== undefined)
-  ) {
-    const [stored] = await db
-      .select({
-        contaPix: profissionais.contaPix,
-        tipoChavePix: profissionais.tipoChavePix,
-        regimeFiscal: profissionais.regimeFiscal,
-        regiao: profissionais.regiao,
-      })
-      .from(profissionais)
-      .where(profileWhere);
-    if (stored) {
-      profissional = withPixChecked(withoutOwnRegime(user, profissional, stored.regimeFiscal), stored);
-      const pix = pixOf(profissional);
-      if (pix) told = await pixChangeNotices(db, notices, profileWhere, pix, stored.regiao, user);
-    }
-  }
-  let sessionWrites: Statements = {};
+/** What PUT /api/me may change. */
+export interface MeInput {
+  nome?: string;
+  telefone?: string | null;
+  senha_atual?: string;
+  nova_senha?: string;
+  profissional?: Record<string, unknown>;
+}
+
+/** The caller's own account update: the flows above, and the caller, its push and e-mail channels. */
+type MeCtx = AuthCtx & Pick<Ctx, 'user' | 'push' | 'mail'>;
+
+/**
+ * PUT /api/me: own name, phone, password (under the attempt limits) and profile fields, in steps:
+ * the profile fields checked against the stored profile, the password checked, then one batch
+ * that writes everything and reads the account back.
+ */
+export async function updateMe(ctx: MeCtx, client: string, body: MeInput) {
+  const { db, log, user } = ctx;
+  // Before any password attempt is counted.
+  const profile = await checkedProfile(ctx, body.profissional);
+  const password = body.nova_senha === undefined ? undefined : await changedPassword(ctx, client, body);
   const userSet: Partial<typeof users.$inferInsert> = { updatedAt: new Date().toISOString() };
   if (body.nome !== undefined) userSet.nome = body.nome;
   if (body.telefone !== undefined) userSet.telefone = body.telefone;
-
-  let session: Awaited<ReturnType<typeof newSession>> | undefined;
-  if (body.nova_senha !== undefined) {
-    // senha_atual is a password guess like a login's: the same counters and limits (security review 4).
-    // The attempt is taken in the same batch as the hash is read, so the route keeps its round trips.
-    const keys = failureKeys(user.email, client);
-    const { ids, insert } = attemptStatements(db, keys);
-    const read = rows(db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id)));
-    const {
-      taken,
-      read: [row],
-    } = await runBatch(db, { taken: insert, read });
-    const attempt = await settleAttempt(db, keys, ids, taken);
-    if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
-      await failLoginAttempt(db, attempt, [
-        logStatement(db, log, {
-          acao: 'users.update_me_failed',
-          entidade: 'users',
-          entidadeId: user.id,
-          dados: { motivo: { depois: 'senha_atual_incorreta' } },
-        }),
-      ]);
-      throw new ApiError('VALIDATION_FAILED', 'senha_atual: não é a senha atual');
-    }
-    userSet.senhaHash = await hashPassword(body.nova_senha);
-    session = await newSession(db, config, user);
-    sessionWrites = {
-      revoke: run(revokeAllOfUser(db, user.id)),
-      session: session.insert,
-      release: releaseLoginAttempt(db, attempt, keys[0]),
-    };
-  }
-  let profileWrites: Statements = {};
-  // The PIX change's notifications and e-mail, before the profile's update (they compare with the stored key).
-  let pixWrites: { pixNotes: Ready<NotificationRow[]>; pixMail: Ready<{ changes: number }> } | undefined;
-  if (profissional) {
-    const cols = profissionalColumns(profissional);
-    if (Object.keys(cols).length > 0) {
-      const where = profileWhere;
-      if (told) pixWrites = { pixNotes: returned(notifications, told.notify), pixMail: run(told.mail) };
-      profileWrites = {
-        profileLog: run(
-          logRowWrite(db, log, profissionais, where, {
-            acao: 'profissionais.update',
-            entidade: 'profissionais',
-            regiao: profissionais.regiao,
-            dados: changed(profissionais, cols),
-          }),
-        ),
-        profile: run(db.update(profissionais).set(cols).where(where)),
-      };
-    }
-  }
+  if (password) userSet.senhaHash = password.senhaHash;
+  const { pix, profile: profileWrites } = profileStatements(ctx, profile);
   // The account is read back in the same batch as the writes: one round trip.
   const results = await runBatch(db, {
     log: run(
@@ -315,17 +237,104 @@ export async function updateMe(
         acao: 'users.update_me',
         entidade: 'users',
         // The new password is never logged, only that it changed.
-        dados: { ...changed(users, userSet), ...(session ? { credencial: { depois: 'alterada' } } : {}) },
+        dados: { ...changed(users, userSet), ...(password ? { credencial: { depois: 'alterada' } } : {}) },
       }),
     ),
     update: run(db.update(users).set(userSet).where(eq(users.id, user.id))),
-    ...sessionWrites,
-    ...pixWrites,
+    ...password?.writes,
+    // The PIX change's notifications and e-mail, before the profile's update (they compare with the stored key).
+    ...pix,
     ...profileWrites,
     account: rows(accountQuery(db, eq(users.id, user.id))),
   });
-  if (told && results.pixNotes && results.pixMail) told.settle(results.pixNotes, results.pixMail);
+  if (profile.told && results.pixNotes && results.pixMail) profile.told.settle(results.pixNotes, results.pixMail);
   const [account] = results.account;
   if (!account) throw new ApiError('UNAUTHENTICATED', 'token de acesso inválido ou expirado');
-  return { account, session };
+  return { account, session: password?.session };
+}
+
+/** The caller's own professional profile. */
+const ownProfile = (user: Pick<AuthUser, 'id'>) => eq(profissionais.usuarioId, user.id);
+
+interface CheckedProfile {
+  profissional?: Record<string, unknown>;
+  /** The notices of a change of the PIX pair, for the batch. */
+  told?: Awaited<ReturnType<typeof pixChangeNotices>>;
+}
+
+/**
+ * The profile fields of PUT /api/me: the PIX pair and the regime are checked against the stored
+ * profile (docs/decisions.md#d18-finance), a read for validation only.
+ */
+async function checkedProfile(ctx: MeCtx, sent: Record<string, unknown> | undefined): Promise<CheckedProfile> {
+  const { db, user } = ctx;
+  if (!sent || (sent.conta_pix === undefined && sent.tipo_chave_pix === undefined && sent.regime_fiscal === undefined))
+    return { profissional: sent };
+  const [stored] = await db
+    .select({
+      contaPix: profissionais.contaPix,
+      tipoChavePix: profissionais.tipoChavePix,
+      regimeFiscal: profissionais.regimeFiscal,
+      regiao: profissionais.regiao,
+    })
+    .from(profissionais)
+    .where(ownProfile(user));
+  if (!stored) return { profissional: sent };
+  const profissional = withPixChecked(withoutOwnRegime(user, sent, stored.regimeFiscal), stored);
+  const pair = pixOf(profissional);
+  const told = pair
+    ? await pixChangeNotices(ctx, { where: ownProfile(user), pair, regiao: stored.regiao, actor: user })
+    : undefined;
+  return { profissional, told };
+}
+
+/**
+ * A new password: senha_atual is a password guess like a login's, under the same counters and limits
+ * (security review 4). The attempt is taken in the same batch as the hash is read, so the route
+ * keeps its round trips. Answers the new hash, the new session and its writes.
+ */
+async function changedPassword(ctx: MeCtx, client: string, body: MeInput) {
+  const { db, log, user } = ctx;
+  const keys = failureKeys(user.email, client);
+  const { ids, insert } = attemptStatements(db, keys);
+  const read = rows(db.select({ senhaHash: users.senhaHash }).from(users).where(eq(users.id, user.id)));
+  const {
+    taken,
+    read: [row],
+  } = await runBatch(db, { taken: insert, read });
+  const attempt = await settleAttempt(db, { keys, ids, taken });
+  if (!row || !(await verifyPassword(body.senha_atual ?? '', row.senhaHash))) {
+    await failLoginAttempt(db, attempt, [
+      logStatement(db, log, {
+        acao: 'users.update_me_failed',
+        entidade: 'users',
+        entidadeId: user.id,
+        dados: { motivo: { depois: 'senha_atual_incorreta' } },
+      }),
+    ]);
+    throw new ApiError('VALIDATION_FAILED', 'senha_atual: não é a senha atual');
+  }
+  const senhaHash = await hashPassword(body.nova_senha!);
+  const session = await newSession(ctx, user);
+  const writes = {
+    revoke: run(revokeAllOfUser(db, user.id)),
+    session: session.insert,
+    release: releaseLoginAttempt(db, attempt, keys[0]),
+  };
+  return { senhaHash, session, writes };
+}
+
+/** The profile's logged update (when it changes a column) and, before it, the notices of its PIX change. */
+function profileStatements({ db, log, user }: MeCtx, { profissional, told }: CheckedProfile) {
+  const cols = profissional ? profissionalColumns(profissional) : {};
+  if (Object.keys(cols).length === 0) return {};
+  const [entry, update] = loggedUpdate(
+    { db, log },
+    { table: profissionais, where: ownProfile(user), set: cols },
+    { acao: 'profissionais.update', entidade: 'profissionais', regiao: profissionais.regiao },
+  );
+  const pix: { pixNotes: Ready<NotificationRow[]>; pixMail: Ready<{ changes: number }> } | undefined = told
+    ? { pixNotes: returned(notifications, told.notify), pixMail: run(told.mail) }
+    : undefined;
+  return { pix, profile: { profileLog: run(entry), profile: run(update) } };
 }

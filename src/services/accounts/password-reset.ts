@@ -1,7 +1,6 @@
 import { logStatement, type LogCtx } from '../core/activity-log';
 import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
 import { insertWhere } from '../../db/guarded';
 import {
   emailOutbox,
@@ -15,6 +14,7 @@ import type { Config } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { newRefreshToken, sha256Hex } from '../../lib/tokens';
+import type { Ctx } from '../core/context';
 import { prepareEmail } from '../core/mail';
 import { mayActOnRow, superadminOnly } from './users';
 
@@ -36,6 +36,15 @@ export const RESET_WINDOW_MS = 60 * 60 * 1000;
 
 type Stmt = BatchItem<'sqlite'>;
 
+/**
+ * What these flows need of the request's context: the session, the config's signing key (and
+ * more), and who acts (none outside a request: tests, scripts).
+ */
+type MailCtx<C extends keyof Config = never> = Pick<Ctx, 'db'> & {
+  config: Pick<Config, 'JWT_SECRET' | C>;
+  log?: LogCtx;
+};
+
 const invalidToken = () => new ApiError('INVALID_RESET_TOKEN', 'token inválido, já usado ou expirado');
 
 /** `(select <col> from users where id = <user>)`, for statements whose user is found inside the batch. */
@@ -49,11 +58,17 @@ const userField = (field: 'email' | 'nome', userId: SQL | string) =>
  * inside the batch (`userId` as SQL), so an unknown address runs exactly the same statements.
  */
 async function tokenAndEmail(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET'>,
-  opts: { userId: SQL | string; guard: SQL; tipo: 'redefinir' | 'convite'; emailTipo: EmailTipo; ttlSeconds: number },
-  now: Date,
+  { db, config }: MailCtx,
+  opts: {
+    userId: SQL | string;
+    guard: SQL;
+    tipo: 'redefinir' | 'convite';
+    emailTipo: EmailTipo;
+    ttlSeconds: number;
+    now: Date;
+  },
 ) {
+  const { now } = opts;
   const token = newRefreshToken();
   const tokenId = crypto.randomUUID();
   const at = now.toISOString();
@@ -100,27 +115,22 @@ async function tokenAndEmail(
  * Answers the outbox id to enqueue, or undefined when nothing is to be sent.
  */
 export async function requestPasswordReset(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET' | 'RESET_TOKEN_TTL_SECONDS'>,
+  ctx: MailCtx<'RESET_TOKEN_TTL_SECONDS'>,
   email: string,
-  now: Date,
-  log: LogCtx = NO_ACTOR,
+  now = new Date(),
 ): Promise<string | undefined> {
+  const { db, config, log = NO_ACTOR } = ctx;
   const since = new Date(now.getTime() - RESET_WINDOW_MS).toISOString();
   const userId = sql`(select ${users.id} from ${users} where ${users.email} = ${email})`;
   const sent = sql`(select count(*) from ${emailOutbox} where ${emailOutbox.para} = ${email} and ${emailOutbox.tipo} = 'redefinir_senha' and ${emailOutbox.createdAt} > ${since})`;
-  const { statements, outboxId } = await tokenAndEmail(
-    db,
-    config,
-    {
-      userId,
-      guard: sql`${userId} is not null and ${sent} < ${RESET_MAX_PER_WINDOW}`,
-      tipo: 'redefinir',
-      emailTipo: 'redefinir_senha',
-      ttlSeconds: config.RESET_TOKEN_TTL_SECONDS,
-    },
+  const { statements, outboxId } = await tokenAndEmail(ctx, {
+    userId,
+    guard: sql`${userId} is not null and ${sent} < ${RESET_MAX_PER_WINDOW}`,
+    tipo: 'redefinir',
+    emailTipo: 'redefinir_senha',
+    ttlSeconds: config.RESET_TOKEN_TTL_SECONDS,
     now,
-  );
+  });
   // Logged exactly when a link is sent (the same guard, evaluated before the token's own insert).
   const entry = logStatement(db, log, {
     acao: 'auth.forgot_password',
@@ -139,25 +149,25 @@ export async function requestPasswordReset(
  * after it, and the index of the token insert, whose `meta.changes` is 0 when the user does not exist.
  */
 export async function accessInvitation(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET'>,
+  ctx: MailCtx,
   userId: string,
-  now: Date,
-  /** A further condition on the user's row (the caller's right to act on it). */
-  allowed: SQL = sql`1`,
-) {
-  const { statements, outboxId } = await tokenAndEmail(
-    db,
-    config,
-    {
-      userId,
-      guard: sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${allowed})`,
-      tipo: 'convite',
-      emailTipo: 'convite_acesso',
-      ttlSeconds: INVITE_TTL_SECONDS,
-    },
+  {
     now,
-  );
+    allowed = sql`1`,
+  }: {
+    now: Date;
+    /** A further condition on the user's row (the caller's right to act on it). */
+    allowed?: SQL;
+  },
+) {
+  const { statements, outboxId } = await tokenAndEmail(ctx, {
+    userId,
+    guard: sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${allowed})`,
+    tipo: 'convite',
+    emailTipo: 'convite_acesso',
+    ttlSeconds: INVITE_TTL_SECONDS,
+    now,
+  });
   return { statements, outboxId };
 }
 
@@ -166,15 +176,13 @@ export async function accessInvitation(
  * SUPERADMIN invites a SUPERADMIN (services/accounts/users.ts mayActOnRow, checked in the statements).
  */
 export async function resendAccessInvitation(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET'>,
-  caller: Pick<AuthUser, 'role'>,
+  ctx: MailCtx & { user: Pick<AuthUser, 'role'> },
   userId: string,
-  now: Date,
-  log: LogCtx = NO_ACTOR,
+  now = new Date(),
 ) {
-  const allowed = mayActOnRow(caller);
-  const { statements, outboxId } = await accessInvitation(db, config, userId, now, allowed);
+  const { db, log = NO_ACTOR } = ctx;
+  const allowed = mayActOnRow(ctx.user);
+  const { statements, outboxId } = await accessInvitation(ctx, userId, { now, allowed });
   const entry = logStatement(db, log, {
     acao: 'users.access_invitation',
     entidade: 'users',
@@ -203,12 +211,9 @@ export const unusablePasswordHash = () => hashPassword(newRefreshToken());
  * the other gets 400 INVALID_RESET_TOKEN. Answers the outbox id of the e-mail.
  */
 export async function resetPassword(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET'>,
-  token: string,
-  novaSenha: string,
-  now: Date,
-  log: LogCtx = NO_ACTOR,
+  { db, config, log = NO_ACTOR }: MailCtx,
+  { token, novaSenha }: { token: string; novaSenha: string },
+  now = new Date(),
 ): Promise<string> {
   const at = now.toISOString();
   // Read first, so that a wrong token is refused before the (deliberately slow) password hash.

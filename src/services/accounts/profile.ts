@@ -4,7 +4,6 @@
  * write it. It lives with accounts so that both reach it in the domain order.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import {
   notifications,
   profissionais,
@@ -20,8 +19,9 @@ import { inferPixKey, pixKey } from '../../lib/brazil';
 import { ApiError } from '../../lib/errors';
 import { isAdmin } from '../../lib/permissions';
 import type { Config } from '../../env';
-import { prepareEmail, type SendMail } from '../core/mail';
-import { notifiedPush, type Push } from '../core/notifications';
+import type { Ctx } from '../core/context';
+import { prepareEmail } from '../core/mail';
+import { notifiedPush } from '../core/notifications';
 
 /** Mean of the ratings that are set, 2 decimals; null when none is. Always computed, never stored. */
 export function media(p: Pick<ProfissionalRow, 'qualTec' | 'educacaoSimpatia' | 'desempenhoEvento' | 'dispHorario'>) {
@@ -188,12 +188,15 @@ export function withoutOwnRegime<T extends Record<string, unknown>>(
   return rest as T;
 }
 
-/** What the notices of a PIX change need beyond the write: the e-mail writer, the push channel, the clock. */
-export interface PixNoticeCtx {
-  config: Pick<Config, 'JWT_SECRET'>;
-  send: SendMail;
-  push: Push;
-  now: Date;
+/** What the notices of a PIX change need of the request's context: the session, the e-mail and push channels. */
+export type PixNoticeCtx = Pick<Ctx, 'db' | 'push' | 'mail'> & { config: Pick<Config, 'JWT_SECRET'> };
+
+/** A change of a profile's PIX pair: the update's own condition, the new pair, the profile's region and who changes it. */
+export interface PixChange {
+  where: SQL;
+  pair: PixPair;
+  regiao: string;
+  actor: Pick<AuthUser, 'id' | 'email' | 'nome'>;
 }
 
 /**
@@ -205,20 +208,15 @@ export interface PixNoticeCtx {
  * else's key, a key sent again and a write that does not happen tell nobody. `settle` takes the
  * batch's results for these statements (at `at`) and hands the push messages and the e-mail on.
  */
-export async function pixChangeNotices(
-  db: Db,
-  ctx: PixNoticeCtx,
-  where: SQL,
-  pair: PixPair,
-  regiao: string,
-  actor: Pick<AuthUser, 'id' | 'email' | 'nome'>,
-) {
+export async function pixChangeNotices(ctx: PixNoticeCtx, { where, pair, regiao, actor }: PixChange) {
+  const { db } = ctx;
+  const now = new Date();
   const changes = and(
     where,
     eq(profissionais.usuarioId, actor.id),
     sql`(${profissionais.contaPix} is not ${pair.chave} or ${profissionais.tipoChavePix} is not ${pair.tipo})`,
   )!;
-  const at = ctx.now.toISOString();
+  const at = now.toISOString();
   const own =
     'Sua chave PIX foi alterada. Se não foi você, troque sua senha agora e avise um administrador antes do próximo repasse.';
   // Columns in table order: id, user_id, tipo, titulo, mensagem, dados, lida, read_at, created_at, updated_at.
@@ -243,7 +241,7 @@ export async function pixChangeNotices(
       dados: { nome: actor.nome, tipo_chave_pix: pair.tipo, final: pair.chave?.slice(-4) ?? null },
       when: sql`exists (select 1 from ${profissionais} where ${changes})`,
     },
-    ctx.now,
+    now,
   );
   return {
     /** The notifications (RETURNING them, for the push) and the e-mail's outbox row, for the write's batch. */
@@ -252,7 +250,7 @@ export async function pixChangeNotices(
     /** After the batch: the notifications it wrote, and whether the outbox row was written. */
     settle(notified: NotificationRow[], mailed: { changes: number }) {
       ctx.push(notifiedPush(notified));
-      if (mailed.changes > 0) ctx.send([mail.id]);
+      if (mailed.changes > 0) ctx.mail([mail.id]);
     },
   };
 }

@@ -6,9 +6,24 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { cachedBatch, run, runBatch, type Ready } from '../../db/cached-batch';
 import { insertWhere } from '../../db/guarded';
 import { ApiError } from '../../lib/errors';
+import type { Ctx } from '../core/context';
 import { b64url, hmacKey, newRefreshToken, sha256Hex, signAccessToken, type TokenSubject } from '../../lib/tokens';
 
-async function mintTokens(config: Config, user: TokenSubject, familyId: string, refreshToken = newRefreshToken()) {
+/** What a session's writes need of the request's context. */
+type SessionCtx = Pick<Ctx, 'db' | 'config'>;
+
+/** A presented refresh token: its stored row, the token itself and its user. */
+export interface Presented {
+  row: { id: string; familyId: string };
+  token: string;
+  user: TokenSubject;
+}
+
+async function mintTokens(
+  config: Config,
+  user: TokenSubject,
+  { familyId, refreshToken = newRefreshToken() }: { familyId: string; refreshToken?: string },
+) {
   const access = await signAccessToken(user, config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, familyId);
   return {
     id: crypto.randomUUID(),
@@ -20,9 +35,9 @@ async function mintTokens(config: Config, user: TokenSubject, familyId: string, 
 }
 
 /** A new access token and a new refresh token family; the insert is returned to batch with other writes. */
-export async function newSession(db: Db, config: Config, user: TokenSubject) {
+export async function newSession({ db, config }: SessionCtx, user: TokenSubject) {
   const familyId = crypto.randomUUID();
-  const t = await mintTokens(config, user, familyId);
+  const t = await mintTokens(config, user, { familyId });
   const now = new Date().toISOString();
   const insert = sessionInsert.bind(db, undefined, {
     id: t.id,
@@ -198,9 +213,7 @@ const attemptInsert = cachedBatch({
  */
 export async function settleAttempt(
   db: Db,
-  keys: LimitKey[],
-  ids: string[],
-  taken: { changes: number },
+  { keys, ids, taken }: { keys: LimitKey[]; ids: string[]; taken: { changes: number } },
   what = FAILED_LOGINS,
 ): Promise<string[]> {
   if (taken.changes === ids.length) return ids;
@@ -219,7 +232,7 @@ export async function settleAttempt(
 export async function reserveLoginAttemptAnd<R>(db: Db, keys: LimitKey[], read: Ready<R>): Promise<[string[], R]> {
   const { ids, insert } = attemptStatements(db, keys);
   const r = await runBatch(db, { taken: insert, read });
-  return [await settleAttempt(db, keys, ids, r.taken), r.read];
+  return [await settleAttempt(db, { keys, ids, taken: r.taken }), r.read];
 }
 
 /** One sign-up of a client, counted whatever its outcome; 429 past REGISTER_MAX_PER_CLIENT. */
@@ -227,7 +240,7 @@ export async function takeRegisterAttempt(db: Db, ip: string) {
   const keys = registerKeys(ip);
   const { ids, insert } = attemptStatements(db, keys, { inFlight: false });
   const { taken } = await runBatch(db, { taken: insert });
-  await settleAttempt(db, keys, ids, taken, 'muitos cadastros deste cliente');
+  await settleAttempt(db, { keys, ids, taken }, 'muitos cadastros deste cliente');
 }
 
 /** A wrong password: the reserved rows become failures of the window (and rows that left it go); `also` joins the batch (the log entry). */
@@ -338,15 +351,15 @@ export const inGraceWindow = (row: { revokedAt: string | null; replacedBy: strin
  * undefined and answer the same successor through `replayRotation`.
  */
 export async function rotate(
-  db: Db,
-  config: Config,
-  old: { id: string; familyId: string },
-  oldToken: string,
-  user: TokenSubject,
+  { db, config }: SessionCtx,
+  { row: old, token: oldToken, user }: Presented,
   /** Statements written only if this rotation happens (the log entry), given the new token's id. */
   also: (newId: string) => BatchItem<'sqlite'>[] = () => [],
 ) {
-  const t = await mintTokens(config, user, old.familyId, await successorOf(oldToken, config.JWT_SECRET));
+  const t = await mintTokens(config, user, {
+    familyId: old.familyId,
+    refreshToken: await successorOf(oldToken, config.JWT_SECRET),
+  });
   const now = new Date().toISOString();
   const [inserted] = await db.batch([
     insertWhere(
@@ -370,13 +383,7 @@ export async function rotate(
  * successor is still the live token of the family. Otherwise undefined (it was rotated again or the
  * session ended): the caller answers 401.
  */
-export async function replayRotation(
-  db: Db,
-  config: Config,
-  spent: { familyId: string },
-  spentToken: string,
-  user: TokenSubject,
-) {
+export async function replayRotation({ db, config }: SessionCtx, { row: spent, token: spentToken, user }: Presented) {
   const successor = await successorOf(spentToken, config.JWT_SECRET);
   const [live] = await db
     .select({ id: refreshTokens.id, expiresAt: refreshTokens.expiresAt })

@@ -294,7 +294,11 @@ export function oneAgenda(events: AgendaBody[]) {
 export async function createAgenda({ db, log, user, regiao, push }: Ctx, body: AgendaInput) {
   const id = crypto.randomUUID();
   // Who to notify is found in the reference check's query: no round trip of its own (docs/decisions.md#d10).
-  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  const found = await assertRefsInRegion(
+    { db, regiao },
+    refs(body),
+    agendaRecipients(user.id, { id, fotId: body.fot_id }),
+  );
   const notes = prepareNotifications(
     db,
     agendaNotifications('agenda_criada', { id, dataEvento: body.data_evento }, found),
@@ -316,7 +320,11 @@ export async function createAgenda({ db, log, user, regiao, push }: Ctx, body: A
 
 export async function updateAgenda({ db, log, user, regiao, push }: Ctx, id: string, body: AgendaInput) {
   const where = visible(user, regiao, eq(agenda.id, id));
-  const found = await assertRefsInRegion(db, regiao, refs(body), agendaRecipients(user.id, { id, fotId: body.fot_id }));
+  const found = await assertRefsInRegion(
+    { db, regiao },
+    refs(body),
+    agendaRecipients(user.id, { id, fotId: body.fot_id }),
+  );
   // Written only if the update finds the event (the guard runs in the batch).
   const notes = prepareNotifications(
     db,

@@ -2,6 +2,7 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
+import type { QueryCtx } from './context';
 
 type RegionalTable = SQLiteTable & { id: SQLiteColumn; regiao: SQLiteColumn };
 
@@ -21,7 +22,7 @@ export interface Ref {
  * `extra`, a scalar SQL expression, is computed in the same query and returned (so a lookup the
  * write needs anyway, such as the recipients of its notifications, costs no round trip of its own).
  */
-export async function assertRefsInRegion(db: Db, regiao: string, refs: Ref[], extra?: SQL): Promise<unknown> {
+export async function assertRefsInRegion({ db, regiao }: QueryCtx, refs: Ref[], extra?: SQL): Promise<unknown> {
   const present = refs.filter((r) => r.id !== null && r.id !== undefined);
   if (present.length === 0 && !extra) return undefined;
   const cols: SQL[] = present.map(

@@ -73,7 +73,7 @@ const installments = (
  */
 export async function createContrato(ctx: Pick<Ctx, 'db' | 'log' | 'regiao'>, b: ContratoBody) {
   const { db, log, regiao } = ctx;
-  await assertRefsInRegion(db, regiao, [
+  await assertRefsInRegion({ db, regiao }, [
     { field: 'fot_id', table: cadastroFot, id: b.fot_id, message: 'fot_id: FOT não encontrado nesta região' },
   ]);
   const total = toCentavos(b.valor_total);

@@ -21,6 +21,7 @@ import {
   type Criterio,
 } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
+import type { Ctx } from '../core/context';
 
 /**
  * Client ratings of professionals (docs/decisions-2 D21; docs/guide/surveys.md): each `criterio`
@@ -113,7 +114,8 @@ export function toAvaliacao(rows: AvaliacaoRow[] = []): AvaliacaoClientes {
 }
 
 /** `GET /api/me/avaliacoes`: the caller's own profile and its client ratings, one round trip. */
-export async function minhasAvaliacoes(db: Db, userId: string) {
+export async function minhasAvaliacoes({ db, user }: Pick<Ctx, 'db' | 'user'>) {
+  const userId = user.id;
   const own = db.select({ id: profissionais.id }).from(profissionais).where(eq(profissionais.usuarioId, userId));
   const [[profile], rows] = await db.batch([
     db

@@ -22,10 +22,9 @@ import { hashPassword } from '../../lib/password';
 import { isAdmin } from '../../lib/permissions';
 import { assertMayActOn, notLastSuperadmin } from '../accounts/users';
 import { feedRefColumns, type FeedRef } from '../../db/schema/operacoes';
-import type { Config } from '../../env';
-import { type SendMail } from '../core/mail';
 import { accessInvitation, unusablePasswordHash } from '../accounts/password-reset';
-import { changed, created, deleted, logRowWrite, logStatement, type LogCtx } from '../core/activity-log';
+import { changed, created, loggedDelete, logRowWrite, logStatement } from '../core/activity-log';
+import type { Ctx, QueryCtx } from '../core/context';
 import { avaliacoesJson, toAvaliacao } from './avaliacoes';
 import {
   media,
@@ -64,12 +63,13 @@ const heldFuncoes = (db: Db) =>
     'held',
   );
 
+type Paging = { limit: number | Placeholder; offset: number | Placeholder };
+
 /** The profiles select with `more` columns: its main function's name and every function it holds ride in its rows. */
 function profilesSelect<More extends Record<string, SQL.Aliased>>(
   db: Db,
   where: SQL,
-  paging: { limit: number | Placeholder; offset: number | Placeholder } | undefined,
-  more: More,
+  { paging, more }: { paging: Paging | undefined; more: More },
 ) {
   const { limit, offset } = paging ?? pageBounds({});
   return db
@@ -88,23 +88,17 @@ function profilesSelect<More extends Record<string, SQL.Aliased>>(
 }
 
 /** The query behind a profile view: profiles with the main function's name and every function they hold (`funcoes`). */
-export const profissionaisQuery = (
-  db: Db,
-  where: SQL,
-  paging?: { limit: number | Placeholder; offset: number | Placeholder },
-) => profilesSelect(db, where, paging, {});
+export const profissionaisQuery = (db: Db, where: SQL, paging?: Paging) =>
+  profilesSelect(db, where, { paging, more: {} });
 
 /**
  * The same with each profile's client ratings (services/professionals/avaliacoes.ts) in `avaliacoes`, as the list and
  * the by-id read answer them; the region mean they use is the profile's own region's.
  */
-export const profissionaisComAvaliacaoQuery = (
-  db: Db,
-  where: SQL,
-  paging?: { limit: number | Placeholder; offset: number | Placeholder },
-) =>
-  profilesSelect(db, where, paging, {
-    avaliacoes: avaliacoesJson(db, profissionais.id, profissionais.regiao).as('avaliacoes_json'),
+export const profissionaisComAvaliacaoQuery = (db: Db, where: SQL, paging?: Paging) =>
+  profilesSelect(db, where, {
+    paging,
+    more: { avaliacoes: avaliacoesJson(db, profissionais.id, profissionais.regiao).as('avaliacoes_json') },
   });
 
 /** Names of the given functions that exist in the region (to check references in the same round trip). */
@@ -198,11 +192,13 @@ function oneOf<R, T>(rows: R[], answer: (row: R) => T): T {
   return answer(row);
 }
 
+/** The profile `id` as the caller may see it. */
+const visibleProfile = ({ db, user, regiao }: ProfileCtx, id: string) =>
+  profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!);
+
 /** Runs the writes and reads the profile back in the same batch (one round trip). */
-async function writeAndRead(db: Db, writes: Writes, id: string, user: AuthUser, regiao: string) {
-  const [rows] = await writeThenRead(db, writes, [
-    profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!),
-  ]);
+async function writeAndRead(ctx: ProfileCtx, writes: Writes, id: string) {
+  const [rows] = await writeThenRead(ctx.db, writes, [visibleProfile(ctx, id)]);
   return oneOf(rows, present);
 }
 
@@ -237,7 +233,7 @@ const oneProfile = scopedSelect({
  * A page of the profiles the caller may see (with the functions they hold and their client ratings,
  * in the same rows) and, paged, the total: one statement, two when paged.
  */
-export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, page: Page) {
+export function profissionaisListSelects({ db, regiao }: QueryCtx, scope: Scope, page: Page) {
   const x = { paged: isPaged(page) };
   const values = { regiao, ...pageBounds(page) };
   return [listProfiles(db, scope, values, x), ...(x.paged ? [listCount(db, scope, values)] : [])] as const;
@@ -246,7 +242,7 @@ export function profissionaisListSelects(db: Db, scope: Scope, regiao: string, p
 export const profissionaisList = (profiles: RatedProfileRow[]) => profiles.map(presentRated);
 
 /** One profile with its functions and client ratings: one statement. */
-export const profissionalByIdSelects = (db: Db, scope: Scope, regiao: string, id: string) =>
+export const profissionalByIdSelects = ({ db, regiao }: QueryCtx, scope: Scope, id: string) =>
   [oneProfile(db, scope, { regiao, id })] as const;
 
 export const profissionalOne = (profiles: RatedProfileRow[]) => oneOf(profiles, presentRated);
@@ -256,80 +252,53 @@ export const profissionalOne = (profiles: RatedProfileRow[]) => oneOf(profiles, 
  * holds): the count triggers keep per function (drizzle/0030), one row per function however many
  * hold it.
  */
-export const contagemSelect = (db: Db, regiao: string) =>
+export const contagemSelect = ({ db, regiao }: QueryCtx) =>
   db
     .select({ funcao_id: funcoes.id, funcao_nome: funcoes.label, total: keptCountOf('funcoes', '', funcoes.id) })
     .from(funcoes)
     .where(eq(funcoes.regiao, regiao))
     .orderBy(asc(funcoes.labelKey));
 
+/** What the profile writes need of the request's context. */
+type ProfileCtx = Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>;
+
 /**
  * Administrators create any profile, and with `email` its active login in the same batch (team
  * registration): with `senha` that password; without one, a password nobody knows and an access
  * invitation e-mail (`/definir-senha`, 7 days: docs/decisions-2 D14), whose outbox id goes to
- * `mail.send` once the batch succeeded. A `profissional` creates its own profile once, linked to itself.
+ * `ctx.mail` once the batch succeeded. A `profissional` creates its own profile once, linked to itself.
  */
 export async function createProfissional(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
+  ctx: ProfileCtx & Pick<Ctx, 'config' | 'mail'>,
   input: ProfissionalInput & { senha?: string },
-  mail: { config: Pick<Config, 'JWT_SECRET'>; send: SendMail; now: Date },
 ) {
+  const { db, log, user, regiao } = ctx;
   const { senha, ...sent } = allowedInput(user, input);
   const body = withPixChecked(withoutOwnRegime(user, sent, 'mei'));
   const { main, ids, toCheck } = resolveFuncoes(body, null);
   if (toCheck.length) assertFuncoesFound(await funcoesInRegion(db, regiao, toCheck), toCheck, regiao);
 
   const id = crypto.randomUUID();
-  const writes: Writes = [];
-  let usuarioId: string | null = null;
-  let email = body.email ?? null;
-  let invitation: string | undefined;
-  if (!isAdmin(user.role)) {
-    usuarioId = user.id;
-    email = user.email;
-  } else if (email) {
-    // Team registration: the login and the profile (and the invitation) exist together or not at all.
-    usuarioId = crypto.randomUUID();
-    const login = {
-      id: usuarioId,
-      nome: body.nome!,
-      email,
-      senhaHash: senha !== undefined ? await hashPassword(senha) : await unusablePasswordHash(),
-      role: 'profissional' as const,
-      ativo: true,
-      telefone: body.whatsapp ?? null,
-    };
-    writes.push(
-      db.insert(users).values(login),
-      logStatement(db, log, {
-        acao: 'users.create',
-        entidade: 'users',
-        entidadeId: usuarioId,
-        dados: created(users, login),
-      }),
-    );
-    if (senha === undefined) {
-      const invite = await accessInvitation(db, mail.config, usuarioId, mail.now);
-      writes.push(...invite.statements);
-      invitation = invite.outboxId;
-    }
-  }
+  // Its own profile is linked to the caller; an administrator's may come with a new login.
+  const login = !isAdmin(user.role)
+    ? { usuarioId: user.id, email: user.email, writes: [] }
+    : body.email
+      ? await teamLogin(ctx, { ...body, email: body.email }, senha)
+      : { usuarioId: null, email: body.email ?? null, writes: [] };
   const values = {
     ...profissionalColumns(body),
     id,
     regiao,
-    usuarioId,
-    email,
+    usuarioId: login.usuarioId,
+    email: login.email,
     funcaoProfissionalId: main,
     nome: body.nome!,
     // A pending sign-up's own profile waits for the approval of the account (security review 2).
     aprovado: isAdmin(user.role) || user.ativo,
   };
   const held = ids ?? (main ? [main] : []);
-  writes.push(
+  const writes: Writes = [
+    ...login.writes,
     db.insert(profissionais).values(values),
     logStatement(db, log, {
       acao: 'profissionais.create',
@@ -338,31 +307,88 @@ export async function createProfissional(
       regiao,
       dados: { ...created(profissionais, values), funcoes_ids: { depois: held } },
     }),
-  );
+  ];
   if (held.length)
     writes.push(db.insert(profissionalFuncoes).values(held.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
-  const profile = await writeAndRead(db, writes, id, user, regiao);
-  if (invitation) mail.send([invitation]);
+  const profile = await writeAndRead(ctx, writes, id);
+  if ('invitation' in login && login.invitation) ctx.mail([login.invitation]);
   return profile;
+}
+
+/**
+ * Team registration: the login of a profile an administrator creates, its statements to run with
+ * the profile's (both exist together or not at all) and, without `senha`, the invitation's outbox id.
+ */
+async function teamLogin(
+  ctx: ProfileCtx & Pick<Ctx, 'config'>,
+  body: ProfissionalInput & { email: string },
+  senha: string | undefined,
+) {
+  const { db, log } = ctx;
+  const usuarioId = crypto.randomUUID();
+  const login = {
+    id: usuarioId,
+    nome: body.nome!,
+    email: body.email,
+    senhaHash: senha !== undefined ? await hashPassword(senha) : await unusablePasswordHash(),
+    role: 'profissional' as const,
+    ativo: true,
+    telefone: body.whatsapp ?? null,
+  };
+  const writes: Writes = [
+    db.insert(users).values(login),
+    logStatement(db, log, {
+      acao: 'users.create',
+      entidade: 'users',
+      entidadeId: usuarioId,
+      dados: created(users, login),
+    }),
+  ];
+  if (senha !== undefined) return { usuarioId, email: body.email, writes };
+  const invite = await accessInvitation(ctx, usuarioId, { now: new Date() });
+  return { usuarioId, email: body.email, writes: [...writes, ...invite.statements], invitation: invite.outboxId };
 }
 
 /** The functions a profile holds, as a JSON array, for an entry's `antes` (evaluated in its statement). */
 const heldJson = sql`json((select json_group_array(${profissionalFuncoes.funcaoId}) from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionais.id}))`;
 
-export async function updateProfissional(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
-  id: string,
-  input: ProfissionalInput,
-  notices: PixNoticeCtx,
-) {
+export async function updateProfissional(ctx: ProfileCtx & PixNoticeCtx, id: string, input: ProfissionalInput) {
+  const { db, log, user, regiao } = ctx;
   const sent = allowedInput(user, input, adminOnlyUpdateFields);
   const where = and(eq(profissionais.id, id), visible(user, regiao))!;
   const { toCheck } = resolveFuncoes(sent, null);
-  // The stored PIX pair and regime are read for validation only: the write below does not depend on
-  // them otherwise (it writes the whole pair, or none of it).
+  const { current, found } = await storedForUpdate(ctx, where, toCheck);
+  const body = withPixChecked(withoutOwnRegime(user, sent, current.regimeFiscal), current);
+  assertFuncoesFound(found, toCheck, regiao);
+  const { main, ids } = resolveFuncoes(body, current.main);
+
+  const set = { ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() };
+  // Only its own user's change is told (the statements check it again in SQL).
+  const pair = current.usuarioId === user.id ? pixOf(body) : undefined;
+  const told = pair ? await pixChangeNotices(ctx, { where, pair, regiao, actor: user }) : undefined;
+  const writes: Writes = [
+    ...(told ? [told.notify, told.mail] : []),
+    logRowWrite(db, log, profissionais, where, {
+      acao: 'profissionais.update',
+      entidade: 'profissionais',
+      regiao,
+      dados: { ...changed(profissionais, set), ...(ids ? { funcoes_ids: { antes: heldJson, depois: ids } } : {}) },
+    }),
+    db.update(profissionais).set(set).where(where),
+    ...heldWrites(db, id, { main, ids }),
+  ];
+  const results = await db.batch([...writes, visibleProfile(ctx, id)] as unknown as [Writes[number], ...Writes]);
+  // The PIX change's two statements lead the batch.
+  told?.settle(results[0] as NotificationRow[], { changes: (results[1] as D1Result).meta.changes });
+  return oneOf(results[results.length - 1] as ProfileRow[], present);
+}
+
+/**
+ * The stored PIX pair, regime, main function and login of the profile an update targets (404 when
+ * the caller cannot see it), and which of the functions it sends exist, read in one batch. Read for
+ * validation only: the write does not depend on them otherwise (it writes the whole pair, or none of it).
+ */
+async function storedForUpdate({ db, regiao }: ProfileCtx, where: SQL, toCheck: string[]) {
   const [[current], found] = await db.batch([
     db
       .select({
@@ -377,51 +403,28 @@ export async function updateProfissional(
     funcoesInRegion(db, regiao, toCheck),
   ]);
   if (!current) throw notFound();
-  const body = withPixChecked(withoutOwnRegime(user, sent, current.regimeFiscal), current);
-  assertFuncoesFound(found, toCheck, regiao);
-  const { main, ids } = resolveFuncoes(body, current.main);
+  return { current, found };
+}
 
-  const set = { ...profissionalColumns(body), funcaoProfissionalId: main, updatedAt: new Date().toISOString() };
-  // Only its own user's change is told (the statements check it again in SQL).
-  const pix = current.usuarioId === user.id ? pixOf(body) : undefined;
-  const told = pix ? await pixChangeNotices(db, notices, where, pix, regiao, user) : undefined;
-  const writes: Writes = [
-    ...(told ? [told.notify, told.mail] : []),
-    logRowWrite(db, log, profissionais, where, {
-      acao: 'profissionais.update',
-      entidade: 'profissionais',
-      regiao,
-      dados: { ...changed(profissionais, set), ...(ids ? { funcoes_ids: { antes: heldJson, depois: ids } } : {}) },
-    }),
-    db.update(profissionais).set(set).where(where),
-  ];
-  if (ids) {
-    writes.push(db.delete(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, id)));
-    if (ids.length)
-      writes.push(db.insert(profissionalFuncoes).values(ids.map((funcaoId) => ({ profissionalId: id, funcaoId }))));
-  } else if (main) {
-    writes.push(db.insert(profissionalFuncoes).values({ profissionalId: id, funcaoId: main }).onConflictDoNothing());
-  }
-  const results = await db.batch([
-    ...writes,
-    profissionaisQuery(db, and(eq(profissionais.id, id), visible(user, regiao))!),
-  ] as unknown as [Writes[number], ...Writes]);
-  // The PIX change's two statements lead the batch.
-  told?.settle(results[0] as NotificationRow[], { changes: (results[1] as D1Result).meta.changes });
-  return oneOf(results[results.length - 1] as ProfileRow[], present);
+/** The functions an update sets: all of them when `ids` is sent, else the main one kept among them. */
+function heldWrites(db: Db, id: string, { main, ids }: { main: string | null; ids?: string[] }): Writes {
+  if (ids)
+    return [
+      db.delete(profissionalFuncoes).where(eq(profissionalFuncoes.profissionalId, id)),
+      ...(ids.length
+        ? [db.insert(profissionalFuncoes).values(ids.map((funcaoId) => ({ profissionalId: id, funcaoId })))]
+        : []),
+    ];
+  return main
+    ? [db.insert(profissionalFuncoes).values({ profissionalId: id, funcaoId: main }).onConflictDoNothing()]
+    : [];
 }
 
 /**
  * Deleting a profile deletes its login, so the account protections of docs/decisions.md#d4 apply.
  * Answers the deleted login's calendar feed, if it had one (the handler drops its edge-cached copy).
  */
-export async function deleteProfissional(
-  db: Db,
-  log: LogCtx,
-  user: AuthUser,
-  regiao: string,
-  id: string,
-): Promise<FeedRef | null> {
+export async function deleteProfissional({ db, log, user, regiao }: ProfileCtx, id: string): Promise<FeedRef | null> {
   const [found] = await db
     .select({ usuarioId: profissionais.usuarioId, role: users.role, feed: feedRefColumns })
     .from(profissionais)
@@ -435,25 +438,15 @@ export async function deleteProfissional(
   // only once unlinked, so a refused user delete leaves both in place.
   const userWhere = found.usuarioId ? and(eq(users.id, found.usuarioId), notLastSuperadmin) : undefined;
   const userDelete = userWhere
-    ? [
-        logRowWrite(db, log, users, userWhere, { acao: 'users.delete', entidade: 'users', dados: deleted(users) }),
-        db.delete(users).where(userWhere),
-      ]
+    ? loggedDelete({ db, log }, { table: users, where: userWhere }, { acao: 'users.delete', entidade: 'users' })
     : [];
   const profileWhere = and(eq(profissionais.id, id), isNull(profissionais.usuarioId));
-  const [gone] = await writeThenRead(
-    db,
-    [
-      ...userDelete,
-      logRowWrite(db, log, profissionais, profileWhere, {
-        acao: 'profissionais.delete',
-        entidade: 'profissionais',
-        regiao,
-        dados: deleted(profissionais),
-      }),
-    ],
-    [db.delete(profissionais).where(profileWhere)],
+  const [entry, remove] = loggedDelete(
+    { db, log },
+    { table: profissionais, where: profileWhere },
+    { acao: 'profissionais.delete', entidade: 'profissionais', regiao },
   );
+  const [gone] = await writeThenRead(db, [...userDelete, entry], [remove]);
   if (gone.meta.changes === 0) throw new ApiError('CONFLICT', 'o último SUPERADMIN não pode ser excluído');
   return found.usuarioId ? found.feed : null;
 }

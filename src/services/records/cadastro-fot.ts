@@ -191,7 +191,7 @@ export async function createFot(db: Db, write: AuthoredWrite, regiao: string, bo
     (r) => r.view.length > 0,
   );
   if (view.length) return oneFot(view);
-  await assertRefsInRegion(db, regiao, fotRefs(body));
+  await assertRefsInRegion({ db, regiao }, fotRefs(body));
   throw referencesChanged();
 }
 
@@ -216,7 +216,7 @@ export const fotCreate = cachedBatch({
 });
 
 export async function updateFot(db: Db, log: LogCtx, regiao: string, id: string, body: FotInput) {
-  await assertRefsInRegion(db, regiao, fotRefs(body));
+  await assertRefsInRegion({ db, regiao }, fotRefs(body));
   const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
   const set = { ...fotColumns(body), updatedAt: new Date().toISOString() };
   const entry = logRowWrite(db, log, cadastroFot, where, {

@@ -122,8 +122,8 @@ describe('POST /auth/forgot-password', () => {
     expect(queued.sent).toHaveLength(3);
     // An hour later (time injected: the service takes `now`) the address may get one again.
     const later = new Date(Date.now() + 61 * 60 * 1000);
-    expect(await requestPasswordReset(db, config, u.email, later)).toEqual(expect.any(String));
-    expect(await requestPasswordReset(db, config, u.email, later)).toEqual(expect.any(String));
+    expect(await requestPasswordReset({ db, config }, u.email, later)).toEqual(expect.any(String));
+    expect(await requestPasswordReset({ db, config }, u.email, later)).toEqual(expect.any(String));
   });
 
   it('a new request voids the older links', async () => {
@@ -180,12 +180,12 @@ describe('POST /auth/reset-password', () => {
     // Time injected: a link requested 31 minutes ago has expired (TTL 1800 s).
     const u = await makeUser();
     const past = new Date(Date.now() - 31 * 60 * 1000);
-    await requestPasswordReset(db, config, u.email, past);
+    await requestPasswordReset({ db, config }, u.email, past);
     const { token } = await lastEmail(u.email, 'redefinir_senha');
     expectError(await reset(token!, 'nova-senha-1'), 400, 'INVALID_RESET_TOKEN');
     expect((await login(u.email, u.password)).status).toBe(200);
     // 29 minutes ago: still valid.
-    await requestPasswordReset(db, config, u.email, new Date(Date.now() - 29 * 60 * 1000));
+    await requestPasswordReset({ db, config }, u.email, new Date(Date.now() - 29 * 60 * 1000));
     expect((await reset((await lastEmail(u.email, 'redefinir_senha')).token!, 'nova-senha-1')).status).toBe(200);
 
     expectError(await reset('', 'nova-senha-1'), 400, 'VALIDATION_FAILED');
