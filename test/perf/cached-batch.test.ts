@@ -62,13 +62,14 @@ async function buildEveryShape() {
       for (const f of [{}, { de: '2027-01-01', ate: '2027-02-01', fot_id: id }])
         agendaListSelects({ db, regiao: 'SP' }, scope, { ...f, ...page });
       profissionaisListSelects({ db, regiao: 'SP' }, scope, page);
-      for (const empresa of [undefined, id]) fotListSelects(db, scope, 'SP', empresa, page);
+      for (const empresa of [undefined, id])
+        fotListSelects({ db, regiao: 'SP' }, scope, { empresa_id: empresa, ...page });
       for (const f of [{}, { funcao_id: id, ate: '2027-02-01' }, { cidade: 'Recife', uf: 'pe', tipo_evento_id: id }])
         vagasSelects({ db }, scope, { ...f, ...page });
     }
     agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
     profissionalByIdSelects({ db, regiao: 'SP' }, scope, id);
-    fotByIdSelect(db, scope, 'SP', id);
+    fotByIdSelect({ db, regiao: 'SP' }, scope, id);
     logPageSelect(db, scope, 'SP', { limit: 50 });
     logPageSelect(db, scope, 'SP', { limit: 50, entidade: 'convites', de: '2027-01-01', antes: { seq: 10 } });
   }

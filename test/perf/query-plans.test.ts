@@ -210,13 +210,13 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // Unfiltered, or filtered by a company, one row kept by triggers (drizzle/0023).
     'FOT records of a region (administrator)',
-    () => planOf(fotListSelects(db, { id: ID, ...admin }, 'SP', undefined, { limit: 50 })[1]!),
+    () => planOf(fotListSelects({ db, regiao: 'SP' }, { id: ID, ...admin }, { limit: 50 })[1]!),
     [KEPT_ROW],
     [KEPT_ROW],
   ],
   [
     'FOT records of an EVENT_OWNER',
-    () => planOf(fotListSelects(db, { id: ID, ...owner }, 'SP', undefined, { limit: 50 })[1]!),
+    () => planOf(fotListSelects({ db, regiao: 'SP' }, { id: ID, ...owner }, { limit: 50 })[1]!),
     [KEPT_ROW],
     [KEPT_ROW],
   ],

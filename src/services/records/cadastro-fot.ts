@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AuthoredWrite, GuardShape } from '../../db/authored';
+import type { GuardShape } from '../../db/authored';
 import { cachedBatch, rows, run, type Placeholders } from '../../db/cached-batch';
 import type { Db } from '../../db/client';
 import { insertColumnsWhere } from '../../db/guarded';
@@ -13,16 +13,8 @@ import { ApiError } from '../../lib/errors';
 import { fromCentavos, toCentavos } from '../../lib/money';
 import { pageBounds, whenPaged, type Page } from '../../lib/pagination';
 import { assertRefsInRegion, referencesChanged, refsInRegion } from '../core/references';
-import {
-  changed,
-  createdEntry,
-  deleted,
-  logRowWrite,
-  WRITE_PARAMS,
-  writerOf,
-  writeValues,
-  type LogCtx,
-} from '../core/activity-log';
+import { createdEntry, loggedDelete, loggedUpdate, WRITE_PARAMS, writerOf, writeValues } from '../core/activity-log';
+import type { Ctx, QueryCtx, WriteCtx } from '../core/context';
 
 /** The FOT fields a create or update may carry (validated by the route; absent = unchanged). */
 export interface FotInput {
@@ -155,13 +147,17 @@ const fotById = scopedSelect({
 });
 
 /** A page of the caller's FOT records (and its count when paged), for one batch. */
-export function fotListSelects(db: Db, scope: Scope, regiao: string, empresaId: string | undefined, page: Page) {
+export function fotListSelects(
+  { db, regiao }: QueryCtx,
+  scope: Scope,
+  { empresa_id: empresaId, ...page }: { empresa_id?: string } & Page,
+) {
   const x = { filtro: empresaId !== undefined };
   const values = { regiao, filtro: empresaId ?? null, ...pageBounds(page) };
   return [fotPage(db, scope, values, x), ...whenPaged(page, fotCount(db, scope, values, x))] as const;
 }
 
-export const fotByIdSelect = (db: Db, scope: Scope, regiao: string, id: string) => fotById(db, scope, { regiao, id });
+export const fotByIdSelect = ({ db, regiao }: QueryCtx, scope: Scope, id: string) => fotById(db, scope, { regiao, id });
 
 export function oneFot(rows: FotView[]) {
   if (!rows[0]) throw notFound();
@@ -174,7 +170,7 @@ export function oneFot(rows: FotView[]) {
  * author (nothing else is read). The three statements are built once per author check and set of
  * fields (db/cached-batch.ts). A refusal is explained afterwards, on that path only.
  */
-export async function createFot(db: Db, write: AuthoredWrite, regiao: string, body: FotInput) {
+export async function createFot({ db, write, regiao }: Pick<WriteCtx, 'db' | 'write' | 'regiao'>, body: FotInput) {
   const now = nowIso();
   const values: Record<string, unknown> = {
     id: crypto.randomUUID(),
@@ -215,35 +211,31 @@ export const fotCreate = cachedBatch({
   },
 });
 
-export async function updateFot(db: Db, log: LogCtx, regiao: string, id: string, body: FotInput) {
-  await assertRefsInRegion({ db, regiao }, fotRefs(body));
-  const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
+export async function updateFot(ctx: FotWriteCtx, id: string, body: FotInput) {
+  const { db, log, regiao } = ctx;
+  await assertRefsInRegion(ctx, fotRefs(body));
+  const where = fotWhere(regiao, id);
   const set = { ...fotColumns(body), updatedAt: new Date().toISOString() };
-  const entry = logRowWrite(db, log, cadastroFot, where, {
-    acao: 'cadastro_fot.update',
-    entidade: 'cadastro_fot',
-    regiao,
-    dados: changed(cadastroFot, set),
-  });
-  const [rows] = await writeThenRead(
-    db,
-    [entry, db.update(cadastroFot).set(set).where(where)],
-    [selectFots(db).where(where)],
+  const writes = loggedUpdate(
+    { db, log },
+    { table: cadastroFot, where, set },
+    { acao: 'cadastro_fot.update', entidade: 'cadastro_fot', regiao },
   );
+  const [rows] = await writeThenRead(db, [...writes], [selectFots(db).where(where)]);
   return oneFot(rows);
 }
 
+type FotWriteCtx = Pick<Ctx, 'db' | 'log' | 'regiao'>;
+const fotWhere = (regiao: string, id: string) => and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
+
 /** Agenda events that use the record refuse it (ON DELETE RESTRICT → 409 IN_USE). */
-export async function deleteFot(db: Db, log: LogCtx, regiao: string, id: string) {
-  const where = and(eq(cadastroFot.id, id), eq(cadastroFot.regiao, regiao));
-  const [, res] = await db.batch([
-    logRowWrite(db, log, cadastroFot, where, {
-      acao: 'cadastro_fot.delete',
-      entidade: 'cadastro_fot',
-      regiao,
-      dados: deleted(cadastroFot),
-    }),
-    db.delete(cadastroFot).where(where),
-  ]);
+export async function deleteFot({ db, log, regiao }: FotWriteCtx, id: string) {
+  const [, res] = await db.batch(
+    loggedDelete(
+      { db, log },
+      { table: cadastroFot, where: fotWhere(regiao, id) },
+      { acao: 'cadastro_fot.delete', entidade: 'cadastro_fot', regiao },
+    ),
+  );
   if (res.meta.changes === 0) throw notFound();
 }
