@@ -23,7 +23,7 @@ export async function sealActivityLog(env: Bindings, now: Date) {
       'LOG_CHAIN_SECRET is not set: the activity log is not sealed (wrangler secret put LOG_CHAIN_SECRET)',
     );
   const db = createDb(env.DB);
-  const sealed = await sealPending(db, keys, now);
+  const sealed = await sealPending({ db, keys }, now);
   const head = await chainHead(db);
   logger.info('activity log head', {
     job: 'seal-activity-log',
@@ -33,7 +33,7 @@ export async function sealActivityLog(env: Bindings, now: Date) {
     hash: head?.hash ?? null,
     versao: head?.versao ?? null,
   });
-  const emailed = head ? await publishDailyHead(db, config, head, now) : [];
+  const emailed = head ? await publishDailyHead({ db, config }, head, now) : [];
   // Awaited: a failed enqueue leaves the rows pendente, and requeue-pending-emails sends them.
   if (emailed.length > 0 && env.EMAIL_QUEUE)
     await env.EMAIL_QUEUE.sendBatch(emailed.map((outboxId) => ({ body: { outboxId } }))).catch(() => undefined);

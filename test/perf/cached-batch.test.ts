@@ -70,8 +70,13 @@ async function buildEveryShape() {
     agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
     profissionalByIdSelects({ db, regiao: 'SP' }, scope, id);
     fotByIdSelect({ db, regiao: 'SP' }, scope, id);
-    logPageSelect(db, scope, 'SP', { limit: 50 });
-    logPageSelect(db, scope, 'SP', { limit: 50, entidade: 'convites', de: '2027-01-01', antes: { seq: 10 } });
+    logPageSelect({ db, regiao: 'SP' }, scope, { limit: 50 });
+    logPageSelect({ db, regiao: 'SP' }, scope, {
+      limit: 50,
+      entidade: 'convites',
+      de: '2027-01-01',
+      antes: { seq: 10 },
+    });
   }
   for (const q of [{ fot_id: id }, { agenda_id: id }, { de: '2027-01-01', ate: '2027-02-01' }])
     resultadoSelects({ db, regiao: 'SP' }, q);

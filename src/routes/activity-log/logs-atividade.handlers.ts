@@ -3,14 +3,14 @@ import { logPageSelect, toLogResponse, verifyChain } from '../../services/core/a
 import { foldedHandler, handler } from '../route';
 import * as r from './logs-atividade.routes';
 
-export const list = foldedHandler(r.list, async (c, { read }) => {
+export const list = foldedHandler(r.list, async (c, ctx) => {
   const q = c.req.valid('query');
-  const [rows] = await read((scope) => [logPageSelect(c.get('db'), scope, c.get('regiao'), q)]);
+  const [rows] = await ctx.read((scope) => [logPageSelect(ctx, scope, q)]);
   return c.json(pageWithCursor(c, rows, q.limit, (last) => encodeCursor(last.seq)).map(toLogResponse), 200);
 });
 
-export const verify = handler(r.verify, async (c) => {
+export const verify = handler(r.verify, async (c, ctx) => {
   const { seq, hash } = c.req.valid('query');
   const expected = seq !== undefined && hash !== undefined ? { seq, hash } : undefined;
-  return c.json(await verifyChain(c.get('db'), c.get('config').LOG_CHAIN_SECRET, expected), 200);
+  return c.json(await verifyChain(ctx.db, ctx.config.LOG_CHAIN_SECRET, expected), 200);
 });

@@ -93,8 +93,7 @@ async function tokenAndEmail(
     .set({ revokedAt: at })
     .where(and(eq(prt.userId, opts.userId), ne(prt.id, tokenId), isNull(prt.usedAt), isNull(prt.revokedAt), inserted));
   const mail = await prepareEmail(
-    db,
-    config,
+    { db, config },
     {
       para: userField('email', opts.userId),
       tipo: opts.emailTipo,
@@ -228,8 +227,7 @@ export async function resetPassword(
   const unspent = and(eq(prt.id, row.id), isNull(prt.usedAt), isNull(prt.revokedAt), gt(prt.expiresAt, at))!;
   const valid = sql`exists (select 1 from ${prt} where ${unspent})`;
   const mail = await prepareEmail(
-    db,
-    config,
+    { db, config },
     {
       para: userField('email', row.userId),
       tipo: 'senha_alterada',

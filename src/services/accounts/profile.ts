@@ -233,8 +233,7 @@ export async function pixChangeNotices(ctx: PixNoticeCtx, { where, pair, regiao,
     )
     .returning();
   const mail = await prepareEmail(
-    db,
-    ctx.config,
+    { db, config: ctx.config },
     {
       para: actor.email,
       tipo: 'chave_pix_alterada',

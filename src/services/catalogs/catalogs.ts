@@ -108,7 +108,7 @@ const insertOf = (table: CatalogTable) => {
       const { guard, log } = writerOf(db, s.author, p);
       return {
         row: returned(table, insertColumnsWhere(db, table, columns, p, guard).returning()),
-        log: run(createdEntry(db, log, table, columns, p)),
+        log: run(createdEntry({ db, log }, table, { columns, row: p })),
       };
     },
   });

@@ -38,6 +38,7 @@ import { writeThenRead } from '../../db/write-read';
 import type { Config, LogChainKeys } from '../../env';
 import { saoPauloDate } from '../../lib/dates';
 import { hmacSha256Hex, sameText, sha256Hex } from '../../lib/tokens';
+import type { Ctx, QueryCtx } from './context';
 import { prepareEmail } from './mail';
 
 /**
@@ -256,11 +257,15 @@ export function created(table: SQLiteTable, values: Values): Record<string, Chan
  * insert can have written it (a primary-key lookup, cheaper than the author check again).
  */
 export function createdEntry<T extends SQLiteTable & { id: SQLiteColumn }>(
-  db: Db,
-  log: LogSource,
+  { db, log }: { db: Db; log: LogSource },
   table: T,
-  columns: readonly (keyof T['$inferInsert'] & string)[],
-  row: Record<'id' | 'regiao', Placeholder> & Partial<Record<keyof T['$inferInsert'], Placeholder>>,
+  {
+    columns,
+    row,
+  }: {
+    columns: readonly (keyof T['$inferInsert'] & string)[];
+    row: Record<'id' | 'regiao', Placeholder> & Partial<Record<keyof T['$inferInsert'], Placeholder>>;
+  },
 ) {
   const cols = getTableColumns(table);
   const dados: Record<string, Change> = {};
@@ -414,7 +419,7 @@ const logPage = scopedSelect({
 });
 
 /** One page newest first (seq descending), plus one row to know whether more remain. */
-export function logPageSelect(db: Db, scope: Scope, regiao: string, f: LogFilters) {
+export function logPageSelect({ db, regiao }: QueryCtx, scope: Scope, f: LogFilters) {
   const antes = f.antes;
   const values = {
     regiao,
@@ -511,9 +516,7 @@ export const entryHash = (hashAnterior: string, r: LogAtividadeRow) => sha256Hex
  */
 export function sealHash(
   keys: LogChainKeys | undefined,
-  versao: number,
-  hashAnterior: string,
-  r: LogAtividadeRow,
+  { versao, hashAnterior, entry: r }: { versao: number; hashAnterior: string; entry: LogAtividadeRow },
 ): Promise<string> | undefined {
   if (versao === UNKEYED) return entryHash(hashAnterior, r);
   const key = keys?.keys.get(versao);
@@ -549,7 +552,11 @@ const headSelect = (db: Db) =>
  * anyway). The seals are a pure function of the entries and the key, so two runs compute the same
  * chain. Seals already written are never rewritten. Answers how many entries this run sealed.
  */
-export async function sealPending(db: Db, keys: LogChainKeys, now: Date, max = 5000): Promise<number> {
+export async function sealPending(
+  { db, keys }: { db: Db; keys: LogChainKeys },
+  now: Date,
+  max = 5000,
+): Promise<number> {
   const versao = keys.current;
   const key = keys.keys.get(versao)!;
   let sealed = 0;
@@ -671,7 +678,7 @@ export async function verifyChain(
       if (seq !== prevSeq + 1) return { ...broken(prevSeq + 1, 'lacuna'), lacuna: { de: prevSeq + 1, ate: seq - 1 } };
       if (!r.entry) return broken(seq, 'entrada_ausente');
       if (r.versao < versao) return broken(seq, 'versao_invalida');
-      const hash = sealHash(keys, r.versao, prev, r.entry);
+      const hash = sealHash(keys, { versao: r.versao, hashAnterior: prev, entry: r.entry });
       if (!hash) return broken(seq, 'chave_desconhecida');
       if (r.hashAnterior !== prev || !sameText(await hash, r.hash)) return broken(seq, 'selo_invalido');
       if (expected?.seq === seq && !sameText(expected.hash, r.hash)) return broken(seq, 'cabeca_divergente');
@@ -708,8 +715,7 @@ export async function chainHead(db: Db): Promise<ChainHead | null> {
  * enqueue), none when the day's head was already published or there is no SUPERADMIN.
  */
 export async function publishDailyHead(
-  db: Db,
-  config: Pick<Config, 'JWT_SECRET'>,
+  { db, config }: Pick<Ctx, 'db'> & { config: Pick<Config, 'JWT_SECRET'> },
   head: ChainHead,
   now: Date,
 ): Promise<string[]> {
@@ -731,8 +737,7 @@ export async function publishDailyHead(
   const mails = await Promise.all(
     admins.map((a) =>
       prepareEmail(
-        db,
-        config,
+        { db, config },
         { para: a.email, tipo: 'cabeca_log', dados: { nome: a.nome, dia, ...head }, when: mine },
         now,
       ),

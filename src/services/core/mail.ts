@@ -1,7 +1,7 @@
 import { enqueueInBackground } from '../../lib/background';
 import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../../db/client';
-import type { Db } from '../../db/client';
+import type { Ctx } from './context';
 import { insertWhere } from '../../db/guarded';
 import { olderThan, staleIds } from '../../db/stale';
 import { emailOutbox, type EmailTipo } from '../../db/schema';
@@ -255,7 +255,11 @@ export interface NewEmail {
  * `when`), and its id, to hand to `enqueueEmails` once the batch succeeded AND the row exists
  * (check the insert's `meta.changes` when it is guarded).
  */
-export async function prepareEmail(db: Db, config: Pick<Config, 'JWT_SECRET'>, email: NewEmail, now: Date) {
+export async function prepareEmail(
+  { db, config }: Pick<Ctx, 'db'> & { config: Pick<Config, 'JWT_SECRET'> },
+  email: NewEmail,
+  now: Date,
+) {
   const id = crypto.randomUUID();
   const at = now.toISOString();
   const insert = insertWhere(

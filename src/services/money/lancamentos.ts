@@ -267,7 +267,7 @@ export const entryCreate = cachedBatch({
     });
     return {
       insert: run(insertColumnsWhere(db, l, entryColumns, p, and(guard, refs.condition)!)),
-      log: run(createdEntry(db, log, l, entryColumns, p)),
+      log: run(createdEntry({ db, log }, l, { columns: entryColumns, row: p })),
       view: rows(selectLancamentos(db).where(eq(l.id, p.id))),
     };
   },

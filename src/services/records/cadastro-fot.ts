@@ -205,7 +205,7 @@ export const fotCreate = cachedBatch({
     );
     return {
       insert: run(insertColumnsWhere(db, cadastroFot, s.columns, p, and(guard, refs.condition)!)),
-      log: run(createdEntry(db, log, cadastroFot, s.columns, p)),
+      log: run(createdEntry({ db, log }, cadastroFot, { columns: s.columns, row: p })),
       view: rows(selectFots(db).where(eq(cadastroFot.id, p.id))),
     };
   },

@@ -68,8 +68,7 @@ async function envioStatements(
     const values = { ...r, tokenHash: await sha256Hex(token), expiresAt, usadoEm: null, uso: null, createdAt: at };
     writes.push(insertWhere(db, pesquisaEnvios, values, ativa(r.pesquisaId)).onConflictDoNothing());
     const mail = await prepareEmail(
-      db,
-      config,
+      { db, config },
       {
         para: r.email,
         tipo: 'pesquisa',

@@ -324,8 +324,7 @@ describe('e-mail consumer (src/queue/email-consumer.ts)', () => {
     const para = `${uniq('dest')}@example.com`;
     const token = opts.token === false ? undefined : uniq('tok');
     const mail = await prepareEmail(
-      db,
-      config,
+      { db, config },
       { para, tipo: opts.tipo ?? 'redefinir_senha', dados: { nome: 'Fábio <b>' }, token },
       new Date(),
     );
@@ -516,8 +515,7 @@ describe('requeuePendingEmails (the scheduled safety net)', () => {
   async function rowAt(status: EmailOutboxRow['status'], minutesAgo: number) {
     const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const mail = await prepareEmail(
-      db,
-      config,
+      { db, config },
       { para: `${uniq('rq')}@example.com`, tipo: 'senha_alterada', dados: {} },
       new Date(at),
     );
@@ -566,8 +564,7 @@ describe('requeuePendingEmails (the scheduled safety net)', () => {
 
   it('erases sealed tokens once the longest link has expired', async () => {
     const old = await prepareEmail(
-      db,
-      config,
+      { db, config },
       { para: `${uniq('old')}@example.com`, tipo: 'convite_acesso', dados: {}, token: 'segredo' },
       new Date(Date.now() - 9 * 86_400_000),
     );

@@ -269,9 +269,9 @@ describe('the hash chain', () => {
     const dbx = createDb(env.DB);
     const keys = getConfig(env).LOG_CHAIN_SECRET!;
     const now = new Date();
-    const [a, b] = await Promise.all([sealPending(dbx, keys, now), sealPending(dbx, keys, now)]);
+    const [a, b] = await Promise.all([sealPending({ db: dbx, keys }, now), sealPending({ db: dbx, keys }, now)]);
     expect(a + b).toBe(30);
-    expect(await sealPending(dbx, keys, now)).toBe(0);
+    expect(await sealPending({ db: dbx, keys }, now)).toBe(0);
     await runCron();
     const [seals] = await db.select({ n: count() }).from(logsAtividadeSelos);
     const [entries] = await db.select({ n: count() }).from(logsAtividade);
@@ -286,8 +286,8 @@ describe('the hash chain', () => {
     for (let i = 0; i < 3; i++) await newCurso(admin.token);
     const dbx = createDb(env.DB);
     const keys = getConfig(env).LOG_CHAIN_SECRET!;
-    expect(await sealPending(dbx, keys, new Date(), 2)).toBe(2);
-    expect(await sealPending(dbx, keys, new Date(), 2)).toBe(1);
+    expect(await sealPending({ db: dbx, keys }, new Date(), 2)).toBe(2);
+    expect(await sealPending({ db: dbx, keys }, new Date(), 2)).toBe(1);
   });
 
   it('verificacao names the first entry changed behind the API (test-only SQL path)', async () => {
