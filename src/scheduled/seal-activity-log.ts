@@ -1,13 +1,13 @@
 import { createDb } from '../db/client';
 import { ConfigError, getConfig, type Bindings } from '../env';
 import { logger } from '../lib/logger';
-import { chainHead, publishDailyHead, sealPending } from '../services/core/activity-log';
+import { chainHead, publishDailyHead, sealPending } from '../services/core/activity-log-chain';
 
 /**
  * Seals the activity log's new entries into the hash chain (docs/decisions.md#d15: "within 15
  * minutes"; the Cron Trigger runs every 15), keyed with LOG_CHAIN_SECRET; without it nothing is
  * sealed and the run fails (the Cron log shows it). Idempotent: a second or overlapping run seals
- * nothing twice (services/core/activity-log.ts, sealPending). At most 5,000 entries per run; the rest
+ * nothing twice (services/core/activity-log-chain.ts, sealPending). At most 5,000 entries per run; the rest
  * wait for the next run.
  *
  * Then it publishes the chain's head where D1 cannot rewrite it: one JSON log line per run (Workers

@@ -6,7 +6,7 @@ import { categoriasFinanceiras, cursos, type CatalogTable } from '../../src/db/s
 import type { Scope } from '../../src/db/scope';
 import { getConfig } from '../../src/env';
 import { selectUser } from '../../src/middleware/admission';
-import { logPageSelect } from '../../src/services/core/activity-log';
+import { logPageSelect } from '../../src/services/core/activity-log-list';
 import { agendaByIdSelects, agendaListSelects } from '../../src/services/agenda/agenda';
 import { loginLog } from '../../src/services/accounts/auth';
 import { fotByIdSelect, fotCreate, fotListSelects } from '../../src/services/records/cadastro-fot';

@@ -10,7 +10,7 @@ import { emailOutbox, logsAtividade, logsAtividadeSelos, users } from '../../src
 import { ConfigError, getConfig } from '../../src/env';
 import { runScheduled } from '../../src/scheduled';
 import { sealActivityLog } from '../../src/scheduled/seal-activity-log';
-import { canonicalEntry, GENESIS } from '../../src/services/core/activity-log';
+import { canonicalEntry, GENESIS } from '../../src/services/core/activity-log-chain';
 import { behindTheApi, entriesFrom } from '../helpers/activity-log';
 import { db, makeAdmin, makeUser, uniq } from '../helpers/factories';
 import { api } from '../helpers/request';

@@ -1,5 +1,6 @@
 import { encodeCursor, pageWithCursor } from '../../lib/cursor';
-import { logPageSelect, toLogResponse, verifyChain } from '../../services/core/activity-log';
+import { verifyChain } from '../../services/core/activity-log-chain';
+import { logPageSelect, toLogResponse } from '../../services/core/activity-log-list';
 import { foldedHandler, handler } from '../route';
 import * as r from './logs-atividade.routes';
 

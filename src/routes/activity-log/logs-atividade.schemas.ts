@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { cursorAntes, cursorLimit, cursorParts } from '../../lib/cursor';
 import { isIsoInstant, saoPauloDayStart } from '../../lib/dates';
 import { afterFields, isoDateOrInstant, searchText, uuid } from '../../lib/fields';
-import { MOTIVOS, type LogCursor } from '../../services/core/activity-log';
+import { MOTIVOS } from '../../services/core/activity-log-chain';
+import type { LogCursor } from '../../services/core/activity-log-list';
 import { out } from '../openapi';
 
 export const LogEntrySchema = z

@@ -6,7 +6,7 @@ import { createApp } from '../../../src/app';
 import { cursos, logsAtividade, logsAtividadeSelos } from '../../../src/db/schema';
 import { LogEntrySchema, VerificationSchema } from '../../../src/routes/activity-log/logs-atividade.schemas';
 import { runScheduled } from '../../../src/scheduled';
-import { canonicalEntry, entryHash, GENESIS, sealPending } from '../../../src/services/core/activity-log';
+import { canonicalEntry, entryHash, GENESIS, sealPending } from '../../../src/services/core/activity-log-chain';
 import { createDb } from '../../../src/db/client';
 import { getConfig } from '../../../src/env';
 import { TEST_VARS } from '../../setup/vars';
