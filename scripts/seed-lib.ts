@@ -479,7 +479,7 @@ export function generateSeed(size: SeedSize | SeedCounts, existing: Existing, ha
       uf: city.uf,
       banco: rng.pick(BANKS),
       agencia: String(rng.int(100, 9999)).padStart(4, '0'),
-      // The key and its type (decisions-2 D18 "Tax"), in the same draw as before so the data set is unchanged.
+      // The key and its type (docs/decisions.md#d18 "Tax"), in the same draw as before so the data set is unchanged.
       ...(rng.chance(0.5)
         ? { conta_pix: email, tipo_chave_pix: 'email' }
         : { conta_pix: titular, tipo_chave_pix: 'cpf' }),

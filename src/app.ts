@@ -99,7 +99,7 @@ export function createApp() {
     maxSize: BODY_LIMIT_BYTES,
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'o corpo da requisição passa de 64 KiB'), 413),
   });
-  // A spreadsheet upload (POST /api/importacoes) may carry up to 1 MiB (docs/decisions-2 D20).
+  // A spreadsheet upload (POST /api/importacoes) may carry up to 1 MiB (docs/decisions.md#d20).
   const upload = bodyLimit({
     maxSize: IMPORT_MAX_BYTES,
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', 'o arquivo passa de 1 MiB'), 413),

@@ -18,7 +18,7 @@ export interface Bindings {
   /** Push delivery (docs/decisions.md#d10): the queue the requests enqueue on, and the Expo-format endpoint. */
   PUSH_QUEUE?: Queue<PushMessage>;
   PUSH_ENDPOINT?: string;
-  /** E-mail (docs/decisions-2 D14): the queue requests enqueue outbox ids on, and the provider settings. */
+  /** E-mail (docs/decisions.md#d14): the queue requests enqueue outbox ids on, and the provider settings. */
   EMAIL_QUEUE?: Queue<MailMessage>;
   /** Cloudflare Email Service `send_email` binding, used when MAIL_PROVIDER=cloudflare. */
   EMAIL?: SendEmail;
@@ -28,14 +28,14 @@ export interface Bindings {
   RESEND_API_URL?: string;
   RESEND_API_KEY?: string;
   RESET_TOKEN_TTL_SECONDS?: string;
-  /** Payments (docs/decisions-2 D19): the queue of checkout creations and webhook notifications, the gateway settings. */
+  /** Payments (docs/decisions.md#d19): the queue of checkout creations and webhook notifications, the gateway settings. */
   PAYMENT_QUEUE?: Queue<PaymentMessage>;
   PAYMENT_PROVIDER?: string;
   MP_API_URL?: string;
   MP_ACCESS_TOKEN?: string;
   MP_WEBHOOK_SECRET?: string;
   PEDIDO_TTL_SECONDS?: string;
-  /** Calendar feeds (docs/decisions-2 D16): the API's public origin for feed urls, and the token key. */
+  /** Calendar feeds (docs/decisions.md#d16): the API's public origin for feed urls, and the token key. */
   API_URL?: string;
   ICAL_TOKEN_SECRET?: string;
   /** The activity log's chain key(s) (docs/decisions.md#d15): a secret, never in D1. */

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 
 /**
- * Spreadsheet files (docs/decisions-2 D20): decoding, parsing with line numbers, the Brazilian cell
- * formats and the writer of CSV answers (formula-injection escaping, shared rules of decisions-2).
+ * Spreadsheet files (docs/decisions.md#d20): decoding, parsing with line numbers, the Brazilian cell
+ * formats and the writer of CSV answers (formula-injection escaping, docs/decisions.md#shared-rules).
  */
 
 /** Valid UTF-8 (with or without BOM) is UTF-8; anything else is taken as Windows-1252 (Excel's "CSV" in pt-BR). */
@@ -59,7 +59,7 @@ export function parseCsv(text: string): ParsedCsv {
   return { delimiter, header, rows, problems };
 }
 
-/** A cell a spreadsheet would run as a formula starts with one of these (decisions-2, shared rules). */
+/** A cell a spreadsheet would run as a formula starts with one of these (docs/decisions.md#shared-rules). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Prefixes `'` to a cell that would start a formula. */

@@ -78,7 +78,7 @@ export function saoPauloDayStart(date: string, days = 0): string {
 }
 
 /**
- * The instant an event starts (docs/decisions-2 D16): `data_evento` + `horario` in São Paulo time;
+ * The instant an event starts (docs/decisions.md#d16): `data_evento` + `horario` in São Paulo time;
  * without `horario`, the start of that day.
  */
 export function eventStart(dataEvento: string, horario: string | null | undefined): Date {

@@ -24,10 +24,10 @@ export const codeToStatus = {
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
-  // Spreadsheet import (docs/decisions-2 D20).
+  // Spreadsheet import (docs/decisions.md#d20).
   IMPORT_HAS_ERRORS: 409,
   ALREADY_APPLIED: 409,
-  // Payments (decisions-2 D19).
+  // Payments (docs/decisions.md#d19).
   INVALID_SIGNATURE: 401,
   IDEMPOTENCY_MISMATCH: 409,
   INTERNAL: 500,

@@ -21,7 +21,7 @@ export interface MailMessage {
 export const EMAIL_QUEUE_NAME = 'event-ops-email';
 
 /**
- * The payment queue (docs/decisions-2 D19): create the checkout of an order (its url_pagamento), or
+ * The payment queue (docs/decisions.md#d19): create the checkout of an order (its url_pagamento), or
  * read the payment of a recorded webhook notification from the gateway and apply it.
  */
 export type PaymentMessage = { kind: 'preferencia'; pedidoId: string } | { kind: 'notificacao'; notificacaoId: string };

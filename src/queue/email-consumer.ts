@@ -9,7 +9,7 @@ import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail'
 import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
 /**
- * The e-mail queue consumer (docs/decisions-2 D14). A message carries an outbox id; the consumer
+ * The e-mail queue consumer (docs/decisions.md#d14). A message carries an outbox id; the consumer
  *
  * 1. claims the row with ONE guarded UPDATE (`pendente` → `enviando`, attempts + 1). A row already
  *    `enviado`/`falhou`, or claimed by another delivery of the same message, changes nothing: the

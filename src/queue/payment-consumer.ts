@@ -10,7 +10,7 @@ import { gatewayFor, type Gateway, type GatewayResult } from '../services/paymen
 import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
 /**
- * The payment queue consumer (docs/decisions-2 D19). Two kinds of message:
+ * The payment queue consumer (docs/decisions.md#d19). Two kinds of message:
  *
  * - `preferencia`: creates the checkout of a `pendente` order that has none yet and stores its url
  *   (guarded: a redelivered message never replaces it; the order id is the gateway's idempotency key);

@@ -87,7 +87,7 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
   content: { 'application/json': { schema } },
 });
 
-/** A `text/csv` request body or answer (decisions-2 shared rules: UTF-8, header row, formula-escaped). */
+/** A `text/csv` request body or answer (docs/decisions.md#shared-rules: UTF-8, header row, formula-escaped). */
 export const csvContent = (description: string) => ({
   description,
   content: { 'text/csv': { schema: z.string().openapi({ format: 'binary' }) } },

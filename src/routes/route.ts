@@ -189,7 +189,7 @@ export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {
   return { atorId: user?.id ?? null, atorRole: user?.role ?? null, requestId: c.get('requestId') ?? null };
 };
 
-/** A CSV answer (decisions-2 shared rules): `text/csv; charset=utf-8`, downloaded as `filename`. */
+/** A CSV answer (docs/decisions.md#shared-rules): `text/csv; charset=utf-8`, downloaded as `filename`. */
 export const csvAnswer = (c: Context, body: string, filename: string) =>
   c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',

@@ -23,11 +23,11 @@ export const jobs: Record<string, Job> = {
   // Orders (D19): unpaid ones expire; checkouts and notifications whose queue message was lost go again.
   'expirar-pedidos': expirarPedidos,
   'requeue-payments': requeuePayments,
-  // Reminders before events (docs/decisions-2 D16): each (invitation, kind) once.
+  // Reminders before events (docs/decisions.md#d16): each (invitation, kind) once.
   lembretes,
-  // Tickets resolvido for 7 days are closed (decisions-2 D22).
+  // Tickets resolvido for 7 days are closed (docs/decisions.md#d22).
   'fechar-chamados': fecharChamados,
-  // Client surveys the day after each event of their type (decisions-2 D21).
+  // Client surveys the day after each event of their type (docs/decisions.md#d21).
   'enviar-pesquisas': enviarPesquisas,
 };
 

@@ -4,7 +4,7 @@ import { enqueueAll } from '../lib/background';
 import { sendReminders } from '../services/operations/lembretes';
 
 /**
- * Reminders before events (docs/decisions-2 D16; services/operations/lembretes.ts): each (invitation, kind)
+ * Reminders before events (docs/decisions.md#d16; services/operations/lembretes.ts): each (invitation, kind)
  * once whatever the number or overlap of runs. Push goes through the push queue, after the batch
  * that wrote the notifications; a failed enqueue leaves the in-app notification.
  */

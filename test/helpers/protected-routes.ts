@@ -85,7 +85,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'PUT', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'], body: { whatsapp: '1' } },
   { method: 'DELETE', path: `/api/profissionais/${ID}`, allowed: ADMINS },
-  // Agenda: the policy of src/services/agenda-policy.ts.
+  // Agenda: the role x action table of src/lib/permissions.ts.
   { method: 'GET', path: '/api/agenda', allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
   { method: 'GET', path: `/api/agenda/${ID}`, allowed: [...ADMINS, 'agenda_viewer', 'EVENT_OWNER', 'profissional'] },
   {
@@ -129,7 +129,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Activity log (decisions D15): administrators read it; only a SUPERADMIN verifies the chain.
   { method: 'GET', path: '/api/logs-atividade', allowed: ADMINS },
   { method: 'GET', path: '/api/logs-atividade/verificacao', allowed: ['SUPERADMIN'] },
-  // Spreadsheet import and export (decisions-2 D20): administrators.
+  // Spreadsheet import and export (docs/decisions.md#d20): administrators.
   ...['profissionais', 'cadastro-fot', 'agenda', 'lancamentos'].map((tipo) => ({
     method: 'GET',
     path: `/api/importacoes/modelos/${tipo}.csv`,
@@ -141,7 +141,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: `/api/importacoes/${ID}/aplicar`, allowed: ADMINS },
   // The file name as documented: authorization runs before the path is validated.
   { method: 'GET', path: '/api/exportacoes/{arquivo}', allowed: ADMINS },
-  // Photo packages and orders (decisions-2 D19): packages read by every role, written by administrators;
+  // Photo packages and orders (docs/decisions.md#d19): packages read by every role, written by administrators;
   // orders by administrators and EVENT_OWNERs (role checked before the Idempotency-Key).
   { method: 'GET', path: '/api/pacotes', allowed: ROLES },
   { method: 'GET', path: `/api/pacotes/${ID}`, allowed: ROLES },
@@ -166,7 +166,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'POST', path: `/api/pedidos/${ID}/cancelar`, allowed: [...ADMINS, 'EVENT_OWNER'] },
   // Finance (decisions D18): administrators; EVENT_OWNER reads contracts; tax tables written by a SUPERADMIN.
   ...finance(),
-  // Event operations (decisions-2 D16): call sheets, confirmations, calendar feeds.
+  // Event operations (docs/decisions.md#d16): call sheets, confirmations, calendar feeds.
   {
     method: 'GET',
     path: `/api/agenda/${ID}/logistica`,
@@ -186,7 +186,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Job listings (decisions D17): professionals.
   { method: 'GET', path: '/api/vagas', allowed: ['profissional'] },
   { method: 'POST', path: `/api/vagas/${ID}/candidaturas`, allowed: ['profissional'], body: { funcao_id: ID } },
-  // Support tickets (decisions-2 D22): any active user; administrators manage.
+  // Support tickets (docs/decisions.md#d22): any active user; administrators manage.
   {
     method: 'POST',
     path: '/api/chamados',
@@ -196,7 +196,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/chamados', allowed: ROLES },
   { method: 'GET', path: `/api/chamados/${ID}`, allowed: ROLES },
   { method: 'PATCH', path: `/api/chamados/${ID}`, allowed: ADMINS, body: { status: 'em_andamento' } },
-  { method: 'POST', path: `/api/chamados/${ID}/mensagens`, allowed: ROLES, body: { corpo: 'Mensagem da tabela' } }, // Surveys (decisions-2 D21): RESEARCHER and administrators.
+  { method: 'POST', path: `/api/chamados/${ID}/mensagens`, allowed: ROLES, body: { corpo: 'Mensagem da tabela' } }, // Surveys (docs/decisions.md#d21): RESEARCHER and administrators.
   { method: 'GET', path: '/api/pesquisas', allowed: [...ADMINS, 'RESEARCHER'] },
   {
     method: 'POST',

@@ -740,7 +740,7 @@ async function calls(): Promise<Call[]> {
       body: { corpo: 'Ainda não' },
       expect: 201,
     },
-    // Import and export (decisions-2 D20): the same round trips for a file of 3 lines as of 5,000.
+    // Import and export (docs/decisions.md#d20): the same round trips for a file of 3 lines as of 5,000.
     { name: 'import template', method: 'GET', path: '/api/importacoes/modelos/agenda.csv', token: a, expect: 200 },
     {
       name: 'import upload',

@@ -241,7 +241,7 @@ describe('GET /openapi.json and /docs', () => {
       'POST /auth/reset-password',
       'GET /api/funcoes',
       'POST /webhooks/mercadopago',
-      // Calendar apps cannot send a bearer: the url's token is the credential (decisions-2 D16).
+      // Calendar apps cannot send a bearer: the url's token is the credential (docs/decisions.md#d16).
       'GET /ical/{token}.ics',
       // A survey's answer side: the e-mailed single-use link is the credential.
       'GET /p/pesquisas/{token}',

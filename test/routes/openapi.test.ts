@@ -144,7 +144,7 @@ describe('request schemas say what the validation accepts', () => {
     const big = JSON.stringify({ filler: 'x'.repeat(65 * 1024) });
     const bodies = ops().filter((o) => o.method !== 'GET');
     expect(bodies.length).toBeGreaterThanOrEqual(40);
-    // A spreadsheet upload may carry 1 MiB (decisions-2 D20).
+    // A spreadsheet upload may carry 1 MiB (docs/decisions.md#d20).
     const upload = JSON.stringify({ filler: 'x'.repeat(1024 * 1024) });
     for (const { method, path } of bodies) {
       const res = await api(method, path.replaceAll('{id}', UNKNOWN_ID), {

@@ -838,7 +838,7 @@ describe('API5 broken function-level authorization', () => {
     expect(open).toEqual([
       'GET /api/funcoes',
       'GET /health',
-      // The calendar feed: the url's token is the credential (decisions-2 D16).
+      // The calendar feed: the url's token is the credential (docs/decisions.md#d16).
       'GET /ical/{token}.ics',
       'GET /p/pesquisas/{token}',
       'POST /auth/forgot-password',

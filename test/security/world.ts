@@ -115,7 +115,7 @@ async function regionRows(
     [funcao.id],
   );
   const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
-  // A validated spreadsheet import with nothing to write (decisions-2 D20).
+  // A validated spreadsheet import with nothing to write (docs/decisions.md#d20).
   const [importacao] = await db
     .insert(schema.importacoes)
     .values({ regiao, tipo: 'cadastro-fot', status: 'validado', total: 1, criar: 0, atualizar: 0, iguais: 1, erro: 0 })

@@ -10,7 +10,7 @@ export const CHAMADO_STATUS = ['aberto', 'em_andamento', 'aguardando_solicitante
 export const CHAMADO_PRIORIDADES = ['baixa', 'normal', 'alta', 'urgente'] as const;
 export type ChamadoStatus = (typeof CHAMADO_STATUS)[number];
 
-/** Support tickets (docs/decisions-2 D22), per region. */
+/** Support tickets (docs/decisions.md#d22), per region. */
 export const chamados = sqliteTable(
   'chamados',
   {

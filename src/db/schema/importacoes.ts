@@ -2,7 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
 import { timestamps, uuidPk } from './columns';
 import { users } from './users';
 
-/** The kinds a spreadsheet can import and export (docs/decisions-2 D20). */
+/** The kinds a spreadsheet can import and export (docs/decisions.md#d20). */
 export const IMPORT_TIPOS = ['profissionais', 'cadastro-fot', 'agenda', 'lancamentos'] as const;
 export type ImportTipo = (typeof IMPORT_TIPOS)[number];
 

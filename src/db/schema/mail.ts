@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { timestamps, uuidPk } from './columns';
 import { users } from './users';
 
-/** The e-mails the API sends (docs/decisions-2 D14); each has one template in services/core/mail.ts. */
+/** The e-mails the API sends (docs/decisions.md#d14); each has one template in services/core/mail.ts. */
 export const EMAIL_TIPOS = [
   'redefinir_senha',
   'senha_alterada',

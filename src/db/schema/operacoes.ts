@@ -3,7 +3,7 @@ import { agenda } from './agenda';
 import { timestamps, uuidPk } from './columns';
 import { users } from './users';
 
-// Event operations (docs/decisions-2 D16): call sheets, reminders sent, calendar feeds.
+// Event operations (docs/decisions.md#d16): call sheets, reminders sent, calendar feeds.
 
 export const TRANSPORTES = ['proprio', 'van', 'carona', 'reembolso'] as const;
 

@@ -4,7 +4,7 @@ import { cadastroFot } from './cadastro-fot';
 import { timestamps, uuidPk } from './columns';
 
 /**
- * Photo packages, orders and payment notifications (docs/decisions-2 D19; docs/guide/payments.md).
+ * Photo packages, orders and payment notifications (docs/decisions.md#d19; docs/guide/payments.md).
  * Money in integer cents.
  */
 
@@ -62,7 +62,7 @@ export const pedidos = sqliteTable(
     preferenciaId: text('preferencia_id'),
     /** The gateway's payment that paid the order: only its refund or chargeback reverses the order. */
     pagamentoId: text('pagamento_id'),
-    /** The revenue entry its payment posted (decisions-2 D18), which a refund reverses. */
+    /** The revenue entry its payment posted (docs/decisions.md#d18), which a refund reverses. */
     lancamentoId: text('lancamento_id'),
     expiraEm: text('expira_em').notNull(),
     pagoEm: text('pago_em'),

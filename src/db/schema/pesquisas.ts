@@ -21,7 +21,7 @@ export const CRITERIOS = ['qual_tec', 'educacao_simpatia', 'desempenho_evento', 
 export type PerguntaTipo = (typeof PERGUNTA_TIPOS)[number];
 export type Criterio = (typeof CRITERIOS)[number];
 
-/** Surveys (docs/decisions-2 D21), per region. */
+/** Surveys (docs/decisions.md#d21), per region. */
 export const pesquisas = sqliteTable(
   'pesquisas',
   {

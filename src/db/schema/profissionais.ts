@@ -69,7 +69,7 @@ export const profissionais = sqliteTable(
     // cpf_cnpj and e-mail indexes in the imports' `col = ? and regiao = ?` probes.)
     index('profissionais_regiao_nome_login_idx').on(t.regiao, t.nome, t.usuarioId),
     index('profissionais_email_idx').on(t.email),
-    // Spreadsheet imports match professionals by CPF/CNPJ (docs/decisions-2 D20).
+    // Spreadsheet imports match professionals by CPF/CNPJ (docs/decisions.md#d20).
     index('profissionais_cpf_cnpj_idx').on(t.cpfCnpjTitular),
     index('profissionais_funcao_idx').on(t.funcaoProfissionalId),
   ],

@@ -88,7 +88,7 @@ const updateMeDef = {
 
 export const updateMe = authedRoute({ ...updateMeDef, path: '/api/me' });
 
-// The same two operations under /api/users/me, which older frontends call (docs/decisions-2 D14).
+// The same two operations under /api/users/me, which older frontends call (docs/decisions.md#d14).
 export const getUsersMe = authedRoute({
   ...getMeDef,
   path: '/api/users/me',

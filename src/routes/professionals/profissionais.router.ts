@@ -10,5 +10,5 @@ export const profissionaisRoutes = createRouter()
   .openapi(r.update, h.update)
   .openapi(r.remove, h.remove);
 
-/** A professional's own client ratings, under /api/me (decisions-2 D21). */
+/** A professional's own client ratings, under /api/me (docs/decisions.md#d21). */
 export const meAvaliacoesRoutes = createRouter().openapi(r.minhasAvaliacoes, h.minhasAvaliacoes);

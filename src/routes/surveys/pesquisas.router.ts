@@ -2,7 +2,7 @@ import { createRouter } from '../router';
 import * as h from './pesquisas.handlers';
 import * as r from './pesquisas.routes';
 
-/** Surveys under /api/pesquisas (decisions-2 D21): RESEARCHER and administrators. */
+/** Surveys under /api/pesquisas (docs/decisions.md#d21): RESEARCHER and administrators. */
 export const pesquisasRoutes = createRouter()
   .openapi(r.list, h.list)
   .openapi(r.create, h.create)

@@ -2,7 +2,7 @@ import { createRouter } from '../router';
 import * as h from './chamados.handlers';
 import * as r from './chamados.routes';
 
-/** Support tickets under /api/chamados (decisions-2 D22). */
+/** Support tickets under /api/chamados (docs/decisions.md#d22). */
 export const chamadosRoutes = createRouter()
   .openapi(r.create, h.create)
   .openapi(r.list, h.list)

@@ -19,7 +19,7 @@ import { prepareEmail } from '../core/mail';
 import { mayActOnRow, superadminOnly } from './users';
 
 /**
- * Password reset and access invitations (docs/decisions-2 D14). Both are a one-time token (32 random
+ * Password reset and access invitations (docs/decisions.md#d14). Both are a one-time token (32 random
  * bytes, base64url; only its SHA-256 is stored) e-mailed as a link and redeemed by
  * POST /auth/reset-password. Every rule that must hold under concurrency is inside the statements
  * of one batch: the hourly cap, "a newer token voids the older ones", "a token is spent once".

@@ -1,4 +1,4 @@
-/** An event's team quota as the agenda reads it (docs/guide/agenda.md#the-team): one query, by function. */
+/** An event's team quota as the agenda reads it (docs/guide/agenda.md#teams-and-invitations): one query, by function. */
 import { asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { agenda, agendaEquipe, funcoes } from '../../db/schema';

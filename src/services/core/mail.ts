@@ -10,7 +10,7 @@ import type { MailMessage } from '../../lib/messages';
 import { b64url, fromB64url } from '../../lib/tokens';
 
 /**
- * E-mail (docs/decisions-2 D14), the writer side: the outbox statement a write adds to its own D1
+ * E-mail (docs/decisions.md#d14), the writer side: the outbox statement a write adds to its own D1
  * batch, the enqueue after that batch, the templates (Portuguese, plain text + simple HTML, links
  * from APP_URL) and the safety net that re-enqueues rows whose enqueue was lost. The sending side is
  * src/queue/email-consumer.ts.

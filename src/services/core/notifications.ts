@@ -16,7 +16,7 @@ export const NOTIFICATION_TIPOS = [
   'convite_recebido',
   'convite_respondido',
   'convite_cancelado',
-  // Event operations (docs/decisions-2 D16).
+  // Event operations (docs/decisions.md#d16).
   'logistica_alterada',
   'lembrete_d7',
   'lembrete_d2',
@@ -28,7 +28,7 @@ export const NOTIFICATION_TIPOS = [
   'candidatura_aprovada',
   'candidatura_recusada',
   'convite_promovido',
-  // Support tickets (decisions-2 D22).
+  // Support tickets (docs/decisions.md#d22).
   'chamado_aberto',
   'chamado_atribuido',
   'chamado_atualizado',

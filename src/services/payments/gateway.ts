@@ -1,5 +1,5 @@
 /**
- * The payment gateway as the rest of the code sees it (docs/decisions-2 D19): one small interface,
+ * The payment gateway as the rest of the code sees it (docs/decisions.md#d19): one small interface,
  * so another gateway than Mercado Pago can be added behind it. Implementations call the outside
  * service over an injected `fetch` (tests and `npm run dev` point the base URL at a local fake) and
  * never throw for an answer: they say whether a retry may help.

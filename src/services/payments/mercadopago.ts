@@ -3,7 +3,7 @@ import { exactCentavos } from '../../lib/money';
 import type { Gateway, GatewayPayment, GatewayResult, PreferenceInput } from './gateway';
 
 /**
- * Mercado Pago behind the Gateway interface (docs/decisions-2 D19): Checkout Pro preferences
+ * Mercado Pago behind the Gateway interface (docs/decisions.md#d19): Checkout Pro preferences
  * (`POST /checkout/preferences`) and payment lookup (`GET /v1/payments/{id}`), with the access token
  * as a bearer and a timeout on every call; and the verification of its webhook signature.
  */

@@ -14,7 +14,7 @@ type Reader = Pick<Ctx, 'db' | 'user' | 'regiao'>;
 type Writer = Pick<Ctx, 'db' | 'log' | 'regiao'>;
 
 /**
- * Photo packages (docs/decisions-2 D19): administrators write them in their region; any active user
+ * Photo packages (docs/decisions.md#d19): administrators write them in their region; any active user
  * reads the region's active ones (administrators also the inactive ones, with `?ativo=false`).
  */
 

@@ -154,7 +154,7 @@ const orderStep = (
 
 /**
  * pay: pendente | expirado | cancelado → pago by this payment, with the order's revenue entry
- * (decisions-2 D18/D19): `receita`, category `Pacotes de fotos`, `origem` `pedido`, on its FOT record,
+ * (docs/decisions.md#d18, #d19): `receita`, category `Pacotes de fotos`, `origem` `pedido`, on its FOT record,
  * already `pago`. Its `chave_externa` `pedido:<id>` is unique per region, a second line of defence
  * behind the guarded step.
  */

@@ -21,14 +21,14 @@ import type { Ctx, QueryCtx } from '../core/context';
 type Caller = { user: Pick<AuthUser, 'role' | 'empresaId'> };
 
 /**
- * Orders of photo packages (docs/decisions-2 D19; docs/guide/payments.md).
+ * Orders of photo packages (docs/decisions.md#d19; docs/guide/payments.md).
  *
  * Creation is idempotent per caller and `Idempotency-Key`: ONE batch inserts the order
  * `ON CONFLICT (criado_por, idempotency_key) DO NOTHING`, guarded by the FOT (region, and the
  * EVENT_OWNER's company), the package (region, active) and its installment limit, then reads the
  * row of that key. So five identical requests racing make one order, and the others answer it; a
  * stored row whose request hash differs is 409 IDEMPOTENCY_MISMATCH. No gateway call happens in the
- * request (shared rules of decisions-2): the order is answered with `url_pagamento: null` and the
+ * request (docs/decisions.md#shared-rules): the order is answered with `url_pagamento: null` and the
  * payment consumer fills it from the checkout it creates (GET the order, or repeat the POST with the
  * same key, to see it).
  */

@@ -24,7 +24,7 @@ import { ApiError } from '../../lib/errors';
 import type { Ctx } from '../core/context';
 
 /**
- * Client ratings of professionals (docs/decisions-2 D21; docs/guide/surveys.md): each `criterio`
+ * Client ratings of professionals (docs/decisions.md#d21; docs/guide/surveys.md): each `criterio`
  * answer about a professional, from surveys of `publico` `cliente` or `formando` (a professional
  * rating a colleague is not a client), feeds `avaliacao_clientes`: per criterion the Bayesian
  * mean (C*m + soma) / (C + n), C = 5, m the mean of that criterion over the answers about the

@@ -265,7 +265,7 @@ type ProfileCtx = Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>;
 /**
  * Administrators create any profile, and with `email` its active login in the same batch (team
  * registration): with `senha` that password; without one, a password nobody knows and an access
- * invitation e-mail (`/definir-senha`, 7 days: docs/decisions-2 D14), whose outbox id goes to
+ * invitation e-mail (`/definir-senha`, 7 days: docs/decisions.md#d14), whose outbox id goes to
  * `ctx.mail` once the batch succeeded. A `profissional` creates its own profile once, linked to itself.
  */
 export async function createProfissional(

@@ -1,4 +1,4 @@
-// E-mail, password reset, access invitations and /api/users/me (issue 14, decisions-2 D14).
+// E-mail, password reset, access invitations and /api/users/me (issue 14, docs/decisions.md#d14).
 // Requests run with a recording EMAIL_QUEUE (so nothing is consumed behind the test's back); the
 // consumer is run by the tests themselves against a fake provider. No test touches the network.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';

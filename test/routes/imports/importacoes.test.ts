@@ -1,4 +1,4 @@
-// Spreadsheet import and export (decisions-2 D20): templates, validation with spreadsheet line
+// Spreadsheet import and export (docs/decisions.md#d20): templates, validation with spreadsheet line
 // numbers, the all-or-nothing apply, matching on re-import, exports that re-import as no change.
 import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';

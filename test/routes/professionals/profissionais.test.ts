@@ -597,7 +597,7 @@ describe('DELETE /api/profissionais/{id}', () => {
   });
 });
 
-describe('regime_fiscal and tipo_chave_pix (decisions-2 D18 "Tax")', () => {
+describe('regime_fiscal and tipo_chave_pix (docs/decisions.md#d18 "Tax")', () => {
   const create = async (body: Record<string, unknown>) =>
     api('POST', '/api/profissionais', { token: (await makeAdmin()).token, body: { nome: uniq('Pix'), ...body } });
 
