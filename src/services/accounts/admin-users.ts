@@ -164,11 +164,15 @@ export async function approveUser(
   const [inserted, , res] = await db.batch([
     notes.insert[0]!,
     // Logged only when it really approves (the account was pending).
-    logRowWrite(db, log, users, and(where, eq(users.ativo, false)), {
-      acao: 'users.approve',
-      entidade: 'users',
-      dados: changed(users, { ativo: true }),
-    }),
+    logRowWrite(
+      { db, log },
+      { table: users, where: and(where, eq(users.ativo, false)) },
+      {
+        acao: 'users.approve',
+        entidade: 'users',
+        dados: changed(users, { ativo: true }),
+      },
+    ),
     db.update(users).set({ ativo: true }).where(where),
     approveProfile(db, id),
   ]);
@@ -234,11 +238,15 @@ export async function changeRole(
     { when: sql`exists (select 1 from ${users} where ${and(guard, roleChanges)})` },
   );
   // Logged only for a real change that the guard lets through (the entry's own statement checks both).
-  const entry = logRowWrite(db, log, users, and(guard, changes), {
-    acao: 'users.role',
-    entidade: 'users',
-    dados: changed(users, set),
-  });
+  const entry = logRowWrite(
+    { db, log },
+    { table: users, where: and(guard, changes) },
+    {
+      acao: 'users.role',
+      entidade: 'users',
+      dados: changed(users, set),
+    },
+  );
   const results = await db.batch([entry, ...notes.insert, db.update(users).set(set).where(guard)]);
   const res = results[results.length - 1]!;
   if (res.meta.changes === 0) {

@@ -192,14 +192,18 @@ export async function logout({ db, log }: Pick<Ctx, 'db' | 'log'>, token: string
   // Logged when a session really ends, with the token's owner as the actor. The outer row is the
   // presented token; the session ends if any token of its family is still live.
   const tokenHash = await sha256Hex(token);
-  const entry = logRowWrite(db, log, refreshTokens, eq(refreshTokens.tokenHash, tokenHash), {
-    acao: 'auth.logout',
-    entidade: 'users',
-    entidadeId: refreshTokens.userId,
-    atorId: refreshTokens.userId,
-    atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${refreshTokens.userId})`,
-    when: sql`exists (select 1 from ${refreshTokens} live where live.family_id = ${refreshTokens.familyId} and live.revoked_at is null)`,
-  });
+  const entry = logRowWrite(
+    { db, log },
+    { table: refreshTokens, where: eq(refreshTokens.tokenHash, tokenHash) },
+    {
+      acao: 'auth.logout',
+      entidade: 'users',
+      entidadeId: refreshTokens.userId,
+      atorId: refreshTokens.userId,
+      atorRole: sql`(select ${users.role} from ${users} where ${users.id} = ${refreshTokens.userId})`,
+      when: sql`exists (select 1 from ${refreshTokens} live where live.family_id = ${refreshTokens.familyId} and live.revoked_at is null)`,
+    },
+  );
   await db.batch([entry, endSession(db, tokenHash)]);
 }
 
@@ -233,12 +237,16 @@ export async function updateMe(ctx: MeCtx, client: string, body: MeInput) {
   // The account is read back in the same batch as the writes: one round trip.
   const results = await runBatch(db, {
     log: run(
-      logRowWrite(db, log, users, eq(users.id, user.id), {
-        acao: 'users.update_me',
-        entidade: 'users',
-        // The new password is never logged, only that it changed.
-        dados: { ...changed(users, userSet), ...(password ? { credencial: { depois: 'alterada' } } : {}) },
-      }),
+      logRowWrite(
+        { db, log },
+        { table: users, where: eq(users.id, user.id) },
+        {
+          acao: 'users.update_me',
+          entidade: 'users',
+          // The new password is never logged, only that it changed.
+          dados: { ...changed(users, userSet), ...(password ? { credencial: { depois: 'alterada' } } : {}) },
+        },
+      ),
     ),
     update: run(db.update(users).set(userSet).where(eq(users.id, user.id))),
     ...password?.writes,

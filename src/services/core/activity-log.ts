@@ -287,13 +287,11 @@ export function deleted(table: SQLiteTable): Record<string, Change> {
 
 /** An update or delete of one row of `table` matching `where`: the entry goes BEFORE the write in its batch. */
 export function logRowWrite(
-  db: Db,
-  ctx: LogSource,
-  table: SQLiteTable & { id: Column },
-  where: SQL | undefined,
+  { db, log }: { db: Db; log: LogSource },
+  { table, where }: { table: SQLiteTable & { id: Column }; where: SQL | undefined },
   e: Omit<LogEntry, 'from' | 'entidadeId'> & { entidadeId?: LogValue },
 ) {
-  return logStatement(db, ctx, {
+  return logStatement(db, log, {
     entidadeId: table.id,
     ...e,
     from: sql`from ${table}`,
@@ -316,7 +314,11 @@ export function loggedUpdate<T extends SQLiteTable & { id: Column }>(
   u: { table: T; where: SQL | undefined; set: Values },
   { extra, ...e }: UpdateEntry,
 ) {
-  const entry = logRowWrite(db, log, u.table, u.where, { ...e, dados: { ...changed(u.table, u.set), ...extra } });
+  const entry = logRowWrite(
+    { db, log },
+    { table: u.table, where: u.where },
+    { ...e, dados: { ...changed(u.table, u.set), ...extra } },
+  );
   return [
     entry,
     db
@@ -332,6 +334,6 @@ export function loggedDelete<T extends SQLiteTable & { id: Column }>(
   d: { table: T; where: SQL | undefined },
   e: RowWriteEntry,
 ) {
-  const entry = logRowWrite(db, log, d.table, d.where, { ...e, dados: deleted(d.table) });
+  const entry = logRowWrite({ db, log }, { table: d.table, where: d.where }, { ...e, dados: deleted(d.table) });
   return [entry, db.delete(d.table).where(d.where)] as const;
 }

@@ -402,12 +402,16 @@ export function feeOnCancel(
   );
   const set = { status: 'cancelado' as const, updatedAt: now };
   return {
-    feeLog: logRowWrite(db, log, l, where, {
-      acao: 'lancamentos.cancelar',
-      entidade: 'lancamentos',
-      regiao: l.regiao,
-      dados: changed(l, set),
-    }),
+    feeLog: logRowWrite(
+      { db, log },
+      { table: l, where },
+      {
+        acao: 'lancamentos.cancelar',
+        entidade: 'lancamentos',
+        regiao: l.regiao,
+        dados: changed(l, set),
+      },
+    ),
     fee: db.update(l).set(set).where(where),
   };
 }

@@ -113,11 +113,15 @@ export async function rotateFeed({ db, log, user, config }: FeedCtx) {
   const token = await feedToken(keys, current.id, geracao);
   const where = and(eq(calendarios.userId, user.id), eq(calendarios.geracao, current.geracao));
   const [, written] = await db.batch([
-    logRowWrite(db, log, calendarios, where, {
-      acao: 'calendarios.rotate',
-      entidade: 'calendarios',
-      dados: { geracao: { antes: calendarios.geracao, depois: geracao } },
-    }),
+    logRowWrite(
+      { db, log },
+      { table: calendarios, where },
+      {
+        acao: 'calendarios.rotate',
+        entidade: 'calendarios',
+        dados: { geracao: { antes: calendarios.geracao, depois: geracao } },
+      },
+    ),
     db
       .update(calendarios)
       .set({ geracao, tokenHash: await sha256Hex(token), updatedAt: new Date().toISOString() })

@@ -85,11 +85,15 @@ export async function markRead({ db, log, user }: InboxCtx, id: string) {
   const where = mine(user.id, eq(notifications.id, id));
   const [, [row]] = await db.batch([
     // Logged the first time only (reading a read notification again changes nothing worth a line).
-    logRowWrite(db, log, notifications, and(where, eq(notifications.lida, false)), {
-      acao: 'notifications.read',
-      entidade: 'notifications',
-      dados: changed(notifications, { lida: true }),
-    }),
+    logRowWrite(
+      { db, log },
+      { table: notifications, where: and(where, eq(notifications.lida, false)) },
+      {
+        acao: 'notifications.read',
+        entidade: 'notifications',
+        dados: changed(notifications, { lida: true }),
+      },
+    ),
     db
       .update(notifications)
       .set({ lida: true, readAt: sql`coalesce(${notifications.readAt}, ${now})`, updatedAt: now })
@@ -148,11 +152,15 @@ export async function deletePushToken({ db, log, user }: InboxCtx, token: string
   const where = and(eq(pushTokens.userId, user.id), eq(pushTokens.token, token));
   await db.batch([
     // Only its platform: the token itself is never logged.
-    logRowWrite(db, log, pushTokens, where, {
-      acao: 'push_tokens.delete',
-      entidade: 'push_tokens',
-      dados: { plataforma: { antes: pushTokens.plataforma } },
-    }),
+    logRowWrite(
+      { db, log },
+      { table: pushTokens, where },
+      {
+        acao: 'push_tokens.delete',
+        entidade: 'push_tokens',
+        dados: { plataforma: { antes: pushTokens.plataforma } },
+      },
+    ),
     db.delete(pushTokens).where(where),
   ]);
 }

@@ -147,7 +147,11 @@ const orderStep = (
   { db, log, order }: Apply,
   s: { where: SQL; acao: string; dados: Record<string, Change>; between: Stmt[]; set: Partial<PedidoRow> },
 ): [Stmt, ...Stmt[]] => [
-  logRowWrite(db, log, pedidos, s.where, { acao: s.acao, entidade: 'pedidos', regiao: order.regiao, dados: s.dados }),
+  logRowWrite(
+    { db, log },
+    { table: pedidos, where: s.where },
+    { acao: s.acao, entidade: 'pedidos', regiao: order.regiao, dados: s.dados },
+  ),
   ...s.between,
   db.update(pedidos).set(s.set).where(s.where),
 ];
@@ -362,16 +366,20 @@ function duplicateReversed({ db, log, notification, payment, at }: Apply) {
     ne(pagamentosDuplicados.statusGateway, payment.status),
   );
   return [
-    logRowWrite(db, log, pagamentosDuplicados, where, {
-      acao: 'pedidos.pagamento_duplicado_estornado',
-      entidade: 'pagamentos_duplicados',
-      regiao: pagamentosDuplicados.regiao,
-      dados: {
-        pedido_id: { depois: pagamentosDuplicados.pedidoId },
-        pagamento_id: { depois: payment.id },
-        status_gateway: { antes: pagamentosDuplicados.statusGateway, depois: payment.status },
+    logRowWrite(
+      { db, log },
+      { table: pagamentosDuplicados, where },
+      {
+        acao: 'pedidos.pagamento_duplicado_estornado',
+        entidade: 'pagamentos_duplicados',
+        regiao: pagamentosDuplicados.regiao,
+        dados: {
+          pedido_id: { depois: pagamentosDuplicados.pedidoId },
+          pagamento_id: { depois: payment.id },
+          status_gateway: { antes: pagamentosDuplicados.statusGateway, depois: payment.status },
+        },
       },
-    }),
+    ),
     db.update(pagamentosDuplicados).set({ statusGateway: payment.status, updatedAt: at }).where(where),
   ];
 }

@@ -282,12 +282,16 @@ export async function savePreference(db: Db, id: string, pref: { id: string; url
   const where = and(eq(pedidos.id, id), isNull(pedidos.urlPagamento));
   const set = { urlPagamento: pref.url, preferenciaId: pref.id, updatedAt: nowIso() };
   await db.batch([
-    logRowWrite(db, { atorId: null, atorRole: null, requestId: null }, pedidos, where, {
-      acao: 'pedidos.checkout',
-      entidade: 'pedidos',
-      regiao: pedidos.regiao,
-      dados: { url_pagamento: { antes: null, depois: pref.url }, preferencia_id: { depois: pref.id } },
-    }),
+    logRowWrite(
+      { db, log: { atorId: null, atorRole: null, requestId: null } },
+      { table: pedidos, where },
+      {
+        acao: 'pedidos.checkout',
+        entidade: 'pedidos',
+        regiao: pedidos.regiao,
+        dados: { url_pagamento: { antes: null, depois: pref.url }, preferencia_id: { depois: pref.id } },
+      },
+    ),
     db.update(pedidos).set(set).where(where),
   ]);
 }
@@ -310,12 +314,16 @@ export async function expirePedidos(db: Db, now: Date): Promise<number> {
     const ids = (await db.select({ id: pedidos.id }).from(pedidos).where(due).limit(EXPIRE_CHUNK)).map((r) => r.id);
     if (ids.length === 0) break;
     const entries = ids.map((id) =>
-      logRowWrite(db, log, pedidos, and(eq(pedidos.id, id), due), {
-        acao: 'pedidos.expirar',
-        entidade: 'pedidos',
-        regiao: pedidos.regiao,
-        dados: { status: { antes: pedidos.status, depois: 'expirado' } },
-      }),
+      logRowWrite(
+        { db, log },
+        { table: pedidos, where: and(eq(pedidos.id, id), due) },
+        {
+          acao: 'pedidos.expirar',
+          entidade: 'pedidos',
+          regiao: pedidos.regiao,
+          dados: { status: { antes: pedidos.status, depois: 'expirado' } },
+        },
+      ),
     );
     const results = await db.batch([
       ...entries,

@@ -368,12 +368,16 @@ export async function updateProfissional(ctx: ProfileCtx & PixNoticeCtx, id: str
   const told = pair ? await pixChangeNotices(ctx, { where, pair, regiao, actor: user }) : undefined;
   const writes: Writes = [
     ...(told ? [told.notify, told.mail] : []),
-    logRowWrite(db, log, profissionais, where, {
-      acao: 'profissionais.update',
-      entidade: 'profissionais',
-      regiao,
-      dados: { ...changed(profissionais, set), ...(ids ? { funcoes_ids: { antes: heldJson, depois: ids } } : {}) },
-    }),
+    logRowWrite(
+      { db, log },
+      { table: profissionais, where },
+      {
+        acao: 'profissionais.update',
+        entidade: 'profissionais',
+        regiao,
+        dados: { ...changed(profissionais, set), ...(ids ? { funcoes_ids: { antes: heldJson, depois: ids } } : {}) },
+      },
+    ),
     db.update(profissionais).set(set).where(where),
     ...heldWrites(db, id, { main, ids }),
   ];

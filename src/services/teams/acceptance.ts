@@ -90,12 +90,16 @@ export function acceptStatements(
     guard,
     writes: {
       // Before the guarded update, under the same guard: written exactly when the acceptance is.
-      log: logRowWrite(db, log, convites, guard, {
-        acao: o.acao,
-        entidade: 'convites',
-        regiao: conviteRegiao,
-        dados: { status: { antes: convites.status, depois: 'aceito' } },
-      }),
+      log: logRowWrite(
+        { db, log },
+        { table: convites, where: guard },
+        {
+          acao: o.acao,
+          entidade: 'convites',
+          regiao: conviteRegiao,
+          dados: { status: { antes: convites.status, depois: 'aceito' } },
+        },
+      ),
       update: db
         .update(convites)
         .set({ status: 'aceito', respondidoEm: o.now, updatedAt: o.now, ...o.set })

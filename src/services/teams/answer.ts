@@ -192,12 +192,16 @@ export const declineBatch = cachedBatch({
     });
     return {
       log: run(
-        logRowWrite(db, a.log, convites, where, {
-          acao: 'convites.decline',
-          entidade: 'convites',
-          regiao: conviteRegiao,
-          dados: { status: { antes: convites.status, depois: status } },
-        }),
+        logRowWrite(
+          { db, log: a.log },
+          { table: convites, where },
+          {
+            acao: 'convites.decline',
+            entidade: 'convites',
+            regiao: conviteRegiao,
+            dados: { status: { antes: convites.status, depois: status } },
+          },
+        ),
       ),
       ...runEach(cancelled, 'cancelled'),
       // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
@@ -289,12 +293,16 @@ function decidePlan(db: Db, author: Author, answer: AnswerOf & { regiao: string 
       )
     : {
         log: run(
-          logRowWrite(db, author.log, convites, pending, {
-            acao: 'convites.reject',
-            entidade: 'convites',
-            regiao,
-            dados: { status: { antes: convites.status, depois: 'recusado' } },
-          }),
+          logRowWrite(
+            { db, log: author.log },
+            { table: convites, where: pending },
+            {
+              acao: 'convites.reject',
+              entidade: 'convites',
+              regiao,
+              dados: { status: { antes: convites.status, depois: 'recusado' } },
+            },
+          ),
         ),
         update: run(db.update(convites).set({ status: 'recusado', respondidoEm: now, updatedAt: now }).where(pending)),
       };

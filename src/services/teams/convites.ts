@@ -152,12 +152,16 @@ export async function confirm(ctx: Pick<Ctx, 'db' | 'log' | 'user'>, id: string)
   const { db, log, user } = ctx;
   const now = new Date().toISOString();
   const where = and(eq(convites.id, id), ownConvites(user.id), eq(convites.status, 'aceito'));
-  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.confirmadoEm} is null`), {
-    acao: 'convites.confirm',
-    entidade: 'convites',
-    regiao: conviteRegiao,
-    dados: { confirmado_em: { antes: null, depois: now } },
-  });
+  const entry = logRowWrite(
+    { db, log },
+    { table: convites, where: and(where, sql`${convites.confirmadoEm} is null`) },
+    {
+      acao: 'convites.confirm',
+      entidade: 'convites',
+      regiao: conviteRegiao,
+      dados: { confirmado_em: { antes: null, depois: now } },
+    },
+  );
   const [written, view] = await writeThenRead(
     db,
     [entry],
@@ -189,12 +193,16 @@ export async function acknowledge(ctx: Pick<Ctx, 'db' | 'log' | 'user'>, id: str
     eq(convites.status, 'aceito'),
     sql`${currentVersao} is not null`,
   );
-  const entry = logRowWrite(db, log, convites, and(where, sql`${convites.cienteVersao} is not ${currentVersao}`), {
-    acao: 'convites.acknowledge',
-    entidade: 'convites',
-    regiao: conviteRegiao,
-    dados: { ciente_versao: { antes: convites.cienteVersao, depois: currentVersao } },
-  });
+  const entry = logRowWrite(
+    { db, log },
+    { table: convites, where: and(where, sql`${convites.cienteVersao} is not ${currentVersao}`) },
+    {
+      acao: 'convites.acknowledge',
+      entidade: 'convites',
+      regiao: conviteRegiao,
+      dados: { ciente_versao: { antes: convites.cienteVersao, depois: currentVersao } },
+    },
+  );
   const [written, view] = await writeThenRead(
     db,
     [entry],

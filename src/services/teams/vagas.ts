@@ -447,18 +447,22 @@ function applicationWrites(db: Db, log: Ctx['log'], a: Application): BatchItem<'
 
 /** The entry of the application as it ended (`solicitado`, `aceito` or `espera`), if it stayed. */
 const applicationEntry = (db: Db, log: Ctx['log'], a: Application) =>
-  logRowWrite(db, log, convites, eq(convites.id, a.id), {
-    acao: 'convites.apply',
-    entidade: 'convites',
-    regiao: a.vaga.regiao,
-    dados: {
-      agenda_id: { depois: a.agendaId },
-      profissional_id: { depois: a.prof.id },
-      funcao_id: { depois: a.funcaoId },
-      origem: { depois: 'candidatura' },
-      status: { depois: convites.status },
+  logRowWrite(
+    { db, log },
+    { table: convites, where: eq(convites.id, a.id) },
+    {
+      acao: 'convites.apply',
+      entidade: 'convites',
+      regiao: a.vaga.regiao,
+      dados: {
+        agenda_id: { depois: a.agendaId },
+        profissional_id: { depois: a.prof.id },
+        funcao_id: { depois: a.funcaoId },
+        origem: { depois: 'candidatura' },
+        status: { depois: convites.status },
+      },
     },
-  });
+  );
 
 /** The event's creator and the administrators are told (never the caller), if the application stayed. */
 function applicationNotes(db: Db, a: Application & { caller: string; admins: { id: string }[] }) {

@@ -405,16 +405,20 @@ function mensagemWrites(
   );
   return [
     // Before the update, under its guard: written exactly when the message is.
-    logRowWrite(db, log, chamados, openTicket(id), {
-      acao: 'chamados.mensagem',
-      entidade: 'chamados',
-      regiao,
-      dados: {
-        mensagem_id: { depois: mensagemId },
-        interna: { depois: body.interna },
-        status: { antes: chamados.status },
+    logRowWrite(
+      { db, log },
+      { table: chamados, where: openTicket(id) },
+      {
+        acao: 'chamados.mensagem',
+        entidade: 'chamados',
+        regiao,
+        dados: {
+          mensagem_id: { depois: mensagemId },
+          interna: { depois: body.interna },
+          status: { antes: chamados.status },
+        },
       },
-    }),
+    ),
     update,
     insert,
   ];
