@@ -19,6 +19,7 @@ export const DOMAINS = [
   'agenda',
   'money',
   'teams',
+  'whatsapp',
   'operations',
   'payments',
   'surveys',

@@ -108,6 +108,30 @@ function ensureDevLogChain(vars: Record<string, string>) {
   console.log(`Added a random LOG_CHAIN_SECRET to ${DEV_VARS}.`);
 }
 
+/**
+ * A .dev.vars without WhatsApp settings turns the channel on with the log provider once (docs/decisions.md#d30):
+ * messages are logged, never sent; the webhook's secrets are random (sign local test deliveries with them).
+ */
+function ensureDevWhatsapp(vars: Record<string, string>) {
+  if (vars.WHATSAPP_PROVIDER !== undefined) return;
+  const lines = {
+    WHATSAPP_PROVIDER: 'log',
+    WHATSAPP_TOKEN: 'dev-log-only',
+    WHATSAPP_APP_SECRET: randomHex(32),
+    WHATSAPP_VERIFY_TOKEN: randomHex(16),
+  };
+  appendFileSync(
+    DEV_VARS,
+    `\n# Added by npm run dev: WhatsApp messages are logged, not sent (WHATSAPP_PROVIDER=log).\n` +
+      Object.entries(lines)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') +
+      '\n',
+  );
+  Object.assign(vars, lines);
+  console.log(`Added WHATSAPP_PROVIDER=log and random webhook secrets to ${DEV_VARS}.`);
+}
+
 /** The port wrangler dev will listen on (parse() always puts one in). */
 function portOf(wranglerArgs: string[]): string {
   const i = wranglerArgs.findIndex((a) => a === '--port' || a.startsWith('--port='));
@@ -154,6 +178,7 @@ async function main() {
   ensureDevCorsOrigins(vars);
   ensureDevPayments(vars);
   ensureDevLogChain(vars);
+  ensureDevWhatsapp(vars);
   ensureDevApiUrl(vars, portOf(wranglerArgs));
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');

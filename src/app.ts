@@ -24,7 +24,7 @@ import { chamadosRoutes } from './routes/tickets';
 import { pesquisasRoutes, publicPesquisasRoutes } from './routes/surveys';
 import { logsAtividadeRoutes } from './routes/activity-log';
 import { notificationsRoutes } from './routes/operations';
-import { passwordResetRoutes } from './routes/accounts';
+import { canaisRoutes, passwordResetRoutes } from './routes/accounts';
 import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/professionals';
 import { importacoesRoutes } from './routes/imports';
 import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/imports/importacoes';
@@ -45,6 +45,7 @@ import { tiposEventosRoutes } from './routes/catalogs';
 import { pacotesRoutes } from './routes/payments';
 import { pedidosRoutes } from './routes/payments';
 import { webhooksRoutes } from './routes/payments';
+import { whatsappStatusRoutes, whatsappWebhookRoutes } from './routes/whatsapp';
 import { financeiroRoutes } from './routes/money';
 import { tiposEventosConfig } from './routes/catalogs/tipos-eventos.schemas';
 import { vagasRoutes } from './routes/teams';
@@ -136,6 +137,7 @@ export function createApp() {
   const routes = app
     .route('/', authRoutes)
     .route('/', passwordResetRoutes)
+    .route('/', canaisRoutes)
     .route('/api/admin/users', adminUsersRoutes)
     .route(anosFormaturasConfig.path, anosFormaturasRoutes)
     .route(cursosConfig.path, cursosRoutes)
@@ -155,6 +157,9 @@ export function createApp() {
     .route('/api/pacotes', pacotesRoutes)
     .route('/api/pedidos', pedidosRoutes)
     .route('/webhooks', webhooksRoutes)
+    // WhatsApp (D30): Meta's webhook, and the office's view of delivery per invitation.
+    .route('/webhooks', whatsappWebhookRoutes)
+    .route('/api/agenda', whatsappStatusRoutes)
     .route('/api/agenda', logisticaRoutes)
     .route('/api/me/calendario', calendarioRoutes)
     .route('/ical', icalRoutes)

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Db } from './db/client';
 import type { AuthUser } from './db/schema';
 import type { PendingAuth } from './lib/tokens';
-import type { MailMessage, PaymentMessage, PushMessage } from './lib/messages';
+import type { MailMessage, PaymentMessage, PushMessage, WhatsappMessage } from './lib/messages';
 
 /** Bindings and vars as wrangler passes them (all vars arrive as strings). */
 export interface Bindings {
@@ -42,6 +42,19 @@ export interface Bindings {
   LOG_CHAIN_SECRET?: string;
   /** Upper bound of the edge cache TTL of public GETs (middleware/cached.ts); 0: no Cache API. */
   EDGE_CACHE_TTL_SECONDS?: string;
+  /** WhatsApp (docs/decisions.md#d30): the queue of outbox ids, Meta's Cloud API settings and secrets. */
+  WHATSAPP_QUEUE?: Queue<WhatsappMessage>;
+  WHATSAPP_PROVIDER?: string;
+  WHATSAPP_API_URL?: string;
+  WHATSAPP_PHONE_NUMBER_ID?: string;
+  WHATSAPP_TOKEN?: string;
+  WHATSAPP_APP_SECRET?: string;
+  WHATSAPP_VERIFY_TOKEN?: string;
+  WHATSAPP_TEMPLATE_CONVITE?: string;
+  WHATSAPP_TEMPLATE_LEMBRETE?: string;
+  WHATSAPP_TEMPLATE_LOGISTICA?: string;
+  WHATSAPP_TEMPLATE_REPASSE?: string;
+  WHATSAPP_TEMPLATE_IDIOMA?: string;
 }
 
 const csv = (s: string) =>
@@ -82,6 +95,8 @@ const baseUrl = (fallback: string) =>
     .refine(isSafeUrl, SAFE_URL);
 
 export const MAIL_PROVIDERS = ['resend', 'cloudflare', 'log'] as const;
+/** Who sends WhatsApp messages (D30): Meta's Cloud API, or `log` (npm run dev, the tests' pool) that only logs. */
+export const WHATSAPP_PROVIDERS = ['cloud', 'log'] as const;
 export const PAYMENT_PROVIDERS = ['mercadopago'] as const;
 
 const optionalSecret = z
@@ -89,6 +104,15 @@ const optionalSecret = z
   .trim()
   .optional()
   .transform((s) => s || undefined);
+
+/** A template name as Meta accepts it: lowercase letters, digits and underscores. */
+const templateName = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || fallback)
+    .refine((s) => /^[a-z0-9_]{1,512}$/.test(s), 'a WhatsApp template name is lowercase letters, digits and _');
 
 /** The keys of the activity log's chain by version; `current` seals new entries (docs/decisions.md#d15). */
 export interface LogChainKeys {
@@ -210,6 +234,37 @@ export const configSchema = z.object({
     .transform((s) => s || undefined)
     .refine((s) => s === undefined || s.length >= 32, 'ICAL_TOKEN_SECRET must be at least 32 characters'),
   EDGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
+  /** WhatsApp (docs/decisions.md#d30): `cloud` sends through Meta, `log` only writes a log line. */
+  WHATSAPP_PROVIDER: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => (s || 'cloud').toLowerCase())
+    .pipe(z.enum(WHATSAPP_PROVIDERS)),
+  WHATSAPP_API_URL: baseUrl('https://graph.facebook.com/v21.0'),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || undefined)
+    .refine((s) => s === undefined || /^\d{1,32}$/.test(s), 'WHATSAPP_PHONE_NUMBER_ID must be digits'),
+  /** The Cloud API's Bearer token. Unset: the channel is off and nothing is queued. */
+  WHATSAPP_TOKEN: optionalSecret,
+  /** Signs the webhook's deliveries (X-Hub-Signature-256); unset, every delivery is refused (401). */
+  WHATSAPP_APP_SECRET: optionalSecret,
+  /** The subscription handshake's token; unset, every handshake is refused (403). */
+  WHATSAPP_VERIFY_TOKEN: optionalSecret,
+  /** The approved templates' names and language (Meta's WhatsApp Manager). */
+  WHATSAPP_TEMPLATE_CONVITE: templateName('convite_evento'),
+  WHATSAPP_TEMPLATE_LEMBRETE: templateName('lembrete_evento'),
+  WHATSAPP_TEMPLATE_LOGISTICA: templateName('logistica_alterada'),
+  WHATSAPP_TEMPLATE_REPASSE: templateName('repasse_pago'),
+  WHATSAPP_TEMPLATE_IDIOMA: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || 'pt_BR')
+    .refine((s) => /^[a-z]{2,3}(_[A-Z]{2})?$/.test(s), 'WHATSAPP_TEMPLATE_IDIOMA must be a language code like pt_BR'),
   /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */
   LOG_CHAIN_SECRET: z
     .string()

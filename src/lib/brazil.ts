@@ -162,3 +162,36 @@ function looksLike(v: string): string {
   if (v.startsWith('+')) return 'não é um telefone +55 com DDD (10 ou 11 dígitos)';
   return 'não é um e-mail, um telefone com +55, uma chave aleatória (UUID) nem um CPF ou CNPJ válido';
 }
+
+/**
+ * A Brazilian phone number in E.164 (`+55` + DDD + number), or undefined when it cannot be read as one:
+ * punctuation (spaces, parentheses, hyphens, dots) is ignored, `+55`/`55` or a trunk `0` before the DDD
+ * are accepted, the DDD must be one in use, a mobile has 9 digits starting with 9 and a landline 8
+ * starting with 2-5 (an 8-digit number starting with 6-9 is a mobile written without its 9: refused,
+ * since it cannot be told apart). For WhatsApp (docs/decisions.md#d30).
+ */
+export function toE164(v: string): string | undefined {
+  const s = v.trim();
+  if (!/^\+?[\d\s().-]+$/.test(s)) return undefined;
+  let d = s.replace(/\D/g, '');
+  if (s.startsWith('+')) {
+    if (!d.startsWith('55')) return undefined;
+    d = d.slice(2);
+  } else if ((d.length === 12 || d.length === 13) && d.startsWith('55')) d = d.slice(2);
+  else if ((d.length === 11 || d.length === 12) && d.startsWith('0')) d = d.slice(1);
+  if (!DDDS.has(d.slice(0, 2))) return undefined;
+  const local = d.slice(2);
+  const ok = (local.length === 9 && local[0] === '9') || (local.length === 8 && /^[2-5]/.test(local));
+  return ok ? `+55${d}` : undefined;
+}
+
+/**
+ * Whether a WhatsApp sender (`from`: the digits of its id, no `+`) is the E.164 number `e164`. WhatsApp
+ * still identifies many Brazilian mobiles registered before the ninth digit by the old 8-digit number
+ * (55 + DDD + 8 digits): such an id also matches the 9-digit mobile it became.
+ */
+export function sameWhatsapp(e164: string, from: string): boolean {
+  const want = e164.replace(/^\+/, '');
+  if (from === want) return true;
+  return /^55\d{2}9\d{8}$/.test(want) && from === want.slice(0, 4) + want.slice(5);
+}

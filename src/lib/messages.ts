@@ -27,3 +27,10 @@ export const EMAIL_QUEUE_NAME = 'event-ops-email';
 export type PaymentMessage = { kind: 'preferencia'; pedidoId: string } | { kind: 'notificacao'; notificacaoId: string };
 
 export const PAYMENT_QUEUE_NAME = 'event-ops-payments';
+
+/** The WhatsApp queue (docs/decisions.md#d30) carries only the outbox row's id, like the e-mail one. */
+export interface WhatsappMessage {
+  outboxId: string;
+}
+
+export const WHATSAPP_QUEUE_NAME = 'event-ops-whatsapp';

@@ -30,6 +30,8 @@ export const TAGS: Record<string, string> = {
   'Photo packages and orders':
     'Photo packages sold to graduates and their orders, paid through the gateway (Mercado Pago), per region.',
   'Payment webhooks': "The payment gateway's signed notifications (no token).",
+  WhatsApp:
+    "Meta's signed WhatsApp webhook (button replies answer invitations; delivery statuses) and the office's view of delivery per invitation (docs/guide/whatsapp.md).",
   Finance:
     'Categories, entries, contracts, results, payout batches and tax tables (/api/financeiro; docs/guide/money.md).',
   'Call sheets': "An event's logistics (call sheet), versioned; changes notify the accepted team.",

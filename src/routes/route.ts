@@ -8,6 +8,7 @@ import type { AuthoredWrite } from '../db/authored';
 import { region } from '../middleware/region';
 import { enqueueEmails, type SendMail } from '../services/core/mail';
 import { enqueuePush, type Push } from '../services/core/notifications';
+import { enqueueWhatsapp, type SendWhatsapp } from '../services/core/whatsapp';
 import type { LogCtx } from '../services/core/activity-log';
 import type { Ctx, Read, ReadCtx, WriteCtx } from '../services/core/context';
 import { bearer, errors, protectedErrors, RegionHeader } from './openapi';
@@ -120,6 +121,7 @@ export const ctxOf = (c: Context<AppEnv, any, any>): Ctx => ({
   log: logCtx(c),
   push: pushOf(c),
   mail: mailOf(c),
+  whatsapp: whatsappOf(c),
 });
 
 type HandlerContext<R extends RouteConfig> = Parameters<RouteHandler<R, AppEnv>>[0];
@@ -182,6 +184,12 @@ export const mailOf =
   (c: Context<AppEnv, any, any>): SendMail =>
   (outboxIds) =>
     enqueueEmails(c.env.EMAIL_QUEUE, inBackground(c), outboxIds);
+
+/** WhatsApp messages of a request (outbox ids) go to the WhatsApp queue in the background, after its batch. */
+export const whatsappOf =
+  (c: Context<AppEnv, any, any>): SendWhatsapp =>
+  (outboxIds) =>
+    enqueueWhatsapp(c.env.WHATSAPP_QUEUE, inBackground(c), outboxIds);
 
 /** Who acts, for the activity log (services/core/activity-log.ts): the caller if authenticated, and the request id. */
 export const logCtx = (c: Context<AppEnv, any, any>): LogCtx => {

@@ -1,6 +1,7 @@
 import type { Bindings } from '../env';
 import { errorText, logger } from '../lib/logger';
 import { requeuePendingEmails } from '../services/core/mail';
+import { requeuePendingWhatsapp } from '../services/core/whatsapp';
 import { fecharChamados } from '../services/tickets/chamados';
 import { enviarPesquisas } from '../services/surveys/pesquisas';
 import { sealActivityLog } from './seal-activity-log';
@@ -20,6 +21,8 @@ export const jobs: Record<string, Job> = {
   'seal-activity-log': sealActivityLog,
   // E-mails whose enqueue failed, or whose consumer died while sending, go to the queue again.
   'requeue-pending-emails': requeuePendingEmails,
+  // WhatsApp messages (D30) likewise.
+  'requeue-pending-whatsapp': requeuePendingWhatsapp,
   // Orders (D19): unpaid ones expire; checkouts and notifications whose queue message was lost go again.
   'expirar-pedidos': expirarPedidos,
   'requeue-payments': requeuePayments,

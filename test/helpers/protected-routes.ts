@@ -33,6 +33,8 @@ function catalogRoutes(
 export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/me', allowed: ROLES },
   { method: 'PUT', path: '/api/me', allowed: ROLES, body: { telefone: '11 99999-0000' } },
+  // WhatsApp consent (decisions D30).
+  { method: 'PUT', path: '/api/me/canais', allowed: ['profissional'], body: { whatsapp: false } },
   { method: 'GET', path: '/api/users/me', allowed: ROLES },
   { method: 'PUT', path: '/api/users/me', allowed: ROLES, body: { telefone: '11 99999-0000' } },
   { method: 'GET', path: '/api/admin/users', allowed: ADMINS },
@@ -108,6 +110,8 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
   { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional', ...ADMINS], body: { status: 'aceito' } },
   { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
+  // WhatsApp delivery per invitation (decisions D30).
+  { method: 'GET', path: `/api/agenda/${ID}/whatsapp`, allowed: [...ADMINS, 'agenda_viewer'] },
   // Notifications (decisions D10): every role, own notifications only.
   { method: 'GET', path: '/api/v1/notifications', allowed: ROLES },
   { method: 'GET', path: '/api/v1/notifications/unread-count', allowed: ROLES },

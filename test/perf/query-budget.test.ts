@@ -39,6 +39,8 @@ import {
 import { api, authHeaders } from '../helpers/request';
 import { runCron } from '../helpers/activity-log';
 import { signedHeaders } from '../helpers/mercadopago';
+import { buttonReply, signature } from '../helpers/whatsapp';
+import { conviteToken } from '../../src/services/core/whatsapp';
 
 const BUDGET = 3;
 
@@ -214,6 +216,17 @@ async function calls(): Promise<Call[]> {
         })),
       );
   }
+  // WhatsApp (D30): a consenting professional, and one with an invitation answered by its button.
+  const canaisUser = await makeUser({ role: 'profissional' });
+  // In MG: the SP lists of this file measure SP's rows.
+  await makeProfissional('MG', { usuarioId: canaisUser.id, whatsapp: '(11) 98765-4321' });
+  const waUser = await makeUser({ role: 'profissional' });
+  const waNumber = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const waProf = await makeProfissional(
+    'MG',
+    { usuarioId: waUser.id, whatsapp: waNumber, whatsappE164: `+${waNumber}`, whatsappDesde: new Date().toISOString() },
+    [ctx.funcao!],
+  );
   const cancelProf = await makeProfissional('SP', {}, [ctx.funcao!]);
   const [toCancel] = await db
     .insert(convites)
@@ -232,6 +245,14 @@ async function calls(): Promise<Call[]> {
     return ev!;
   };
   const toApply = await vagaEvent(3);
+  const [waConvite] = await db
+    .insert(convites)
+    .values({ agendaId: (await vagaEvent(3)).id, profissionalId: waProf.id, funcaoId: ctx.funcao! })
+    .returning();
+  const waBody = buttonReply(
+    waNumber,
+    `aceitar:${await conviteToken(env.JWT_SECRET as string, waConvite!.id, waProf.id)}`,
+  );
   const approvalEvent = await vagaEvent(3, true);
   const [toApprove] = await db
     .insert(convites)
@@ -588,6 +609,29 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'convite cancel', method: 'DELETE', path: `/api/convites/${toCancel!.id}`, token: a, expect: 204 },
+    {
+      name: 'whatsapp status of an event',
+      method: 'GET',
+      path: `/api/agenda/${ctx.event}/whatsapp`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'canais put',
+      method: 'PUT',
+      path: '/api/me/canais',
+      token: canaisUser.token,
+      body: { whatsapp: true },
+      expect: 200,
+    },
+    {
+      name: 'webhook whatsapp (button reply accepts)',
+      method: 'POST',
+      path: '/webhooks/whatsapp',
+      headers: { 'x-hub-signature-256': await signature(JSON.stringify(waBody)) },
+      body: waBody,
+      expect: 200,
+    },
     { name: 'notifications list', method: 'GET', path: '/api/v1/notifications', token: pro.token, expect: 200 },
     {
       name: 'notifications unread-count',

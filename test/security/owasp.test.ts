@@ -841,6 +841,8 @@ describe('API5 broken function-level authorization', () => {
       // The calendar feed: the url's token is the credential (docs/decisions.md#d16).
       'GET /ical/{token}.ics',
       'GET /p/pesquisas/{token}',
+      // Meta's WhatsApp subscription handshake: its verify token is the credential (D30).
+      'GET /webhooks/whatsapp',
       'POST /auth/forgot-password',
       'POST /auth/login',
       'POST /auth/logout',
@@ -849,6 +851,8 @@ describe('API5 broken function-level authorization', () => {
       'POST /auth/reset-password',
       'POST /p/pesquisas/{token}/respostas',
       'POST /webhooks/mercadopago',
+      // Meta's WhatsApp webhook: the body's signature is the credential (D30).
+      'POST /webhooks/whatsapp',
     ]);
   });
 });

@@ -384,6 +384,7 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'POST /auth/logout': () => ({}),
     'PUT /api/me': () => ({ telefone: '11 99999-0000' }),
     'PUT /api/users/me': () => ({ telefone: '11 99999-0000' }),
+    'PUT /api/me/canais': () => ({ whatsapp: false }),
     'POST /auth/forgot-password': () => ({ email: `${uniq('esqueci')}@example.com` }),
     // An unknown token: refused for a business reason (INVALID_RESET_TOKEN), never for validation.
     'POST /auth/reset-password': () => ({ token: uniq('token'), nova_senha: 'segredo123' }),

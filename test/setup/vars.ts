@@ -35,6 +35,14 @@ export const TEST_VARS = {
   ICAL_TOKEN_SECRET: 'ical-test-secret-for-vitest-only-0123456789',
   // The activity log's chain key (D15): one key, version 1. Tests of rotation bind a keyring of their own.
   LOG_CHAIN_SECRET: 'log-chain-test-secret-for-vitest-only-0123456789',
+  // WhatsApp (D30): the channel on, through the log provider (the pool's own consumer sends nothing);
+  // the consumer tests swap in `cloud` at a fake URL with an injected fetch. No test reaches the network.
+  WHATSAPP_PROVIDER: 'log',
+  WHATSAPP_API_URL: 'https://graph.whatsapp.example.test/v21.0',
+  WHATSAPP_PHONE_NUMBER_ID: '1065403522',
+  WHATSAPP_TOKEN: 'test-wa-token',
+  WHATSAPP_APP_SECRET: 'test-wa-app-secret',
+  WHATSAPP_VERIFY_TOKEN: 'test-wa-verify-token',
   // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
   EDGE_CACHE_TTL_SECONDS: '0',
 } as const;

@@ -15,3 +15,4 @@ export * from './operacoes';
 export * from './chamados';
 export * from './pesquisas';
 export * from './contagens';
+export * from './whatsapp';

@@ -22,6 +22,13 @@ export const profissionais = sqliteTable(
     nome: text('nome').notNull(),
     funcaoProfissionalId: text('funcao_profissional_id').references(() => funcoes.id, { onDelete: 'restrict' }),
     whatsapp: text('whatsapp'),
+    /**
+     * WhatsApp consent (docs/decisions.md#d30): when the professional opted in, and `whatsapp` in E.164
+     * as it was then. A change of `whatsapp` clears both (trigger, drizzle/ whatsapp_consent): the
+     * consent was given for one number.
+     */
+    whatsappDesde: text('whatsapp_desde'),
+    whatsappE164: text('whatsapp_e164'),
     endereco: text('endereco'),
     cidade: text('cidade'),
     uf: text('uf'),

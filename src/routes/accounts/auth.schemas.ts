@@ -1,3 +1,4 @@
+import { CanaisSchema } from './canais.schemas';
 import { z } from '@hono/zod-openapi';
 import { ADMIN_ROLES, ROLES, type Role } from '../../db/schema';
 import { afterFields, email, optCep, optCpfCnpj, optStr, optUf, reqStr, senha, uuid } from '../../lib/fields';
@@ -84,6 +85,7 @@ export const LoginResponse = z
       .openapi({ description: 'also set as the HttpOnly cookie refresh_token (Path=/auth)' }),
     user: UserSchema,
     profissional: ProfissionalSchema.nullable(),
+    canais: CanaisSchema,
   })
   .openapi('loginResponse');
 

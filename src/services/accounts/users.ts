@@ -16,6 +16,7 @@ import type { AuthUser } from '../../db/schema';
 import { cachedSelect } from '../../db/cached-batch';
 import { liveSession } from '../../db/authored';
 import { toProfissionalResponse } from './profile';
+import { toCanais } from './canais';
 
 export function toUserResponse(u: AuthUser, companyName: string | null) {
   return {
@@ -96,6 +97,8 @@ export function toLoginResponse(
     profissional: a.prof?.id
       ? toProfissionalResponse(a.prof as ProfissionalRow, { funcaoNome: a.funcaoNome, showPrivate: true })
       : null,
+    // The channels consented (docs/decisions.md#d30): the linked profile's, none without one.
+    canais: toCanais(a.prof?.id ? (a.prof as ProfissionalRow) : null),
   };
 }
 

@@ -7,6 +7,7 @@ import type { Config } from '../../env';
 import type { LogCtx } from './activity-log';
 import type { SendMail } from './mail';
 import type { Push } from './notifications';
+import type { SendWhatsapp } from './whatsapp';
 
 /**
  * One request's context (docs/architecture.md#one-request-context): what a service needs besides its
@@ -26,6 +27,8 @@ export interface Ctx {
   push: Push;
   /** E-mails (outbox ids) go to the e-mail queue after the write's batch. */
   mail: SendMail;
+  /** WhatsApp messages (outbox ids) go to the WhatsApp queue after the write's batch. */
+  whatsapp: SendWhatsapp;
 }
 
 /** Runs selects built for the caller's scope, with the caller's check in the same D1 batch. */

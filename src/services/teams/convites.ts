@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { agenda, agendaLogistica, convites, profissionais, type NotificationRow } from '../../db/schema';
+import { agenda, agendaLogistica, convites, funcoes, profissionais, type NotificationRow } from '../../db/schema';
 import { writeThenRead } from '../../db/write-read';
 import { ApiError } from '../../lib/errors';
 import { feeOnCancel } from '../money/financeiro';
 import { listedProfile } from '../professionals/profissionais';
 import { prepareNotifications, type NewNotification } from '../core/notifications';
 import type { Ctx } from '../core/context';
+import { prepareWhatsapp, quandoSql } from '../core/whatsapp';
 import { created, loggedDelete, logRowWrite, logStatement } from '../core/activity-log';
 import { releaseStatements } from './acceptance';
 import {
@@ -53,6 +54,22 @@ export async function invite(ctx: Ctx, id: string, body: { profissional_id: stri
       ]
     : [];
   const { insert, push: messages } = prepareNotifications(db, notes);
+  // The WhatsApp invitation with its quick replies (docs/decisions.md#d30), if the professional opted in.
+  const wa = prepareWhatsapp(
+    db,
+    ctx.config,
+    {
+      tipo: 'convite_evento',
+      chave: `convite_evento:${conviteId}`,
+      profissionalId: prof.id,
+      conviteId,
+      agendaId: id,
+      dados: sql`(select json_object('nome', p.nome, 'quando', ${quandoSql()}, 'funcao', ${funcoes.label})
+        from ${agenda}, ${profissionais} p, ${funcoes}
+        where ${agenda.id} = ${id} and p.id = ${prof.id} and ${funcoes.id} = ${body.funcao_id})`,
+    },
+    new Date(),
+  );
   const row = { id: conviteId, agendaId: id, profissionalId: prof.id, funcaoId: body.funcao_id, convidadoPor: user.id };
   const [view] = await writeThenRead(
     db,
@@ -66,10 +83,12 @@ export async function invite(ctx: Ctx, id: string, body: { profissional_id: stri
         dados: created(convites, row),
       }),
       ...insert,
+      ...(wa ? [wa.insert] : []),
     ],
     [selectConvites(db).where(eq(convites.id, conviteId))],
   );
   push(messages);
+  if (wa) ctx.whatsapp([wa.id]);
   return oneConvite(view);
 }
 

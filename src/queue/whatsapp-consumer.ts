@@ -1,0 +1,124 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { createDb } from '../db/client';
+import type { Db } from '../db/client';
+import { whatsappOutbox, type WhatsappOutboxRow } from '../db/schema';
+import { getConfig, type Bindings } from '../env';
+import type { WhatsappMessage } from '../lib/messages';
+import { renderWhatsapp, senderFor, type WaSender } from '../services/core/whatsapp-cloud';
+
+/**
+ * The WhatsApp queue consumer (docs/decisions.md#d30), on the e-mail consumer's design
+ * (src/queue/email-consumer.ts). A message carries an outbox id; the consumer
+ *
+ * 1. claims the row with ONE guarded UPDATE (`pendente` → `enviando`, attempts + 1): a row already
+ *    sent or failed, or claimed by another delivery of the same message, changes nothing and the
+ *    message is acknowledged, so a message delivered twice is sent once;
+ * 2. renders it (services/core/whatsapp-cloud.ts) and sends it through WHATSAPP_PROVIDER;
+ * 3. records the outcome: `enviado` with Meta's message id (the webhook's statuses then move it to
+ *    `entregue`, `lido`); on a transient failure (network, 5xx, 429, Meta's throttling codes) back to
+ *    `pendente` and `msg.retry()` with exponential backoff; `falhou` when Meta refuses it (other 4xx)
+ *    and, after WA_MAX_ATTEMPTS, `falhou` too and the message is retried once more so that the queue
+ *    moves it to the dead-letter queue (max_retries in wrangler.toml is WA_MAX_ATTEMPTS - 1), where an
+ *    operator sees what gave up.
+ *
+ * A message the consumer cannot process at all (D1 failing) is retried by the queue, then
+ * dead-lettered; its row stays `pendente` and the scheduled re-enqueue sends it once D1 is back.
+ */
+
+/** Attempts per message (the claim counts them); wrangler.toml's max_retries is this minus one. */
+export const WA_MAX_ATTEMPTS = 6;
+
+/** Backoff from the attempt count (1, 2, 3, ...): 30 s, 60 s, 120 s, ... at most 30 minutes. */
+export const whatsappRetryDelaySeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 1800);
+
+const log = (level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) =>
+  console[level === 'info' ? 'log' : level](JSON.stringify({ level, message: `whatsapp: ${message}`, ...extra }));
+
+async function claim(db: Db, id: string, at: string): Promise<WhatsappOutboxRow | undefined> {
+  const [row] = await db
+    .update(whatsappOutbox)
+    .set({ status: 'enviando', tentativas: sql`${whatsappOutbox.tentativas} + 1`, updatedAt: at })
+    .where(and(eq(whatsappOutbox.id, id), eq(whatsappOutbox.status, 'pendente')))
+    .returning();
+  return row;
+}
+
+/** Step 3's writes, each guarded by the claim (status `enviando`). */
+const settle = (db: Db, id: string, set: Partial<typeof whatsappOutbox.$inferInsert>) =>
+  db
+    .update(whatsappOutbox)
+    .set(set)
+    .where(and(eq(whatsappOutbox.id, id), eq(whatsappOutbox.status, 'enviando')));
+
+async function deliver(
+  db: Db,
+  config: ReturnType<typeof getConfig>,
+  sender: WaSender,
+  msg: Message<WhatsappMessage>,
+  now: () => Date,
+) {
+  const id = msg.body?.outboxId;
+  if (typeof id !== 'string') {
+    log('error', 'message without outboxId dropped');
+    msg.ack();
+    return;
+  }
+  const row = await claim(db, id, now().toISOString());
+  if (!row) {
+    msg.ack(); // sent or failed already, claimed by another delivery, or never written (no consent)
+    return;
+  }
+  const outcome = await sender(row, await renderWhatsapp(row, config));
+  const at = now().toISOString();
+  if (outcome.kind === 'sent') {
+    await settle(db, id, { status: 'enviado', enviadoEm: at, wamid: outcome.wamid ?? null, erro: null, updatedAt: at });
+    msg.ack();
+    return;
+  }
+  if (outcome.kind === 'failed') {
+    log('error', `not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+    await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at });
+    msg.ack();
+    return;
+  }
+  if (row.tentativas >= WA_MAX_ATTEMPTS) {
+    log('error', `gave up after ${row.tentativas} attempts: ${outcome.error}`, { outboxId: id });
+    await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at });
+    // Past max_retries the queue moves it to the dead-letter queue (a redelivery finds `falhou`: no-op).
+    msg.retry();
+    return;
+  }
+  const delay = Math.min(3600, Math.max(outcome.after ?? 0, whatsappRetryDelaySeconds(row.tentativas)));
+  log('warn', `will retry in ${delay} s: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+  await settle(db, id, {
+    status: 'pendente',
+    erro: outcome.error,
+    disponivelEm: new Date(Date.parse(at) + delay * 1000).toISOString(),
+    updatedAt: at,
+  });
+  msg.retry({ delaySeconds: delay });
+}
+
+/** Delivers a batch of WHATSAPP_QUEUE messages; `fetchImpl` and `now` are injectable for the tests. */
+export async function handleWhatsappBatch(
+  batch: MessageBatch<WhatsappMessage>,
+  env: Bindings,
+  fetchImpl: typeof fetch = fetch,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const config = getConfig(env);
+  const db = createDb(env.DB);
+  const sender = senderFor(config, fetchImpl);
+  await Promise.all(
+    batch.messages.map(async (msg) => {
+      try {
+        await deliver(db, config, sender, msg, now);
+      } catch (err) {
+        log('error', `delivery failed: ${err instanceof Error ? err.message : String(err)}`, {
+          outboxId: msg.body?.outboxId ?? null,
+        });
+        msg.retry({ delaySeconds: whatsappRetryDelaySeconds(msg.attempts) });
+      }
+    }),
+  );
+}
