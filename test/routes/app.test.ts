@@ -229,7 +229,7 @@ describe('GET /openapi.json and /docs', () => {
     expect(documented.size).toBeGreaterThanOrEqual(50);
   });
 
-  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password, GET /api/funcoes, the payment webhook and the calendar feed', async () => {
+  it('declares BearerAuth on every route but /health, login, register, refresh, logout, forgot/reset password, GET /api/funcoes, the payment and WhatsApp webhooks and the calendar feed', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     const open = new Set([
       'GET /health',
@@ -241,6 +241,9 @@ describe('GET /openapi.json and /docs', () => {
       'POST /auth/reset-password',
       'GET /api/funcoes',
       'POST /webhooks/mercadopago',
+      // Meta's WhatsApp webhook: the verify token and the body's signature are the credentials (docs/decisions.md#d30).
+      'GET /webhooks/whatsapp',
+      'POST /webhooks/whatsapp',
       // Calendar apps cannot send a bearer: the url's token is the credential (docs/decisions.md#d16).
       'GET /ical/{token}.ics',
       // A survey's answer side: the e-mailed single-use link is the credential.

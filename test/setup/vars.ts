@@ -43,6 +43,11 @@ export const TEST_VARS = {
   WHATSAPP_TOKEN: 'test-wa-token',
   WHATSAPP_APP_SECRET: 'test-wa-app-secret',
   WHATSAPP_VERIFY_TOKEN: 'test-wa-verify-token',
+  WHATSAPP_TEMPLATE_CONVITE: 'convite_evento',
+  WHATSAPP_TEMPLATE_LEMBRETE: 'lembrete_evento',
+  WHATSAPP_TEMPLATE_LOGISTICA: 'logistica_alterada',
+  WHATSAPP_TEMPLATE_REPASSE: 'repasse_pago',
+  WHATSAPP_TEMPLATE_IDIOMA: 'pt_BR',
   // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
   EDGE_CACHE_TTL_SECONDS: '0',
 } as const;

@@ -29,7 +29,7 @@ export const WHATSAPP_STATUS = ['pendente', 'enviando', 'enviado', 'entregue', '
 export type WhatsappStatus = (typeof WHATSAPP_STATUS)[number];
 
 /**
- * The WhatsApp outbox, like the e-mail one (schema/mail.ts): a write inserts its row in its own batch,
+ * The WhatsApp outbox, like the e-mail one (src/db/schema/mail.ts): a write inserts its row in its own batch,
  * enqueues the id on WHATSAPP_QUEUE, and src/queue/whatsapp-consumer.ts claims and sends it. `chave`
  * is the message's once-only key (kind, cause, recipient): a retried write or job inserts nothing the
  * second time. `wamid` is Meta's message id, which the webhook's statuses name.

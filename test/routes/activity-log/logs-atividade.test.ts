@@ -509,6 +509,7 @@ describe('the scheduled dispatcher', () => {
     expect(await runScheduled(env, new Date())).toEqual({
       'seal-activity-log': { sealed: expect.any(Number), head: expect.any(Object), emailed: expect.any(Number) },
       'requeue-pending-emails': expect.any(Array),
+      'requeue-pending-whatsapp': expect.any(Array),
       'expirar-pedidos': expect.any(Number),
       'requeue-payments': expect.any(Number),
       lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number) },
