@@ -17,8 +17,14 @@ export const backoff =
 export const retryDelay = (backoffSeconds: number, after?: number) =>
   Math.min(3600, Math.max(after ?? 0, backoffSeconds));
 
-/** What handling one message came to: acknowledge it, or retry it in `delaySeconds` (`error` says why). */
-export type Handled = { kind: 'ack' } | { kind: 'retry'; delaySeconds: number; error: string; fields?: LogFields };
+/**
+ * What handling one message came to: acknowledge it; retry it in `delaySeconds` (`error` says why); or
+ * give it up to the dead-letter queue (its handler logged why): retried once more, past max_retries.
+ */
+export type Handled =
+  | { kind: 'ack' }
+  | { kind: 'retry'; delaySeconds: number; error: string; fields?: LogFields }
+  | { kind: 'dead-letter' };
 
 export const ACK: Handled = { kind: 'ack' };
 
@@ -48,6 +54,10 @@ export async function consumeEach<T>(
         const handled = await handle(msg);
         if (handled.kind === 'ack') {
           msg.ack();
+          return;
+        }
+        if (handled.kind === 'dead-letter') {
+          msg.retry();
           return;
         }
         opts.log.warn(`will retry in ${handled.delaySeconds} s: ${handled.error}`, handled.fields);

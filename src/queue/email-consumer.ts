@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
+import { outboxSteps } from '../db/outbox-claim';
 import type { Db } from '../db/client';
-import { emailOutbox, type EmailOutboxRow } from '../db/schema';
+import { emailOutbox } from '../db/schema';
 import { getConfig, type Bindings, type Config } from '../env';
 import type { MailMessage } from '../lib/messages';
 import { createLogger } from '../lib/logger';
@@ -142,22 +142,8 @@ export function mailerFor(env: Bindings, config: Config, fetchImpl: typeof fetch
   }
 }
 
-/** Step 1: the row, if this delivery won it. */
-async function claim(db: Db, id: string, at: string): Promise<EmailOutboxRow | undefined> {
-  const [row] = await db
-    .update(emailOutbox)
-    .set({ status: 'enviando', tentativas: sql`${emailOutbox.tentativas} + 1`, updatedAt: at })
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'pendente')))
-    .returning();
-  return row;
-}
-
-/** Step 3's writes, each guarded by the claim (status `enviando`). */
-const settle = (db: Db, id: string, set: Partial<typeof emailOutbox.$inferInsert>) =>
-  db
-    .update(emailOutbox)
-    .set(set)
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'enviando')));
+/** Step 1 claims the row, step 3 settles it (db/outbox-claim.ts). */
+const { claim, settle } = outboxSteps(emailOutbox);
 
 async function deliver(
   db: Db,

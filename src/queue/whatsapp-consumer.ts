@@ -1,10 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
+import { outboxSteps } from '../db/outbox-claim';
 import type { Db } from '../db/client';
-import { whatsappOutbox, type WhatsappOutboxRow } from '../db/schema';
-import { getConfig, type Bindings } from '../env';
+import { whatsappOutbox } from '../db/schema';
+import { getConfig, type Bindings, type Config } from '../env';
+import { createLogger } from '../lib/logger';
 import type { WhatsappMessage } from '../lib/messages';
 import { renderWhatsapp, senderFor, type WaSender } from '../services/core/whatsapp-cloud';
+import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
 /**
  * The WhatsApp queue consumer (docs/decisions.md#d30), on the e-mail consumer's design
@@ -29,74 +31,57 @@ import { renderWhatsapp, senderFor, type WaSender } from '../services/core/whats
 export const WA_MAX_ATTEMPTS = 6;
 
 /** Backoff from the attempt count (1, 2, 3, ...): 30 s, 60 s, 120 s, ... at most 30 minutes. */
-export const whatsappRetryDelaySeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 1800);
+export const whatsappRetryDelaySeconds = backoff(30, 1800);
 
-const log = (level: 'info' | 'warn' | 'error', message: string, extra: Record<string, unknown> = {}) =>
-  console[level === 'info' ? 'log' : level](JSON.stringify({ level, message: `whatsapp: ${message}`, ...extra }));
+const log = createLogger({ prefix: 'whatsapp: ' });
 
-async function claim(db: Db, id: string, at: string): Promise<WhatsappOutboxRow | undefined> {
-  const [row] = await db
-    .update(whatsappOutbox)
-    .set({ status: 'enviando', tentativas: sql`${whatsappOutbox.tentativas} + 1`, updatedAt: at })
-    .where(and(eq(whatsappOutbox.id, id), eq(whatsappOutbox.status, 'pendente')))
-    .returning();
-  return row;
-}
-
-/** Step 3's writes, each guarded by the claim (status `enviando`). */
-const settle = (db: Db, id: string, set: Partial<typeof whatsappOutbox.$inferInsert>) =>
-  db
-    .update(whatsappOutbox)
-    .set(set)
-    .where(and(eq(whatsappOutbox.id, id), eq(whatsappOutbox.status, 'enviando')));
+/** Step 1 claims the row, step 3 settles it (db/outbox-claim.ts). */
+const { claim, settle } = outboxSteps(whatsappOutbox);
 
 async function deliver(
   db: Db,
-  config: ReturnType<typeof getConfig>,
+  config: Config,
   sender: WaSender,
   msg: Message<WhatsappMessage>,
   now: () => Date,
-) {
+): Promise<Handled> {
   const id = msg.body?.outboxId;
   if (typeof id !== 'string') {
-    log('error', 'message without outboxId dropped');
-    msg.ack();
-    return;
+    log.error('message without outboxId dropped');
+    return ACK;
   }
   const row = await claim(db, id, now().toISOString());
-  if (!row) {
-    msg.ack(); // sent or failed already, claimed by another delivery, or never written (no consent)
-    return;
-  }
+  if (!row) return ACK; // sent or failed already, claimed by another delivery, or never written (no consent)
   const outcome = await sender(row, await renderWhatsapp(row, config));
   const at = now().toISOString();
   if (outcome.kind === 'sent') {
     await settle(db, id, { status: 'enviado', enviadoEm: at, wamid: outcome.wamid ?? null, erro: null, updatedAt: at });
-    msg.ack();
-    return;
+    return ACK;
   }
   if (outcome.kind === 'failed') {
-    log('error', `not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+    log.error(`not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
     await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at });
-    msg.ack();
-    return;
+    return ACK;
   }
   if (row.tentativas >= WA_MAX_ATTEMPTS) {
-    log('error', `gave up after ${row.tentativas} attempts: ${outcome.error}`, { outboxId: id });
+    log.error(`gave up after ${row.tentativas} attempts: ${outcome.error}`, { outboxId: id });
     await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at });
     // Past max_retries the queue moves it to the dead-letter queue (a redelivery finds `falhou`: no-op).
-    msg.retry();
-    return;
+    return { kind: 'dead-letter' };
   }
-  const delay = Math.min(3600, Math.max(outcome.after ?? 0, whatsappRetryDelaySeconds(row.tentativas)));
-  log('warn', `will retry in ${delay} s: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
+  const delay = retryDelay(whatsappRetryDelaySeconds(row.tentativas), outcome.after);
   await settle(db, id, {
     status: 'pendente',
     erro: outcome.error,
     disponivelEm: new Date(Date.parse(at) + delay * 1000).toISOString(),
     updatedAt: at,
   });
-  msg.retry({ delaySeconds: delay });
+  return {
+    kind: 'retry',
+    delaySeconds: delay,
+    error: outcome.error,
+    fields: { outboxId: id, attempts: row.tentativas },
+  };
 }
 
 /** Delivers a batch of WHATSAPP_QUEUE messages; `fetchImpl` and `now` are injectable for the tests. */
@@ -109,16 +94,14 @@ export async function handleWhatsappBatch(
   const config = getConfig(env);
   const db = createDb(env.DB);
   const sender = senderFor(config, fetchImpl);
-  await Promise.all(
-    batch.messages.map(async (msg) => {
-      try {
-        await deliver(db, config, sender, msg, now);
-      } catch (err) {
-        log('error', `delivery failed: ${err instanceof Error ? err.message : String(err)}`, {
-          outboxId: msg.body?.outboxId ?? null,
-        });
-        msg.retry({ delaySeconds: whatsappRetryDelaySeconds(msg.attempts) });
-      }
-    }),
+  await consumeEach(
+    batch,
+    {
+      log,
+      backoff: whatsappRetryDelaySeconds,
+      failure: 'delivery failed',
+      fields: (body) => ({ outboxId: body?.outboxId ?? null }),
+    },
+    (msg) => deliver(db, config, sender, msg, now),
   );
 }
