@@ -17,7 +17,7 @@ import { ApiError, type ErrorCode } from '../../lib/errors';
 import { RESERVED_KEY_MESSAGE, UUID_RE } from '../../lib/fields';
 import { toCentavos } from '../../lib/money';
 import type { QueryCtx } from '../core/context';
-import { checkPixPair, profissionalColumns } from '../professionals/profissionais';
+import { checkPixPair, profissionalColumns } from '../accounts/profile';
 import { fotColumns } from '../records/cadastro-fot';
 import {
   COLUMNS,
@@ -160,7 +160,7 @@ function lancamentoRules({ cols, target }: Matched, existing: Existing, err: Err
 
 /**
  * Professionals (docs/decisions.md#d18-finance): the PIX key and its type by the routes' own rule
- * (services/professionals/profissionais.ts checkPixPair): a key without a type gets the type it shows, the key is
+ * (services/accounts/profile.ts checkPixPair): a key without a type gets the type it shows, the key is
  * stored normalized, and a pair the row leaves as stored is not checked again, so an export of a
  * profile whose key predates the type reads back unchanged.
  */

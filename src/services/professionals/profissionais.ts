@@ -27,29 +27,14 @@ import { changed, created, loggedDelete, logRowWrite, logStatement } from '../co
 import type { Ctx, QueryCtx } from '../core/context';
 import { avaliacoesJson, toAvaliacao } from './avaliacoes';
 import {
-  media,
   toProfissionalResponse,
   profissionalColumns,
   withPixChecked,
-  checkPixPair,
   withoutOwnRegime,
   pixChangeNotices,
   pixOf,
-  type PixPair,
   type PixNoticeCtx,
 } from '../accounts/profile';
-export {
-  media,
-  toProfissionalResponse,
-  profissionalColumns,
-  withPixChecked,
-  checkPixPair,
-  withoutOwnRegime,
-  pixChangeNotices,
-  pixOf,
-  type PixPair,
-  type PixNoticeCtx,
-};
 
 /** Every function a profile holds, by label, as a JSON column: a correlated subquery on its primary key. */
 const heldFuncoes = (db: Db) =>
