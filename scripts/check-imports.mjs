@@ -12,6 +12,7 @@ const SRC = resolve(import.meta.dirname, '..', 'src');
 /** The domains, lowest first: a domain may depend only on the domains before it. */
 export const DOMAINS = [
   'core',
+  'places',
   'accounts',
   'catalogs',
   'records',

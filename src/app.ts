@@ -15,6 +15,7 @@ import { emptyBodyIsNoBody } from './middleware/empty-body';
 import { docsPage, health, healthRoute, index } from './routes/meta';
 import { adminUsersRoutes } from './routes/accounts';
 import { agendaRoutes } from './routes/agenda';
+import { cidadesRoutes, deslocamentosRoutes } from './routes/places';
 import { agendaTeamRoutes, convitesRoutes } from './routes/teams';
 import { logisticaRoutes } from './routes/operations';
 import { calendarioRoutes, icalRoutes } from './routes/operations';
@@ -41,7 +42,8 @@ import {
   tiposServicosRoutes,
 } from './routes/catalogs';
 import { openApiDocument } from './routes/document';
-import { tiposEventosRoutes } from './routes/catalogs';
+import { instituicoesRoutes, tiposEventosRoutes } from './routes/catalogs';
+import { instituicoesConfig } from './routes/catalogs/instituicoes.schemas';
 import { pacotesRoutes } from './routes/payments';
 import { pedidosRoutes } from './routes/payments';
 import { webhooksRoutes } from './routes/payments';
@@ -139,12 +141,15 @@ export function createApp() {
     .route('/', passwordResetRoutes)
     .route('/', canaisRoutes)
     .route('/api/admin/users', adminUsersRoutes)
+    .route('/api/cidades', cidadesRoutes)
+    .route('/api/deslocamentos', deslocamentosRoutes)
     .route(anosFormaturasConfig.path, anosFormaturasRoutes)
     .route(cursosConfig.path, cursosRoutes)
     .route(empresasConfig.path, empresasRoutes)
     .route(funcoesConfig.path, funcoesRoutes)
     .route(tiposServicosConfig.path, tiposServicosRoutes)
     .route(tiposEventosConfig.path, tiposEventosRoutes)
+    .route(instituicoesConfig.path, instituicoesRoutes)
     .route('/api/cadastro-fot', cadastroFotRoutes)
     .route('/api/profissionais', profissionaisRoutes)
     .route('/api/v1/notifications', notificationsRoutes)

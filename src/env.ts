@@ -55,6 +55,8 @@ export interface Bindings {
   WHATSAPP_TEMPLATE_LOGISTICA?: string;
   WHATSAPP_TEMPLATE_REPASSE?: string;
   WHATSAPP_TEMPLATE_IDIOMA?: string;
+  /** Travel minutes between two events in the same city when the matrix has no row (docs/decisions.md#d23). */
+  DESLOCAMENTO_MESMA_CIDADE_MIN?: string;
 }
 
 const csv = (s: string) =>
@@ -265,6 +267,7 @@ export const configSchema = z.object({
     .optional()
     .transform((s) => s || 'pt_BR')
     .refine((s) => /^[a-z]{2,3}(_[A-Z]{2})?$/.test(s), 'WHATSAPP_TEMPLATE_IDIOMA must be a language code like pt_BR'),
+  DESLOCAMENTO_MESMA_CIDADE_MIN: z.coerce.number().int().min(0).max(600).default(40),
   /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */
   LOG_CHAIN_SECRET: z
     .string()

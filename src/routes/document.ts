@@ -20,6 +20,8 @@ export const TAGS: Record<string, string> = {
   'Event types and prices': 'Catalog of event types and the price of each function in them, per region.',
   'FOT records': 'Graduation classes (FOT records), per region.',
   Professionals: 'Freelance professionals, their functions, bank data and ratings, per region.',
+  Places:
+    'Brazilian municipalities (IBGE codes and coordinates), institutions, and the travel minutes between cities (docs/guide/places.md).',
   Agenda: 'Events of the graduation classes, per region.',
   'Teams and invitations': 'Team quota of an event and the invitations of professionals to it.',
   Notifications: "The caller's in-app notifications and push tokens.",

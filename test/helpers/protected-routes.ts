@@ -57,6 +57,22 @@ export const protectedRoutes: ProtectedRoute[] = [
   ...catalogRoutes('/api/funcoes', { nome: 'Funcao da tabela' }, { publicList: true }),
   ...catalogRoutes('/api/tipos-servicos', { nome: 'Servico da tabela' }),
   ...catalogRoutes('/api/tipos-eventos', { nome: 'Evento da tabela' }),
+  // Places (docs/decisions.md#d23): the cities for every active role; institutions are a catalog.
+  { method: 'GET', path: '/api/cidades', allowed: ROLES },
+  ...catalogRoutes('/api/instituicoes', { nome: 'Instituicao da tabela' }),
+  { method: 'POST', path: '/api/instituicoes/vincular', allowed: ADMINS },
+  { method: 'GET', path: '/api/deslocamentos', allowed: ADMINS },
+  {
+    method: 'PUT',
+    path: '/api/deslocamentos',
+    allowed: ADMINS,
+    body: { itens: [{ origem_ibge: 3509502, destino_ibge: 3550308, minutos: 90 }] },
+  },
+  {
+    method: 'GET',
+    path: '/api/deslocamentos/estimativa',
+    allowed: [...ADMINS, 'agenda_viewer'],
+  },
   {
     method: 'POST',
     path: '/api/tipos-eventos/precos',

@@ -481,6 +481,34 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     { name: 'admin delete', method: 'DELETE', path: `/api/admin/users/${victim.id}`, token: a, expect: 200 },
+    { name: 'cidades search', method: 'GET', path: '/api/cidades?q=campinas&uf=SP', token: a, expect: 200 },
+    { name: 'cidades of a state', method: 'GET', path: '/api/cidades?uf=MG', token: a, expect: 200 },
+    { name: 'instituicoes list', method: 'GET', path: '/api/instituicoes', token: a, expect: 200 },
+    {
+      name: 'deslocamentos put',
+      method: 'PUT',
+      path: '/api/deslocamentos',
+      token: a,
+      body: { itens: [{ origem_ibge: 3509502, destino_ibge: 3550308, minutos: 90 }] },
+      expect: 200,
+    },
+    { name: 'deslocamentos list', method: 'GET', path: '/api/deslocamentos', token: a, expect: 200 },
+    {
+      name: 'deslocamentos estimativa',
+      method: 'GET',
+      path: '/api/deslocamentos/estimativa?origem=3509502&destino=3525904',
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'instituicoes create',
+      method: 'POST',
+      path: '/api/instituicoes',
+      token: a,
+      body: { nome: uniq('Instituicao'), sigla: 'X', cidade_ibge: 3509502 },
+      expect: 201,
+    },
+    { name: 'instituicoes vincular', method: 'POST', path: '/api/instituicoes/vincular', token: a, expect: 200 },
     { name: 'cursos list', method: 'GET', path: '/api/cursos', token: a, expect: 200 },
     { name: 'funcoes list (public)', method: 'GET', path: '/api/funcoes', expect: 200 },
     {
@@ -1206,6 +1234,8 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fin repasse pagar': 15016,
   'fin repasse cancelar': 3009,
   'fin meus-pagamentos': 2014,
+  // A one-off of the office: the distinct texts of the region's unlinked FOT records, to match them to the catalog.
+  'instituicoes vincular': 109,
 };
 
 /**
@@ -1230,6 +1260,7 @@ const READS_BEYOND_ROWS: Record<string, number> = {
   'vagas list': 5013,
   'vagas list (page)': 196,
   'fin resultado periodo': 36,
+  'instituicoes vincular': 102,
 };
 
 /**

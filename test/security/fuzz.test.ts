@@ -651,7 +651,9 @@ function docQuery(op: Operation): fc.Arbitrary<[string, string][]> {
       ...op.queryParams.map((p) => {
         const schema =
           p.name === 'antes' && p.schema.anyOf ? { ...p.schema, anyOf: undefined, ...p.schema.anyOf[0] } : p.schema;
-        return fc.option(fromDoc.valid(schema), { nil: undefined });
+        // A required parameter (GET /api/deslocamentos/estimativa's origem and destino) is always sent.
+        const value = fromDoc.valid(schema);
+        return p.required ? value : fc.option(value, { nil: undefined });
       }),
     )
     .map((values) =>

@@ -29,6 +29,7 @@ export interface RegionRows {
   funcao: { id: string };
   tipoServico: { id: string };
   tipoEvento: { id: string };
+  instituicao: { id: string };
   preco: { id: string };
   fot: { id: string; fot: number };
   agenda: { id: string };
@@ -100,6 +101,7 @@ async function regionRows(
     makeCatalog(schema.tiposServicos, regiao),
     makeCatalog(schema.tiposEventos, regiao),
   ]);
+  const instituicao = await makeCatalog(schema.instituicoes as unknown as schema.CatalogTable, regiao);
   const preco = await makePreco(tipoEvento.id, funcao.id, { regiao });
   const agenda = await insertAgenda(regiao, fot.id, tipoEvento.id, creatorId);
   const profissional = await makeProfissional(
@@ -212,6 +214,7 @@ async function regionRows(
     funcao,
     tipoServico,
     tipoEvento,
+    instituicao,
     preco,
     fot: { id: fot.id, fot: fot.fot },
     agenda,
@@ -252,6 +255,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/funcoes\/\{id\}/, () => rows.funcao.id],
     [/^\/api\/tipos-servicos\/\{id\}/, () => rows.tipoServico.id],
     [/^\/api\/tipos-eventos\/\{id\}/, () => rows.tipoEvento.id],
+    [/^\/api\/instituicoes\/\{id\}/, () => rows.instituicao.id],
     [/^\/api\/cadastro-fot\/\{id\}/, () => rows.fot.id],
     [/^\/api\/profissionais\/\{id\}/, () => rows.profissional.id],
     [/^\/api\/agenda\/\{id\}/, () => rows.agenda.id],
@@ -277,7 +281,7 @@ export interface Operation {
   regional: boolean;
   /** The JSON schema of the request body, $refs resolved one level (properties, required). */
   body?: JsonSchema;
-  queryParams: { name: string; schema: JsonSchema }[];
+  queryParams: { name: string; schema: JsonSchema; required?: boolean }[];
 }
 
 export interface JsonSchema {
@@ -308,7 +312,7 @@ export interface ApiDoc {
       {
         security?: unknown;
         requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-        parameters?: { in: string; name: string; schema?: JsonSchema }[];
+        parameters?: { in: string; name: string; required?: boolean; schema?: JsonSchema }[];
       }
     >
   >;
@@ -343,7 +347,7 @@ export function operations(doc: ApiDoc): Operation[] {
       body: resolve(doc, op.requestBody?.content?.['application/json']?.schema),
       queryParams: (op.parameters ?? [])
         .filter((p) => p.in === 'query')
-        .map((p) => ({ name: p.name, schema: resolve(doc, p.schema) ?? {} })),
+        .map((p) => ({ name: p.name, schema: resolve(doc, p.schema) ?? {}, required: p.required === true })),
     })),
   );
 }
@@ -407,6 +411,11 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'PUT /api/tipos-servicos/{id}': () => ({ nome: uniq('Servico') }),
     'POST /api/tipos-eventos': () => ({ nome: uniq('Evento') }),
     'PUT /api/tipos-eventos/{id}': () => ({ nome: uniq('Evento') }),
+    'POST /api/instituicoes': () => ({ nome: uniq('Instituicao'), sigla: 'UX', cidade_ibge: 3509502 }),
+    'PUT /api/instituicoes/{id}': () => ({ nome: uniq('Instituicao'), sigla: 'UY', cidade_ibge: 3550308 }),
+    'PUT /api/deslocamentos': () => ({
+      itens: [{ origem_ibge: 3509502, destino_ibge: 3550308, minutos: 90, fonte: 'equipe' }],
+    }),
     'POST /api/tipos-eventos/precos': () => ({
       tipo_evento_id: rows.tipoEvento.id,
       funcao_profissional_id: rows.funcao.id,
@@ -536,6 +545,17 @@ export async function realArrayCall(
       );
       return { body: { de: '2035-03-01', ate: '2035-03-31', profissional_ids: ids } };
     }
+    case 'PUT /api/deslocamentos itens':
+      // n distinct pairs of real cities (codes read from the loaded table).
+      return {
+        body: {
+          itens: (await db.select({ c: schema.cidades.codigoIbge }).from(schema.cidades).limit(n)).map(({ c }) => ({
+            origem_ibge: 3509502,
+            destino_ibge: c,
+            minutos: 60,
+          })),
+        },
+      };
     case 'POST /api/pesquisas perguntas':
       return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };
     case 'PUT /api/pesquisas/{id} perguntas':

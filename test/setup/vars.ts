@@ -50,6 +50,8 @@ export const TEST_VARS = {
   WHATSAPP_TEMPLATE_IDIOMA: 'pt_BR',
   // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
   EDGE_CACHE_TTL_SECONDS: '0',
+  // Places (docs/decisions.md#d23): the same-city travel minutes.
+  DESLOCAMENTO_MESMA_CIDADE_MIN: '40',
 } as const;
 
 /** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */

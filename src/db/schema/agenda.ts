@@ -1,7 +1,8 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { cadastroFot } from './cadastro-fot';
 import { tiposEventos } from './catalogs';
 import { timestamps, uuidPk } from './columns';
+import { cidades } from './lugares';
 import { users } from './users';
 
 const qtd = (name: string) => integer(name);
@@ -26,6 +27,10 @@ export const agenda = sqliteTable(
     horarioFim: text('horario_fim'),
     localEvento: text('local_evento'),
     endereco: text('endereco'),
+    // The event's city (docs/decisions.md#d23) and, optionally, the venue's coordinates (both or neither).
+    cidadeIbge: integer('cidade_ibge').references(() => cidades.codigoIbge, { onDelete: 'restrict' }),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
     observacoesEvento: text('observacoes_evento'),
     logisticaObservacoes: text('logistica_observacoes'),
     statusProfissionais: text('status_profissionais'),
@@ -55,6 +60,7 @@ export const agenda = sqliteTable(
     index('agenda_user_regiao_data_idx').on(t.userId, t.regiao, t.dataEvento, t.horario, t.id),
     index('agenda_fot_idx').on(t.fotId),
     index('agenda_tipo_evento_idx').on(t.tipoEventoId),
+    index('agenda_cidade_idx').on(t.cidadeIbge),
     // The reminders job scans events by date across regions (services/operations/lembretes.ts).
     index('agenda_data_idx').on(t.dataEvento),
     uniqueIndex('agenda_regiao_chave_externa_uq').on(t.regiao, t.chaveExterna),

@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { anosFormaturas, cursos, empresas } from './catalogs';
 import { timestamps, uuidPk } from './columns';
+import { instituicoes } from './lugares';
 
 /** A graduation class. `fot` is unique across regions; catalogs it uses cannot be deleted under it. */
 export const cadastroFot = sqliteTable(
@@ -20,6 +21,8 @@ export const cadastroFot = sqliteTable(
       .notNull()
       .references(() => anosFormaturas.id, { onDelete: 'restrict' }),
     instituicao: text('instituicao'),
+    // The catalog's entry (docs/decisions.md#d23); when set, the record answers its name as `instituicao`.
+    instituicaoId: text('instituicao_id').references(() => instituicoes.id, { onDelete: 'restrict' }),
     cidade: text('cidade'),
     estado: text('estado'),
     observacoes: text('observacoes'),
@@ -33,6 +36,7 @@ export const cadastroFot = sqliteTable(
     index('cadastro_fot_curso_idx').on(t.cursoId),
     index('cadastro_fot_empresa_idx').on(t.empresaId),
     index('cadastro_fot_ano_idx').on(t.anoFormaturaId),
+    index('cadastro_fot_instituicao_idx').on(t.instituicaoId),
   ],
 );
 

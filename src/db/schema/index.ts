@@ -16,3 +16,4 @@ export * from './chamados';
 export * from './pesquisas';
 export * from './contagens';
 export * from './whatsapp';
+export * from './lugares';

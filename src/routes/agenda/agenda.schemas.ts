@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { pageFields } from '../../lib/pagination';
 import { afterFields, hhmm, isoDate, optStr, uuid } from '../../lib/fields';
+import { cidadeIbge, cidadeRefOrNull } from '../places/cidades.schemas';
 
 const count = () => z.number().int().min(0).max(100_000).nullish();
 
@@ -16,6 +17,18 @@ const fields = {
   }),
   local_evento: optStr(200),
   endereco: optStr(300),
+  cidade_ibge: cidadeIbge()
+    .nullish()
+    .openapi({ description: "the event's city (GET /api/cidades); an unknown code is 400" }),
+  latitude: z.number().min(-90).max(90).nullish().openapi({
+    description: "the venue's latitude; latitude and longitude are sent together or not at all (else 400)",
+  }),
+  longitude: z
+    .number()
+    .min(-180)
+    .max(180)
+    .nullish()
+    .openapi({ description: "the venue's longitude (with latitude, or neither)" }),
   observacoes_evento: optStr(4000),
   logistica_observacoes: optStr(4000),
   status_profissionais: optStr(50),
@@ -75,6 +88,10 @@ export const AgendaSchema = z
     horario_fim: out.time().nullable(),
     local_evento: s(),
     endereco: s(),
+    cidade_ibge: z.number().int().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    cidade: cidadeRefOrNull(),
     observacoes_evento: s(),
     logistica_observacoes: s(),
     status_profissionais: s(),

@@ -19,7 +19,7 @@ import { publicListEntries } from './catalogs.routes';
 import type { CatalogConfig } from './catalogs.schemas';
 
 /** What the generic handlers read from a request: the route's own Zod schemas produce exactly this. */
-type CatalogInput = { in: {}; out: { param: { id: string }; json: Record<string, string>; query: Page } };
+type CatalogInput = { in: {}; out: { param: { id: string }; json: Record<string, unknown>; query: Page } };
 type CatalogContext = Context<AppEnv, string, CatalogInput>;
 export type CatalogHandler = (c: CatalogContext, ctx: Ctx) => Promise<Response>;
 
@@ -41,6 +41,11 @@ const anonymousRead =
 
 export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, present: CatalogPresenter<Out, Related>) {
   const { table, field, notFound: missing } = cfg;
+  // A catalog with columns of its own (institutions) gives their values and explains its own failures.
+  const own = (c: CatalogContext, create: boolean) => cfg.columns?.(c.req.valid('json'), create);
+  const explained = (e: unknown) => {
+    throw cfg.writeError?.(e) ?? e;
+  };
 
   /**
    * After a write to a catalog whose list is public (edge-cached), this colo's cached variants of the
@@ -68,7 +73,8 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
 
   /** For foldedHandler(): the author's check travels in the insert's batch (db/authored.ts). */
   const create = async (c: CatalogContext, ctx: WriteCtx) => {
-    const row = await insertCatalog(ctx, { table, label: c.req.valid('json')[field]! });
+    const label = c.req.valid('json')[field] as string;
+    const row = await insertCatalog(ctx, { table, label, extra: own(c, true) }).catch(explained);
     await forgetList(c, ctx);
     return c.json(await present.one(ctx, row, true), 201);
   };
@@ -77,9 +83,10 @@ export function catalogHandlers<Out, Related = never>(cfg: CatalogConfig, presen
     const row = await updateCatalog(ctx, {
       table,
       id: c.req.valid('param').id,
-      label: c.req.valid('json')[field]!,
+      label: c.req.valid('json')[field] as string,
       missing,
-    });
+      extra: own(c, false),
+    }).catch(explained);
     await forgetList(c, ctx);
     return c.json(await present.one(ctx, row, false), 200);
   };

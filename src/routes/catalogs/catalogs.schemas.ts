@@ -29,6 +29,13 @@ export interface CatalogConfig<F extends CatalogField = CatalogField, D extends 
   deleted?: string;
   /** GET list needs no token (still region-filtered): only /api/funcoes (docs/decisions.md#d4). */
   publicList?: boolean;
+  /**
+   * A catalog with fields of its own besides the label (institutions: `sigla`, `cidade_ibge`): the
+   * body's values of its own columns (create: every one, defaults included; update: those sent).
+   */
+  columns?: (body: Record<string, unknown>, create: boolean) => Record<string, unknown>;
+  /** A write's failure that the catalog explains itself (an unknown city: 400), else undefined. */
+  writeError?: (e: unknown) => Error | undefined;
 }
 
 type LabelShape<F extends CatalogField, S> = { [K in F]: S };

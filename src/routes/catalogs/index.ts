@@ -1,2 +1,3 @@
 export * from './catalogs.router';
 export * from './tipos-eventos.router';
+export * from './instituicoes.router';

@@ -9,6 +9,9 @@ const fields = {
   curso_id: uuid(),
   ano_formatura_id: uuid(),
   instituicao: optStr(200),
+  instituicao_id: uuid().nullish().openapi({
+    description: 'an institution of the region (/api/instituicoes); when set, `instituicao` answers its name',
+  }),
   cidade: optStr(100),
   estado: optUf(),
   observacoes: optStr(2000),
@@ -38,7 +41,11 @@ export const FotSchema = z
     curso_nome: z.string(),
     ano_formatura_id: out.id(),
     ano_formatura_label: z.string(),
-    instituicao: z.string().nullable(),
+    instituicao: z
+      .string()
+      .nullable()
+      .openapi({ description: "the catalog's name when instituicao_id is set, else the free text" }),
+    instituicao_id: out.id().nullable(),
     cidade: z.string().nullable(),
     estado: out.ufOrNull(),
     observacoes: z.string().nullable(),

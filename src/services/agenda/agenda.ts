@@ -4,10 +4,12 @@ import type { Db } from '../../db/client';
 import {
   agenda,
   anosFormaturas,
+  cidades,
   cadastroFot,
   convites,
   cursos,
   empresas,
+  instituicoes,
   profissionais,
   tiposEventos,
 } from '../../db/schema';
@@ -24,6 +26,7 @@ import { derivedFromEquipe, equipeOfEvents, equipeQuery, groupEquipe, type Equip
 import { prepareNotifications } from '../core/notifications';
 import { assertRefsInRegion } from '../core/references';
 import type { Ctx, QueryCtx } from '../core/context';
+import { unknownCity, type CidadeRef } from '../places/cidades';
 import { created, loggedDelete, loggedUpdate, logStatement } from '../core/activity-log';
 
 /** The agenda entries a user may see and act on, beyond the region filter; undefined = all. */
@@ -62,20 +65,28 @@ export const selectAgenda = (db: Db) =>
     .select({
       e: wireColumns(agenda),
       fotNumero: sql<number>`${cadastroFot.fot}`.as('fot_numero'),
-      fotInstituicao: sql<string | null>`${cadastroFot.instituicao}`.as('fot_instituicao'),
+      // The institution's catalog name when the record has one (docs/decisions.md#d23), else its text.
+      fotInstituicao: sql<
+        string | null
+      >`coalesce((select ${instituicoes.label} from ${instituicoes} where ${instituicoes.id} = ${cadastroFot.instituicaoId}), ${cadastroFot.instituicao})`.as(
+        'fot_instituicao',
+      ),
       fotCidade: sql<string | null>`${cadastroFot.cidade}`.as('fot_cidade'),
       fotEstado: sql<string | null>`${cadastroFot.estado}`.as('fot_estado'),
       empresaNome: sql<string>`${empresas.label}`.as('empresa_nome'),
       cursoNome: sql<string>`${cursos.label}`.as('curso_nome'),
       anoLabel: sql<string>`${anosFormaturas.label}`.as('ano_formatura_label'),
       tipoEventoNome: sql<string>`${tiposEventos.label}`.as('tipo_evento_nome'),
+      cidadeNome: sql<string | null>`${cidades.nome}`.as('cidade_nome'),
+      cidadeUf: sql<string | null>`${cidades.uf}`.as('cidade_uf'),
     })
     .from(agenda)
     .innerJoin(cadastroFot, eq(cadastroFot.id, agenda.fotId))
     .innerJoin(empresas, eq(empresas.id, cadastroFot.empresaId))
     .innerJoin(cursos, eq(cursos.id, cadastroFot.cursoId))
     .innerJoin(anosFormaturas, eq(anosFormaturas.id, cadastroFot.anoFormaturaId))
-    .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId));
+    .innerJoin(tiposEventos, eq(tiposEventos.id, agenda.tipoEventoId))
+    .leftJoin(cidades, eq(cidades.codigoIbge, agenda.cidadeIbge));
 
 type AgendaView = Awaited<ReturnType<typeof selectAgenda>>[number];
 
@@ -93,6 +104,10 @@ export interface AgendaBody {
   horario_fim: S;
   local_evento: S;
   endereco: S;
+  cidade_ibge: N;
+  latitude: N;
+  longitude: N;
+  cidade: CidadeRef | null;
   observacoes_evento: S;
   logistica_observacoes: S;
   status_profissionais: S;
@@ -143,6 +158,7 @@ export function toAgendaResponse(v: AgendaView, equipe: EquipeItem[]): AgendaBod
     ano_formatura_label: v.anoLabel,
   };
   out.tipo_evento = { id: v.e.tipo_evento_id, nome: v.tipoEventoNome };
+  out.cidade = v.e.cidade_ibge === null ? null : { codigo_ibge: v.e.cidade_ibge, nome: v.cidadeNome!, uf: v.cidadeUf! };
   out.equipe = equipe;
   return out as unknown as AgendaBody;
 }
@@ -291,7 +307,19 @@ export function oneAgenda(events: AgendaBody[]) {
   return events[0];
 }
 
+/**
+ * Venue coordinates come in pairs (docs/decisions.md#d23): both numbers, both null, or neither sent.
+ * A check of the service (400 without `campos`): the document cannot state a rule between two fields.
+ */
+function coordinatesPaired(b: AgendaInput) {
+  const lat = b.latitude as number | null | undefined;
+  const lon = b.longitude as number | null | undefined;
+  if ((lat === undefined) !== (lon === undefined) || (lat === null) !== (lon === null))
+    throw new ApiError('VALIDATION_FAILED', 'longitude: latitude e longitude vão juntas: informe as duas ou nenhuma');
+}
+
 export async function createAgenda({ db, log, user, regiao, push }: Ctx, body: AgendaInput) {
+  coordinatesPaired(body);
   const id = crypto.randomUUID();
   // Who to notify is found in the reference check's query: no round trip of its own (docs/decisions.md#d10).
   const found = await assertRefsInRegion(
@@ -312,13 +340,16 @@ export async function createAgenda({ db, log, user, regiao, push }: Ctx, body: A
     dados: created(agenda, values),
   });
   const event = oneAgenda(
-    await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), entry, ...notes.insert]),
+    await readAgenda(db, eq(agenda.id, id), [db.insert(agenda).values(values), entry, ...notes.insert]).catch(
+      unknownCity(body.cidade_ibge),
+    ),
   );
   push(notes.push);
   return event;
 }
 
 export async function updateAgenda({ db, log, user, regiao, push }: Ctx, id: string, body: AgendaInput) {
+  coordinatesPaired(body);
   const where = visible(user, regiao, eq(agenda.id, id));
   const found = await assertRefsInRegion(
     { db, regiao },
@@ -338,7 +369,9 @@ export async function updateAgenda({ db, log, user, regiao, push }: Ctx, id: str
     { table: agenda, where, set },
     { acao: 'agenda.update', entidade: 'agenda', regiao },
   );
-  const event = oneAgenda(await readAgenda(db, where, [entry, update, ...notes.insert]));
+  const event = oneAgenda(
+    await readAgenda(db, where, [entry, update, ...notes.insert]).catch(unknownCity(body.cidade_ibge)),
+  );
   push(notes.push);
   return event;
 }

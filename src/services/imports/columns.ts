@@ -114,6 +114,8 @@ export const COLUMNS: Record<ImportTipo, ColumnDef[]> = {
     c('horario_fim', 'time', '23:30'),
     c('local_evento', 'text', 'Teatro Municipal'),
     c('endereco', 'text', 'Praça Ramos de Azevedo, s/n'),
+    // The IBGE code of the event's city (docs/decisions.md#d23), as GET /api/cidades answers it.
+    c('cidade_ibge', 'int', '3550308'),
     c('observacoes_evento', 'text', ''),
     c('logistica_observacoes', 'text', ''),
     c('status_profissionais', 'text', ''),

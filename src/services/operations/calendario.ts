@@ -2,7 +2,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { rawBatch } from '../../db/raw-batch';
-import { agenda, cadastroFot, calendarios, convites, profissionais, tiposEventos, users } from '../../db/schema';
+import {
+  agenda,
+  cadastroFot,
+  calendarios,
+  cidades,
+  convites,
+  instituicoes,
+  profissionais,
+  tiposEventos,
+  users,
+} from '../../db/schema';
 import { eventWindow, isoDateOf, nextDay } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { escapeText, icalDate, icalText, icalUtc } from '../../lib/ical';
@@ -180,6 +190,10 @@ interface FeedRow {
   horario_fim: string | null;
   local_evento: string | null;
   endereco: string | null;
+  /** "Campinas - SP" (docs/decisions.md#d23), or null. */
+  cidade: string | null;
+  latitude: number | null;
+  longitude: number | null;
   tipo: string;
   fot: number;
   instituicao: string | null;
@@ -225,7 +239,9 @@ export async function feedCalendar({ db }: Pick<Ctx, 'db'>, token: string, now: 
       )
       select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario, ${agenda.horarioFim} as horario_fim,
         ${agenda.localEvento} as local_evento, ${agenda.endereco} as endereco, ${tiposEventos.label} as tipo,
-        ${cadastroFot.fot} as fot, ${cadastroFot.instituicao} as instituicao, mine.status as status,
+        (select ${cidades.nome} || ' - ' || ${cidades.uf} from ${cidades} where ${cidades.codigoIbge} = ${agenda.cidadeIbge}) as cidade,
+        ${agenda.latitude} as latitude, ${agenda.longitude} as longitude,
+        ${cadastroFot.fot} as fot, coalesce((select ${instituicoes.label} from ${instituicoes} where ${instituicoes.id} = ${cadastroFot.instituicaoId}), ${cadastroFot.instituicao}) as instituicao, mine.status as status,
         ${agenda.updatedAt} as updated_at
       from mine join ${agenda} on ${agenda.id} = mine.agenda_id
         join ${tiposEventos} on ${tiposEventos.id} = ${agenda.tipoEventoId}
@@ -263,7 +279,7 @@ function renderCalendar(ownerId: string, events: FeedRow[]) {
     const win = eventWindow({ dataEvento: e.data_evento, horario: e.horario, horarioFim: e.horario_fim });
     const status = e.status === null ? 'CONFIRMED' : (CONVITE_ICAL_STATUS[e.status] ?? 'TENTATIVE');
     const summary = [e.tipo, `FOT ${e.fot}`, e.instituicao].filter(Boolean).join(' - ');
-    const location = [e.local_evento, e.endereco].filter(Boolean).join(', ');
+    const location = [e.local_evento, e.endereco, e.cidade].filter(Boolean).join(', ');
     lines.push(
       'BEGIN:VEVENT',
       // Stable per event and owner: the same across calls and rotations, so calendars update in place.
@@ -277,6 +293,8 @@ function renderCalendar(ownerId: string, events: FeedRow[]) {
         : [`DTSTART:${icalUtc(win.start)}`, timedEnd(win.start, win.end)]),
       `SUMMARY:${escapeText(summary)}`,
       ...(location ? [`LOCATION:${escapeText(location)}`] : []),
+      // The venue's coordinates (RFC 5545 GEO: latitude;longitude), when the event has them.
+      ...(e.latitude !== null && e.longitude !== null ? [`GEO:${e.latitude};${e.longitude}`] : []),
       `STATUS:${status}`,
       'END:VEVENT',
     );

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { insertColumnsWhere } from '../../db/guarded';
 import { keptOrCounted } from '../../db/kept-count';
 import { nowIso } from '../../db/schema/columns';
-import { anosFormaturas, cadastroFot, cursos, empresas, type CadastroFotRow } from '../../db/schema';
+import { anosFormaturas, cadastroFot, cursos, empresas, instituicoes, type CadastroFotRow } from '../../db/schema';
 import type { Scope, SqlScope } from '../../db/scope';
 import { scopedSelect } from '../../db/scoped-select';
 import { writeThenRead } from '../../db/write-read';
@@ -23,6 +23,7 @@ export interface FotInput {
   curso_id?: string;
   ano_formatura_id?: string;
   instituicao?: string | null;
+  instituicao_id?: string | null;
   cidade?: string | null;
   estado?: string | null;
   observacoes?: string | null;
@@ -51,15 +52,24 @@ export const selectFots = (db: Db) =>
       empresaNome: sql<string>`${empresas.label}`.as('empresa_nome'),
       cursoNome: sql<string>`${cursos.label}`.as('curso_nome'),
       anoLabel: sql<string>`${anosFormaturas.label}`.as('ano_formatura_label'),
+      instituicaoNome: sql<string | null>`${instituicoes.label}`.as('instituicao_nome'),
     })
     .from(cadastroFot)
     .innerJoin(empresas, eq(empresas.id, cadastroFot.empresaId))
     .innerJoin(cursos, eq(cursos.id, cadastroFot.cursoId))
-    .innerJoin(anosFormaturas, eq(anosFormaturas.id, cadastroFot.anoFormaturaId));
+    .innerJoin(anosFormaturas, eq(anosFormaturas.id, cadastroFot.anoFormaturaId))
+    .leftJoin(instituicoes, eq(instituicoes.id, cadastroFot.instituicaoId));
 
-export type FotView = { fot: CadastroFotRow; empresaNome: string; cursoNome: string; anoLabel: string };
+export type FotView = {
+  fot: CadastroFotRow;
+  empresaNome: string;
+  cursoNome: string;
+  anoLabel: string;
+  instituicaoNome: string | null;
+};
 
-export function toFotResponse({ fot: f, empresaNome, cursoNome, anoLabel }: FotView) {
+/** With `instituicao_id` set, `instituicao` answers the catalog's name (docs/decisions.md#d23). */
+export function toFotResponse({ fot: f, empresaNome, cursoNome, anoLabel, instituicaoNome }: FotView) {
   return {
     id: f.id,
     fot: f.fot,
@@ -70,7 +80,8 @@ export function toFotResponse({ fot: f, empresaNome, cursoNome, anoLabel }: FotV
     curso_nome: cursoNome,
     ano_formatura_id: f.anoFormaturaId,
     ano_formatura_label: anoLabel,
-    instituicao: f.instituicao,
+    instituicao: instituicaoNome ?? f.instituicao,
+    instituicao_id: f.instituicaoId,
     cidade: f.cidade,
     estado: f.estado,
     observacoes: f.observacoes,
@@ -89,6 +100,7 @@ export function fotColumns(b: FotInput): Partial<typeof cadastroFot.$inferInsert
   if (b.curso_id !== undefined) out.cursoId = b.curso_id;
   if (b.ano_formatura_id !== undefined) out.anoFormaturaId = b.ano_formatura_id;
   if (b.instituicao !== undefined) out.instituicao = b.instituicao;
+  if (b.instituicao_id !== undefined) out.instituicaoId = b.instituicao_id;
   if (b.cidade !== undefined) out.cidade = b.cidade;
   if (b.estado !== undefined) out.estado = b.estado;
   if (b.observacoes !== undefined) out.observacoes = b.observacoes;
@@ -98,11 +110,14 @@ export function fotColumns(b: FotInput): Partial<typeof cadastroFot.$inferInsert
   return out;
 }
 
-type RefIds = { [K in 'empresa_id' | 'curso_id' | 'ano_formatura_id']?: string | Placeholder };
+type RefIds = { [K in 'empresa_id' | 'curso_id' | 'ano_formatura_id']?: string | Placeholder } & {
+  instituicao_id?: string | null;
+};
 export const fotRefs = (b: RefIds) => [
   { field: 'empresa_id', table: empresas, id: b.empresa_id },
   { field: 'curso_id', table: cursos, id: b.curso_id },
   { field: 'ano_formatura_id', table: anosFormaturas, id: b.ano_formatura_id },
+  { field: 'instituicao_id', table: instituicoes, id: b.instituicao_id },
 ];
 
 // The reads, cached per scope shape and filter (db/scoped-select.ts).
@@ -203,8 +218,12 @@ export const fotCreate = cachedBatch({
       p.regiao,
       fotRefs({ empresa_id: p.empresaId, curso_id: p.cursoId, ano_formatura_id: p.anoFormaturaId }),
     );
+    // The institution is optional: its region is checked only when one is given (docs/decisions.md#d23).
+    const instituicao = s.columns.includes('instituicaoId')
+      ? sql`(${p.instituicaoId} is null or exists (select 1 from ${instituicoes} where ${instituicoes.id} = ${p.instituicaoId} and ${instituicoes.regiao} = ${p.regiao}))`
+      : undefined;
     return {
-      insert: run(insertColumnsWhere(db, cadastroFot, s.columns, p, and(guard, refs.condition)!)),
+      insert: run(insertColumnsWhere(db, cadastroFot, s.columns, p, and(guard, refs.condition, instituicao)!)),
       log: run(createdEntry({ db, log }, cadastroFot, { columns: s.columns, row: p })),
       view: rows(selectFots(db).where(eq(cadastroFot.id, p.id))),
     };

@@ -12,6 +12,7 @@ import {
 } from '../../../src/routes/catalogs';
 import { catalogSchemas, type CatalogConfig } from '../../../src/routes/catalogs/catalogs.schemas';
 import { EventoResponse, tiposEventosConfig } from '../../../src/routes/catalogs/tipos-eventos.schemas';
+import { InstituicaoResponse, instituicoesConfig } from '../../../src/routes/catalogs/instituicoes.schemas';
 import {
   db,
   label,
@@ -71,6 +72,13 @@ const cases: CatalogCase[] = [
   { cfg: tiposServicosConfig, response: catalogSchemas(tiposServicosConfig).response, deleteStatus: 204 },
   // Event types go through the same suite; their prices are tested in tipos-eventos.test.ts.
   { cfg: tiposEventosConfig, response: EventoResponse, deleteStatus: 204 },
+  // Institutions too (docs/decisions.md#d23); their acronym, city and `vincular` in instituicoes.test.ts.
+  {
+    cfg: instituicoesConfig,
+    response: InstituicaoResponse,
+    deleteStatus: 204,
+    references: [{ by: 'a FOT record', make: (instituicaoId, regiao) => makeFot(regiao, { instituicaoId }) }],
+  },
 ];
 
 describe.each(cases)('$cfg.path', ({ cfg, response, deleteStatus, references = [] }) => {

@@ -190,6 +190,28 @@ describe('GET /ical/{token}.ics', () => {
     expect(again.map((e) => e.uid).sort()).toEqual(events.map((e) => e.uid).sort());
   });
 
+  it("LOCATION ends with the event's city and GEO carries the venue's coordinates (docs/decisions.md#d23)", async () => {
+    const admin = await makeAdmin();
+    const pro = await makePro('SP');
+    const withCity = await makeEvento('SP', admin, {
+      dataEvento: future(30),
+      horario: '15:00',
+      localEvento: 'Ginásio',
+      cidadeIbge: 3509502,
+      latitude: -22.8184,
+      longitude: -47.0647,
+    });
+    const cityOnly = await makeEvento('SP', admin, { dataEvento: future(31), horario: '15:00', cidadeIbge: 3550308 });
+    await makeConvite(withCity.id, pro, 'aceito');
+    await makeConvite(cityOnly.id, pro, 'aceito');
+    const feed = await fetchFeed(await urlOf(pro.user));
+    const events = parse(feed.text);
+    expect(events.find((e) => e.uid.startsWith(withCity.id))!.location).toBe('Ginásio, Campinas - SP');
+    expect(events.find((e) => e.uid.startsWith(cityOnly.id))!.location).toBe('São Paulo - SP');
+    expect(feed.text).toContain('GEO:-22.8184;-47.0647');
+    expect(feed.text.match(/GEO:/g)).toHaveLength(1);
+  });
+
   it('DTEND follows horario_fim (D11 window), crossing midnight into the next day', async () => {
     const admin = await makeAdmin();
     const pro = await makePro('SP');

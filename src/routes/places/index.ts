@@ -1,0 +1,2 @@
+export * from './cidades.router';
+export * from './deslocamentos.router';
