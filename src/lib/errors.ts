@@ -22,6 +22,9 @@ export const codeToStatus = {
   QUOTA_FULL: 409,
   DOUBLE_BOOKED: 409,
   INVALID_STATE: 409,
+  // Availability (docs/decisions.md#d24).
+  HAS_ASSIGNMENT: 409,
+  PROFESSIONAL_UNAVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions.md#d20).

@@ -44,6 +44,8 @@ export const TAGS: Record<string, string> = {
   'Public surveys': 'The answer side of an e-mailed survey link: no account, the link is the credential (single use).',
   'Support tickets':
     "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
+  Availability:
+    "When professionals cannot (or prefer to) work: their own declarations, administrators' for anyone, the planners' summary per function and the season poll.",
 };
 
 export interface DocumentOptions {

@@ -94,6 +94,24 @@ export const protectedRoutes: ProtectedRoute[] = [
   // Professionals: administrators; a professional its own profile.
   { method: 'GET', path: '/api/profissionais', allowed: [...ADMINS, 'profissional'] },
   { method: 'GET', path: '/api/profissionais/contagem', allowed: ADMINS },
+  // Availability (D24): the professional's own declarations, administrators' for anyone, the planners' summary.
+  { method: 'GET', path: '/api/profissionais/me/disponibilidades', allowed: ['profissional'] },
+  {
+    method: 'POST',
+    path: '/api/profissionais/me/disponibilidades',
+    allowed: ['profissional'],
+    body: { tipo: 'preferencial', data_inicio: '2099-01-01' },
+  },
+  { method: 'DELETE', path: `/api/profissionais/me/disponibilidades/${ID}`, allowed: ['profissional'] },
+  { method: 'GET', path: `/api/profissionais/${ID}/disponibilidades`, allowed: ADMINS },
+  {
+    method: 'POST',
+    path: `/api/profissionais/${ID}/disponibilidades`,
+    allowed: ADMINS,
+    body: { tipo: 'preferencial', data_inicio: '2099-01-01' },
+  },
+  { method: 'DELETE', path: `/api/profissionais/${ID}/disponibilidades/{disp_id}`, allowed: ADMINS },
+  { method: 'GET', path: '/api/disponibilidades/resumo', allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',

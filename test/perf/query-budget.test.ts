@@ -23,6 +23,7 @@ import {
 } from '../../src/db/schema';
 import { chamadoMensagens, chamados, pesquisaEnvios } from '../../src/db/schema';
 import { sha256Hex } from '../../src/lib/tokens';
+import { saoPauloDate } from '../../src/lib/dates';
 import {
   db,
   makeAdmin,
@@ -978,6 +979,46 @@ async function calls(): Promise<Call[]> {
       expect: 200,
     },
     ...(await financeCalls(a)),
+    ...(await availabilityCalls(a)),
+  ];
+}
+
+// Availability (D24): declarations of the listing's professional, a professional of the region, the summary.
+async function availabilityCalls(a: string): Promise<Call[]> {
+  const day = (n: number) => saoPauloDate(new Date(), n);
+  const other = await makeProfissional('SP', {}, [ctx.funcao!]);
+  const mineDecl = async () =>
+    (
+      await api('POST', '/api/profissionais/me/disponibilidades', {
+        token: pro.token,
+        body: { tipo: 'preferencial', data_inicio: day(40) },
+      })
+    ).body.id as string;
+  const otherDecl = async () =>
+    (
+      await api('POST', `/api/profissionais/${other.id}/disponibilidades`, {
+        token: a,
+        body: { tipo: 'indisponivel', data_inicio: day(40) },
+      })
+    ).body.id as string;
+  const [mine, theirs] = [await mineDecl(), await otherDecl()];
+  const body = { tipo: 'indisponivel', data_inicio: day(50), data_fim: day(80), dias_semana: [0, 6], motivo: 'x' };
+  const me = '/api/profissionais/me/disponibilidades';
+  const of = `/api/profissionais/${other.id}/disponibilidades`;
+  return [
+    { name: 'disponibilidades mine', method: 'GET', path: me, token: pro.token, expect: 200 },
+    { name: 'disponibilidade create (mine)', method: 'POST', path: me, token: pro.token, body, expect: 201 },
+    { name: 'disponibilidade delete (mine)', method: 'DELETE', path: `${me}/${mine}`, token: pro.token, expect: 204 },
+    { name: 'disponibilidades of', method: 'GET', path: of, token: a, expect: 200 },
+    { name: 'disponibilidade create (admin)', method: 'POST', path: of, token: a, body, expect: 201 },
+    { name: 'disponibilidade delete (admin)', method: 'DELETE', path: `${of}/${theirs}`, token: a, expect: 204 },
+    {
+      name: 'disponibilidades resumo',
+      method: 'GET',
+      path: `/api/disponibilidades/resumo?data=${day(40)}&funcao_id=${ctx.funcao}`,
+      token: a,
+      expect: 200,
+    },
   ];
 }
 

@@ -620,6 +620,12 @@ const BETWEEN_FIELDS = new Set([
   'funcao_id: cada função no máximo uma vez',
   'ate: crescente, null só (e sempre) na última faixa',
   'informe seq e hash juntos, ou nenhum dos dois',
+  // Availability (D24): a declaration's range, hours and weekdays.
+  'não pode ser antes de data_inicio',
+  'no máximo 120 dias depois de data_inicio',
+  'informe hora_inicio e hora_fim juntas (ou nenhuma: o dia todo)',
+  'deve ser depois de hora_inicio (no mesmo dia)',
+  'nenhum desses dias da semana cai no período',
 ]);
 
 const fromDoc = new FromDocument(doc);

@@ -50,7 +50,8 @@ import {
 const doc = await openApi();
 const ops = operations(doc);
 const bodyOps = ops.filter((o) => o.body);
-const fill = (path: string, id: string) => path.replace('{id}', id).replace('{vigencia}', '2030-01-01');
+const fill = (path: string, id: string) =>
+  path.replace('{id}', id).replace('{vigencia}', '2030-01-01').replace('{disp_id}', UNKNOWN_ID);
 const ipHeader = () => ({
   'cf-connecting-ip': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
 });

@@ -428,6 +428,8 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       ano_formatura_id: rows.ano.id,
     }),
     'PUT /api/cadastro-fot/{id}': () => ({ cidade: 'Santos' }),
+    'POST /api/profissionais/me/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
+    'POST /api/profissionais/{id}/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
     'POST /api/profissionais': () => ({ nome: uniq('Profissional') }),
     'PUT /api/profissionais/{id}': () => ({ whatsapp: '11 98888-0000' }),
     'POST /api/v1/notifications/push-token': () => ({
@@ -554,6 +556,17 @@ export async function realArrayCall(
             destino_ibge: c,
             minutos: 60,
           })),
+        },
+      };
+    case 'POST /api/profissionais/me/disponibilidades dias_semana':
+    case 'POST /api/profissionais/{id}/disponibilidades dias_semana':
+      // Every weekday: the whole week, repeating.
+      return {
+        body: {
+          tipo: 'preferencial',
+          data_inicio: '2035-02-01',
+          data_fim: '2035-02-28',
+          dias_semana: Array.from({ length: n }, (_, i) => i),
         },
       };
     case 'POST /api/pesquisas perguntas':

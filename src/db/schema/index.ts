@@ -17,3 +17,4 @@ export * from './pesquisas';
 export * from './contagens';
 export * from './whatsapp';
 export * from './lugares';
+export * from './disponibilidades';

@@ -1,44 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_EVENT_HOURS } from '../../lib/dates';
+import { eventCols as cols, eventWindow as window, type EventCols } from '../agenda/event-window';
 
 /**
  * Double booking by time window (docs/decisions.md#d11, as amended): the ONE rule deciding whether
- * two agenda events collide for a professional. An event's window is `data_evento` from `horario`
- * to `horario_fim` (an end not after the start means the next day); without `horario_fim` it lasts
- * DEFAULT_DURATION_MIN; without `horario` it is the whole day. Windows are half-open: one that ends
- * when the other starts does not overlap it (the colação ends 17:00, the baile starts 17:00: both).
- * Every time is America/Sao_Paulo, UTC-3 all year, so comparing local minutes compares instants.
+ * two agenda events collide for a professional. An event's window (services/agenda/event-window.ts)
+ * is `data_evento` from `horario` to `horario_fim` (an end not after the start means the next day);
+ * without `horario_fim` it lasts 5 hours; without `horario` it is the whole day. Windows
+ * are half-open: one that ends when the other starts does not overlap it (the colação ends 17:00, the
+ * baile starts 17:00: both).
  */
-export const DEFAULT_DURATION_MIN = DEFAULT_EVENT_HOURS * 60;
-
-interface EventCols {
-  data: SQL;
-  horario: SQL;
-  fim: SQL;
-}
-
-const cols = (alias: string): EventCols => ({
-  data: sql.raw(`${alias}.data_evento`),
-  horario: sql.raw(`${alias}.horario`),
-  fim: sql.raw(`${alias}.horario_fim`),
-});
-
-const minutesOf = (hhmm: SQL) =>
-  sql`(cast(substr(${hhmm}, 1, 2) as integer) * 60 + cast(substr(${hhmm}, 4, 2) as integer))`;
-const dayStart = (data: SQL) => sql`(cast(strftime('%s', ${data}) as integer) / 60)`;
-
-/** Start and end of an event's window, in minutes since 1970-01-01 00:00 São Paulo time. */
-function window(e: EventCols) {
-  const day = dayStart(e.data);
-  const start = sql`(${day} + coalesce(${minutesOf(e.horario)}, 0))`;
-  const end = sql`(case
-    when ${e.horario} is null then ${day} + 1440
-    when ${e.fim} is null then ${day} + ${minutesOf(e.horario)} + ${sql.raw(String(DEFAULT_DURATION_MIN))}
-    when ${e.fim} > ${e.horario} then ${day} + ${minutesOf(e.fim)}
-    else ${day} + 1440 + ${minutesOf(e.fim)} end)`;
-  return { start, end };
-}
-
 /** The two events' windows overlap (half-open intervals). */
 function windowsOverlap(a: EventCols, b: EventCols) {
   const wa = window(a);

@@ -1,0 +1,89 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { agenda, convites, disponibilidades } from '../../db/schema';
+import { dayStart, eventCols, eventWindow, minutesOf } from '../agenda/event-window';
+
+/**
+ * THE availability rule (docs/decisions.md#d24): "is professional P unavailable during window W",
+ * one SQL predicate that every effect reuses (the job listings, invitations, acceptance,
+ * applications) and whose mirror refuses a declaration over an accepted invitation.
+ *
+ * A declaration covers, on each day d of `data_inicio`..`data_fim` whose weekday is in `dias_semana`
+ * (all, when null), the interval [d + hora_inicio, d + hora_fim), or the whole day [d, d + 24 h).
+ * Its intervals lie inside one day each. A window (an event's: services/agenda/event-window.ts) starts
+ * on its day and lasts at most 24 hours, so only the declaration's intervals on the window's day and
+ * the next can meet it. Both are half-open, in São Paulo minutes: an unavailability until 14:00 does
+ * not touch an event starting at 14:00. The weekday is SQLite's `strftime('%w')` (0 Sunday).
+ */
+
+/** A time window: the YYYY-MM-DD day it starts on, and its start and end in São Paulo minutes. */
+export interface Window {
+  data: SQL;
+  start: SQL;
+  end: SQL;
+}
+
+/** A declaration's fields as SQL: a stored row's columns, or a request's values. */
+export interface DeclSql {
+  inicio: SQL;
+  fim: SQL;
+  horaInicio: SQL;
+  horaFim: SQL;
+  dias: SQL;
+}
+
+/** The columns of the `disponibilidades` row under `alias`. */
+const declCols = (alias: string): DeclSql => ({
+  inicio: sql.raw(`${alias}.data_inicio`),
+  fim: sql.raw(`${alias}.data_fim`),
+  horaInicio: sql.raw(`${alias}.hora_inicio`),
+  horaFim: sql.raw(`${alias}.hora_fim`),
+  dias: sql.raw(`${alias}.dias_semana`),
+});
+
+/** The declaration covers day `day` (range and weekday). */
+export const coversDay = (d: DeclSql, day: SQL) =>
+  sql`(${d.inicio} <= ${day} and ${d.fim} >= ${day}
+    and (${d.dias} is null or ((${d.dias} >> cast(strftime('%w', ${day}) as integer)) & 1) = 1))`;
+
+/** The declaration's interval on day `day` meets the window. */
+const meetsOn = (d: DeclSql, day: SQL, w: Window) =>
+  sql`(${coversDay(d, day)}
+    and ${dayStart(day)} + coalesce(${minutesOf(d.horaInicio)}, 0) < ${w.end}
+    and ${w.start} < ${dayStart(day)} + coalesce(${minutesOf(d.horaFim)}, 1440))`;
+
+/** The declaration meets the window on the window's day or the next. */
+export const declMeets = (d: DeclSql, w: Window) =>
+  sql`(${meetsOn(d, w.data, w)} or ${meetsOn(d, sql`date(${w.data}, '+1 day')`, w)})`;
+
+/**
+ * P has an `indisponivel` declaration meeting W. The declarations are read from P's rows of
+ * disponibilidades_profissional_idx, by range.
+ */
+export function unavailableDuring(profissionalId: SQL, w: Window) {
+  return sql`exists (select 1 from ${disponibilidades} av_d
+    where av_d.profissional_id = ${profissionalId} and av_d.tipo = 'indisponivel'
+      and av_d.data_inicio <= date(${w.data}, '+1 day') and av_d.data_fim >= ${w.data}
+      and ${declMeets(declCols('av_d'), w)})`;
+}
+
+/** The window of the agenda row under `alias` (its `data_evento` is the window's day). */
+export const eventWindowOf = (alias: string): Window => {
+  const cols = eventCols(alias);
+  return { data: cols.data, ...eventWindow(cols) };
+};
+
+/** P is unavailable during the window of the agenda event under `alias`. */
+export const unavailableForEvent = (profissionalId: SQL, alias: string) =>
+  unavailableDuring(profissionalId, eventWindowOf(alias));
+
+/**
+ * P's accepted invitations (`convites` joined to their `agenda` event) whose event window meets
+ * declaration `d`: the mirror of the rule, a new `indisponivel` over them is 409 HAS_ASSIGNMENT.
+ * An event of the day before the range can reach into its first day. A condition on the two tables
+ * under their own names.
+ */
+export const acceptedMeeting = (profissionalId: SQL, d: DeclSql) =>
+  sql`${convites.profissionalId} = ${profissionalId} and ${convites.status} = 'aceito'
+      and ${convites.dataEvento} between date(${d.inicio}, '-1 day') and ${d.fim}
+      and ${agenda.dataEvento} between date(${d.inicio}, '-1 day') and ${d.fim}
+      and ${declMeets(d, eventWindowOf('agenda'))}`;
