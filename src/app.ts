@@ -28,7 +28,7 @@ import { notificationsRoutes } from './routes/operations';
 import { canaisRoutes, passwordResetRoutes } from './routes/accounts';
 import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/professionals';
 import { importacoesRoutes } from './routes/imports';
-import { disponibilidadesResumoRoutes, disponibilidadesRoutes } from './routes/availability';
+import { campanhasRoutes, disponibilidadesResumoRoutes, disponibilidadesRoutes } from './routes/availability';
 import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/imports/importacoes';
 import {
   anosFormaturasConfig,
@@ -155,6 +155,7 @@ export function createApp() {
     .route('/api/profissionais', profissionaisRoutes)
     .route('/api/profissionais', disponibilidadesRoutes)
     .route('/api/disponibilidades', disponibilidadesResumoRoutes)
+    .route('/api/campanhas-disponibilidade', campanhasRoutes)
     .route('/api/v1/notifications', notificationsRoutes)
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)

@@ -7,6 +7,7 @@ import { enviarPesquisas } from '../services/surveys/pesquisas';
 import { sealActivityLog } from './seal-activity-log';
 import { expirarPedidos, requeuePayments } from './pedidos';
 import { lembretes } from './lembretes';
+import { lembrarCampanhasJob } from './campanhas';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -32,6 +33,8 @@ export const jobs: Record<string, Job> = {
   'fechar-chamados': fecharChamados,
   // Client surveys the day after each event of their type (docs/decisions.md#d21).
   'enviar-pesquisas': enviarPesquisas,
+  // The season poll's reminder to the silent, two days before its deadline, once (docs/decisions.md#d24).
+  'lembrar-campanhas': lembrarCampanhasJob,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

@@ -112,6 +112,22 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'DELETE', path: `/api/profissionais/${ID}/disponibilidades/{disp_id}`, allowed: ADMINS },
   { method: 'GET', path: '/api/disponibilidades/resumo', allowed: [...ADMINS, 'agenda_viewer'] },
+  {
+    method: 'POST',
+    path: '/api/campanhas-disponibilidade',
+    allowed: ADMINS,
+    body: { nome: 'Temporada', de: '2099-03-01', ate: '2099-03-31', funcao_ids: [ID], prazo: '2099-02-01' },
+  },
+  { method: 'GET', path: '/api/campanhas-disponibilidade', allowed: [...ADMINS, 'profissional'] },
+  { method: 'GET', path: `/api/campanhas-disponibilidade/${ID}`, allowed: [...ADMINS, 'profissional'] },
+  {
+    method: 'PUT',
+    path: `/api/campanhas-disponibilidade/${ID}/respostas`,
+    allowed: ['profissional'],
+    body: { datas: [{ data: '2099-03-02', resposta: 'sim' }] },
+  },
+  { method: 'GET', path: `/api/campanhas-disponibilidade/${ID}/resultado`, allowed: [...ADMINS, 'agenda_viewer'] },
+  { method: 'POST', path: `/api/campanhas-disponibilidade/${ID}/encerrar`, allowed: ADMINS },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',

@@ -1004,6 +1004,13 @@ async function availabilityCalls(a: string): Promise<Call[]> {
   const [mine, theirs] = [await mineDecl(), await otherDecl()];
   const body = { tipo: 'indisponivel', data_inicio: day(50), data_fim: day(80), dias_semana: [0, 6], motivo: 'x' };
   const me = '/api/profissionais/me/disponibilidades';
+  // The season poll (D24): one asking the listing's professional, one to close.
+  const poll = { nome: 'Temporada', de: day(60), ate: day(90), funcao_ids: [ctx.funcao], prazo: day(30) };
+  const camp = async () =>
+    (await api('POST', '/api/campanhas-disponibilidade', { token: a, body: poll })).body.id as string;
+  const [campanha, toClose] = [await camp(), await camp()];
+  const c = `/api/campanhas-disponibilidade`;
+  const datas = [60, 61, 62, 75].map((n, i) => ({ data: day(n), resposta: ['sim', 'nao', 'talvez', 'nao'][i] }));
   const of = `/api/profissionais/${other.id}/disponibilidades`;
   return [
     { name: 'disponibilidades mine', method: 'GET', path: me, token: pro.token, expect: 200 },
@@ -1019,6 +1026,19 @@ async function availabilityCalls(a: string): Promise<Call[]> {
       token: a,
       expect: 200,
     },
+    { name: 'campanha create', method: 'POST', path: c, token: a, body: poll, expect: 201 },
+    { name: 'campanhas list (profissional)', method: 'GET', path: c, token: pro.token, expect: 200 },
+    { name: 'campanha get (profissional)', method: 'GET', path: `${c}/${campanha}`, token: pro.token, expect: 200 },
+    {
+      name: 'campanha answer',
+      method: 'PUT',
+      path: `${c}/${campanha}/respostas`,
+      token: pro.token,
+      body: { datas },
+      expect: 200,
+    },
+    { name: 'campanha resultado', method: 'GET', path: `${c}/${campanha}/resultado`, token: a, expect: 200 },
+    { name: 'campanha encerrar', method: 'POST', path: `${c}/${toClose}/encerrar`, token: a, expect: 200 },
   ];
 }
 

@@ -626,6 +626,9 @@ const BETWEEN_FIELDS = new Set([
   'informe hora_inicio e hora_fim juntas (ou nenhuma: o dia todo)',
   'deve ser depois de hora_inicio (no mesmo dia)',
   'nenhum desses dias da semana cai no período',
+  // The season poll (D24): its period and deadline.
+  'no máximo 120 dias depois de de',
+  'não pode ser depois de ate',
 ]);
 
 const fromDoc = new FromDocument(doc);

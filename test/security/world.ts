@@ -43,6 +43,7 @@ export interface RegionRows {
   repasse: { id: string };
   chamado: { id: string };
   pesquisa: { id: string };
+  campanha: { id: string };
 }
 
 export interface World {
@@ -201,7 +202,14 @@ async function regionRows(
   await db
     .insert(schema.pesquisaPerguntas)
     .values({ pesquisaId: pesquisa!.id, ordem: 1, texto: 'Nota', tipo: 'nota_1_5', obrigatoria: true });
+  // An open season poll asking the region's professional (its function).
+  const [campanha] = await db
+    .insert(schema.campanhasDisponibilidade)
+    .values({ regiao, nome: 'Temporada do mundo', de: '2035-03-01', ate: '2035-03-31', prazo: '2035-02-20' })
+    .returning();
+  await db.insert(schema.campanhaFuncoes).values({ campanhaId: campanha!.id, funcaoId: funcao.id });
   return {
+    campanha: campanha!,
     chamado: chamado!,
     pesquisa: pesquisa!,
     regiao,
@@ -270,6 +278,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/vagas\/\{id\}/, () => rows.agenda.id],
     [/^\/api\/chamados\/\{id\}/, () => rows.chamado.id],
     [/^\/api\/pesquisas\/\{id\}/, () => rows.pesquisa.id],
+    [/^\/api\/campanhas-disponibilidade\/\{id\}/, () => rows.campanha.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -428,6 +437,14 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       ano_formatura_id: rows.ano.id,
     }),
     'PUT /api/cadastro-fot/{id}': () => ({ cidade: 'Santos' }),
+    'POST /api/campanhas-disponibilidade': () => ({
+      nome: 'Temporada',
+      de: '2035-03-01',
+      ate: '2035-03-31',
+      funcao_ids: [rows.funcao.id],
+      prazo: '2035-02-20',
+    }),
+    'PUT /api/campanhas-disponibilidade/{id}/respostas': () => ({ datas: [{ data: '2035-03-02', resposta: 'sim' }] }),
     'POST /api/profissionais/me/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
     'POST /api/profissionais/{id}/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
     'POST /api/profissionais': () => ({ nome: uniq('Profissional') }),
@@ -569,6 +586,25 @@ export async function realArrayCall(
           dias_semana: Array.from({ length: n }, (_, i) => i),
         },
       };
+    case 'PUT /api/campanhas-disponibilidade/{id}/respostas datas': {
+      // A poll of n days asking the world's professional (it holds the region's function).
+      const de = '2036-01-01';
+      const ate = new Date(Date.UTC(2036, 0, n)).toISOString().slice(0, 10);
+      const res = await send('POST', '/api/campanhas-disponibilidade', {
+        headers: { authorization: `Bearer ${w.admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ nome: 'Grande', de, ate, funcao_ids: [w.sp.funcao.id], prazo: de }),
+      });
+      const { id } = (await res.json()) as { id: string };
+      return {
+        path: `/api/campanhas-disponibilidade/${id}/respostas`,
+        body: {
+          datas: Array.from({ length: n }, (_, i) => ({
+            data: new Date(Date.UTC(2036, 0, 1 + i)).toISOString().slice(0, 10),
+            resposta: (['sim', 'nao', 'talvez'] as const)[i % 3],
+          })),
+        },
+      };
+    }
     case 'POST /api/pesquisas perguntas':
       return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };
     case 'PUT /api/pesquisas/{id} perguntas':

@@ -1,1 +1,2 @@
 export * from './disponibilidades.router';
+export * from './campanhas.router';

@@ -36,16 +36,20 @@ export interface ResumoRow {
 export async function resumoDisponibilidade(ctx: Ctx, q: { data?: string; funcao_id?: string }) {
   const { db, regiao } = ctx;
   const data = q.data ?? saoPauloDate(new Date());
+  const which = sql`${funcoes.regiao} = ${regiao} ${q.funcao_id ? sql`and ${funcoes.id} = ${q.funcao_id}` : sql``}`;
+  // The holders of the asked functions only (profissional_funcoes_funcao_idx), each one's state once
+  // (its declarations by disponibilidades_profissional_idx).
   const holders = sql`select ${profissionalFuncoes.funcaoId} as fid,
       case when ${declared('indisponivel', data)} then 2 when ${declared('preferencial', data)} then 1 else 0 end as st
     from ${profissionalFuncoes} join ${profissionais} on ${profissionais.id} = ${profissionalFuncoes.profissionalId}
-    where ${profissionalFuncoes.listado} = 1 and ${profissionais.regiao} = ${regiao}`;
+    where ${profissionalFuncoes.listado} = 1 and ${profissionais.regiao} = ${regiao}
+      and ${profissionalFuncoes.funcaoId} in (select ${funcoes.id} from ${funcoes} where ${which})`;
   const rows = await db.all<Omit<ResumoRow, 'sem_declaracao'> & { silentes: number }>(sql`
     select ${funcoes.id} as funcao_id, ${funcoes.label} as funcao_nome, count(h.fid) as titulares,
       coalesce(sum(h.st = 2), 0) as indisponiveis, coalesce(sum(h.st = 1), 0) as preferenciais,
       coalesce(sum(h.st = 0), 0) as silentes
     from ${funcoes} left join (${holders}) h on h.fid = ${funcoes.id}
-    where ${funcoes.regiao} = ${regiao} ${q.funcao_id ? sql`and ${funcoes.id} = ${q.funcao_id}` : sql``}
+    where ${which}
     group by ${funcoes.id} order by ${funcoes.label}, ${funcoes.id}`);
   return rows.map(({ silentes, ...r }): ResumoRow => ({ ...r, sem_declaracao: silentes }));
 }

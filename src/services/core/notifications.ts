@@ -37,6 +37,9 @@ export const NOTIFICATION_TIPOS = [
   'pagamento_duplicado',
   // A professional changed its own PIX key (SECURITY.md "Payout keys").
   'chave_pix_alterada',
+  // Season poll of availability (docs/decisions.md#d24): asked, and the reminder to the silent.
+  'campanha_disponibilidade',
+  'campanha_lembrete',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 
