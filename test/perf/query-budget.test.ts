@@ -1297,6 +1297,12 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'fin meus-pagamentos': 2014,
   // A one-off of the office: the distinct texts of the region's unlinked FOT records, to match them to the catalog.
   'instituicoes vincular': 109,
+  // Availability (D24): head counts over a function's holders (GROW_ROWS of them here), by design: the
+  // summary reads each holder's index entry and one probe of its declarations; the poll's result each
+  // holder once and the answers it counts; the poll's create the holders it notifies. No kept count yet.
+  'disponibilidades resumo': 4113,
+  'campanha create': 2151,
+  'campanha resultado': 1022,
 };
 
 /**
@@ -1322,6 +1328,9 @@ const READS_BEYOND_ROWS: Record<string, number> = {
   'vagas list (page)': 196,
   'fin resultado periodo': 36,
   'instituicoes vincular': 102,
+  'disponibilidades resumo': 4053,
+  'campanha create': 1847,
+  'campanha resultado': 1015,
 };
 
 /**

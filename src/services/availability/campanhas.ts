@@ -313,35 +313,46 @@ export interface ResultadoLinha {
 
 /**
  * Per date x function: the active holders' answers and the silent (holders without an answer for
- * that date). Two statements in one round trip, whatever the number of holders and dates: the
- * campaign, and the table (the dates made by a recursive CTE, the holders joined to their answers).
+ * that date). Three statements in one round trip, whatever the number of holders and dates: the
+ * campaign, the head count per function, the answers counted per date, function and answer.
  */
 export async function resultadoCampanha(ctx: Ctx, id: string) {
   const { db, regiao } = ctx;
   const c = campanhasDisponibilidade;
-  const [found, table] = await rawBatch(db, [
-    sql`select ${c.id} as id from ${c} where ${c.id} = ${id} and ${c.regiao} = ${regiao}`,
-    sql`with recursive av_dias(d) as (
-        select ${c.de} from ${c} where ${c.id} = ${id} and ${c.regiao} = ${regiao}
-        union all select date(d, '+1 day') from av_dias where d < (select ${c.ate} from ${c} where ${c.id} = ${id})
-      ),
-      av_h as (
-        select ${campanhaFuncoes.funcaoId} as fid, ${profissionais.id} as pid
-        from ${campanhaFuncoes} join ${profissionalFuncoes} on ${profissionalFuncoes.funcaoId} = ${campanhaFuncoes.funcaoId}
-          join ${profissionais} on ${profissionais.id} = ${profissionalFuncoes.profissionalId}
-        where ${campanhaFuncoes.campanhaId} = ${id} and ${profissionais.regiao} = ${regiao} and ${profissionalFuncoes.listado} = 1
-      )
-      select av_dias.d as data, cf.funcao_id as funcao_id, f.nome as funcao_nome, count(av_h.pid) as titulares,
-        coalesce(sum(r.resposta = 'sim'), 0) as sim, coalesce(sum(r.resposta = 'talvez'), 0) as talvez,
-        coalesce(sum(r.resposta = 'nao'), 0) as nao, coalesce(sum(av_h.pid is not null and r.resposta is null), 0) as sem_resposta
-      from av_dias join ${campanhaFuncoes} cf on cf.campanha_id = ${id} join ${funcoes} f on f.id = cf.funcao_id
-        left join av_h on av_h.fid = cf.funcao_id
-        left join ${campanhaRespostas} r on r.campanha_id = ${id} and r.profissional_id = av_h.pid and r.data = av_dias.d
-      group by av_dias.d, cf.funcao_id
-      order by av_dias.d, f.nome, cf.funcao_id`,
+  // The holders of its functions once (a profile holds only functions of its own region), and the
+  // answers counted per date, function and answer; the date x function grid is made here.
+  const [found, holders, answers] = await rawBatch(db, [
+    sql`select ${c.de} as de, ${c.ate} as ate from ${c} where ${c.id} = ${id} and ${c.regiao} = ${regiao}`,
+    sql`select cf.funcao_id as funcao_id, f.nome as funcao_nome, count(pf.profissional_id) as titulares
+      from ${campanhaFuncoes} cf join ${funcoes} f on f.id = cf.funcao_id
+        left join ${profissionalFuncoes} pf on pf.funcao_id = cf.funcao_id and pf.listado = 1
+      where cf.campanha_id = ${id}
+      group by cf.funcao_id order by f.nome, cf.funcao_id`,
+    sql`select r.data as data, pf.funcao_id as funcao_id, r.resposta as resposta, count(*) as n
+      from ${campanhaRespostas} r join ${profissionalFuncoes} pf on pf.profissional_id = r.profissional_id and pf.listado = 1
+      where r.campanha_id = ${id} and pf.funcao_id in (select funcao_id from ${campanhaFuncoes} where campanha_id = ${id})
+      group by r.data, pf.funcao_id, r.resposta`,
   ]);
-  if (!found!.rows[0]) throw notFound();
-  return { campanha_id: id, linhas: table!.rows as unknown as ResultadoLinha[] };
+  const campanha = found!.rows[0] as { de: string; ate: string } | undefined;
+  if (!campanha) throw notFound();
+  const counts = new Map<string, number>();
+  for (const r of answers!.rows) counts.set(`${r.data}|${r.funcao_id}|${r.resposta}`, Number(r.n));
+  const linhas: ResultadoLinha[] = [];
+  for (const data of datesFrom(campanha.de, campanha.ate))
+    for (const h of holders!.rows as { funcao_id: string; funcao_nome: string; titulares: number }[]) {
+      const n = (resposta: CampanhaResposta) => counts.get(`${data}|${h.funcao_id}|${resposta}`) ?? 0;
+      const [sim, talvez, nao] = [n('sim'), n('talvez'), n('nao')];
+      linhas.push({ data, ...h, sim, talvez, nao, sem_resposta: h.titulares - sim - talvez - nao });
+    }
+  return { campanha_id: id, linhas };
+}
+
+/** Every YYYY-MM-DD day from `de` to `ate`. */
+function datesFrom(de: string, ate: string) {
+  const out: string[] = [];
+  for (let t = Date.parse(`${de}T00:00:00Z`); t <= Date.parse(`${ate}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
 }
 
 /**

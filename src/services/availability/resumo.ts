@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { disponibilidades, funcoes, profissionais, profissionalFuncoes } from '../../db/schema';
+import { disponibilidades, funcoes, profissionalFuncoes } from '../../db/schema';
 import { saoPauloDate } from '../../lib/dates';
 import type { Ctx } from '../core/context';
 import { coversDay, type DeclSql } from './rule';
@@ -13,10 +13,10 @@ const d: DeclSql = {
   dias: sql`${disponibilidades.diasSemana}`,
 };
 
-/** A holder has a declaration of `tipo` touching `data` (any hour of it). */
-const declared = (tipo: 'indisponivel' | 'preferencial', data: string) =>
-  sql`exists (select 1 from ${disponibilidades} where ${disponibilidades.profissionalId} = ${profissionalFuncoes.profissionalId}
-    and ${disponibilidades.tipo} = ${tipo} and ${coversDay(d, sql`${data}`)})`;
+/** A holder's state on `data`: 2 unavailable at some hour, 1 preferential, null silent (one probe of its declarations). */
+const stateOn = (data: string) =>
+  sql`(select max(case ${disponibilidades.tipo} when 'indisponivel' then 2 else 1 end) from ${disponibilidades}
+    where ${disponibilidades.profissionalId} = ${profissionalFuncoes.profissionalId} and ${coversDay(d, sql`${data}`)})`;
 
 export interface ResumoRow {
   funcao_id: string;
@@ -37,17 +37,15 @@ export async function resumoDisponibilidade(ctx: Ctx, q: { data?: string; funcao
   const { db, regiao } = ctx;
   const data = q.data ?? saoPauloDate(new Date());
   const which = sql`${funcoes.regiao} = ${regiao} ${q.funcao_id ? sql`and ${funcoes.id} = ${q.funcao_id}` : sql``}`;
-  // The holders of the asked functions only (profissional_funcoes_funcao_idx), each one's state once
-  // (its declarations by disponibilidades_profissional_idx).
-  const holders = sql`select ${profissionalFuncoes.funcaoId} as fid,
-      case when ${declared('indisponivel', data)} then 2 when ${declared('preferencial', data)} then 1 else 0 end as st
-    from ${profissionalFuncoes} join ${profissionais} on ${profissionais.id} = ${profissionalFuncoes.profissionalId}
-    where ${profissionalFuncoes.listado} = 1 and ${profissionais.regiao} = ${regiao}
-      and ${profissionalFuncoes.funcaoId} in (select ${funcoes.id} from ${funcoes} where ${which})`;
+  // The holders of the asked functions only (profissional_funcoes_funcao_idx; a profile holds only
+  // functions of its own region), each one's declarations read once (disponibilidades_profissional_idx).
+  const holders = sql`select ${profissionalFuncoes.funcaoId} as fid, ${stateOn(data)} as st
+    from ${profissionalFuncoes}
+    where ${profissionalFuncoes.listado} = 1 and ${profissionalFuncoes.funcaoId} in (select ${funcoes.id} from ${funcoes} where ${which})`;
   const rows = await db.all<Omit<ResumoRow, 'sem_declaracao'> & { silentes: number }>(sql`
     select ${funcoes.id} as funcao_id, ${funcoes.label} as funcao_nome, count(h.fid) as titulares,
       coalesce(sum(h.st = 2), 0) as indisponiveis, coalesce(sum(h.st = 1), 0) as preferenciais,
-      coalesce(sum(h.st = 0), 0) as silentes
+      coalesce(sum(h.fid is not null and h.st is null), 0) as silentes
     from ${funcoes} left join (${holders}) h on h.fid = ${funcoes.id}
     where ${which}
     group by ${funcoes.id} order by ${funcoes.label}, ${funcoes.id}`);
