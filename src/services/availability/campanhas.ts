@@ -103,8 +103,7 @@ export async function createCampanha(ctx: Ctx, body: CampanhaInput) {
   const hoje = saoPauloDate(new Date());
   if (body.prazo < hoje) throw new ApiError('VALIDATION_FAILED', `prazo: não pode ser antes de hoje (${hoje})`);
   await assertRefsInRegion(
-    db,
-    regiao,
+    ctx,
     body.funcao_ids.map((id) => ({ field: 'funcao_ids', table: funcoes, id })),
   );
   const id = crypto.randomUUID();

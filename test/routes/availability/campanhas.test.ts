@@ -15,8 +15,8 @@ import {
   ResultadoSchema,
 } from '../../../src/routes/availability/campanhas.schemas';
 import { lembrarCampanhasJob } from '../../../src/scheduled/campanhas';
-import { acceptedOn, day, makeEvento, makeFuncao, makePro } from '../../helpers/availability';
-import { db, makeAdmin, makeProfissional, makeUser, type TestUser } from '../../helpers/factories';
+import { acceptedOn, day, eventOn } from '../../helpers/availability';
+import { db, makeAdmin, makeFuncao, makePro, makeProfissional, makeUser, type TestUser } from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { entriesOf, runCron } from '../../helpers/activity-log';
 
@@ -163,7 +163,7 @@ describe('the season poll', () => {
       'VALIDATION_FAILED',
     );
     expectError(await answer(outsider.user.token, camp.id, [{ data: day(10), resposta: 'sim' }]), 404, 'NOT_FOUND');
-    const ev = await makeEvento('SP', admin, day(12), { horario: '20:00' });
+    const ev = await eventOn('SP', admin, day(12), { horario: '20:00' });
     await acceptedOn(ev.id, a.prof.id, f.id);
     const clash = await answer(a.user.token, camp.id, [
       { data: day(10), resposta: 'sim' },

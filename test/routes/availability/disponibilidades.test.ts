@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { disponibilidades } from '../../../src/db/schema';
 import { DisponibilidadeSchema, ResumoSchema } from '../../../src/routes/availability/disponibilidades.schemas';
-import { acceptedOn, day, makeEvento, makeFuncao, makePro } from '../../helpers/availability';
-import { db, makeAdmin, makeProfissional, makeUser } from '../../helpers/factories';
+import { acceptedOn, day, eventOn } from '../../helpers/availability';
+import { db, makeAdmin, makeFuncao, makePro, makeProfissional, makeUser } from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { entriesOf } from '../../helpers/activity-log';
 
@@ -140,8 +140,8 @@ describe('409 HAS_ASSIGNMENT over an accepted invitation', () => {
     const admin = await makeAdmin();
     const f = await makeFuncao();
     const { user, prof } = await makePro('SP', [f.id]);
-    const evening = await makeEvento('SP', admin, day(10), { horario: '19:00', horario_fim: '23:00' });
-    const overnight = await makeEvento('SP', admin, day(20), { horario: '22:00', horario_fim: '03:00' });
+    const evening = await eventOn('SP', admin, day(10), { horario: '19:00', horario_fim: '23:00' });
+    const overnight = await eventOn('SP', admin, day(20), { horario: '22:00', horario_fim: '03:00' });
     await acceptedOn(evening.id, prof.id, f.id);
     await acceptedOn(overnight.id, prof.id, f.id);
 
@@ -219,7 +219,7 @@ describe('409 HAS_ASSIGNMENT over an accepted invitation', () => {
     const admin = await makeAdmin();
     const f = await makeFuncao();
     const { user, prof } = await makePro('SP', [f.id]);
-    const ev = await makeEvento('SP', admin, day(30));
+    const ev = await eventOn('SP', admin, day(30));
     await acceptedOn(ev.id, prof.id, f.id);
     const all = await Promise.all(
       Array.from({ length: 5 }, () => declare(user.token, { tipo: 'indisponivel', data_inicio: day(30) })),
