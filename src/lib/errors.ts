@@ -24,7 +24,6 @@ export const codeToStatus = {
   INVALID_STATE: 409,
   // Availability (docs/decisions.md#d24).
   HAS_ASSIGNMENT: 409,
-  PROFESSIONAL_UNAVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions.md#d20).
