@@ -515,6 +515,7 @@ describe('the scheduled dispatcher', () => {
       lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number) },
       'fechar-chamados': expect.any(Number),
       'enviar-pesquisas': expect.any(Number),
+      'lembrar-campanhas': { campanhas: expect.any(Number), lembretes: expect.any(Number) },
     });
   });
 
