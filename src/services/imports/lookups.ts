@@ -5,6 +5,7 @@ import {
   anosFormaturas,
   cadastroFot,
   categoriasFinanceiras,
+  cidades,
   cursos,
   empresas,
   funcoes,
@@ -131,6 +132,8 @@ export interface Existing {
   takenEmails?: Set<string>;
   /** receita | despesa of each finance category. */
   categoriaTipo?: Map<string, string>;
+  /** The IBGE codes of the file that name a city (an unknown one would fail the apply on its foreign key). */
+  cidades?: Set<number>;
 }
 
 export interface Lookups {
@@ -238,10 +241,11 @@ async function lancamentoLookups(ctx: QueryCtx, { col, ids }: Cells): Promise<Lo
   };
 }
 
-/** Agenda events: the event types and FOTs named, the events matched by id or external key. */
+/** Agenda events: the event types, FOTs and cities named, the events matched by id or external key. */
 async function agendaLookups(ctx: QueryCtx, { col, ids }: Cells): Promise<Lookups> {
   const { db, regiao } = ctx;
-  const [te, fots, found] = await db.batch([
+  const codes = col('cidade_ibge').map((v) => String(parseIntCell(v)));
+  const [te, fots, found, cs] = await db.batch([
     catalogNamed(ctx, tiposEventos, col('tipo_evento')),
     fotsNamed(ctx, col('fot')),
     db
@@ -250,8 +254,12 @@ async function agendaLookups(ctx: QueryCtx, { col, ids }: Cells): Promise<Lookup
       .where(
         and(eq(agenda.regiao, regiao), or(inJson(agenda.id, ids), inJson(agenda.chaveExterna, col('chave_externa')))),
       ),
+    db.select({ c: cidades.codigoIbge }).from(cidades).where(inJson(cidades.codigoIbge, codes)),
   ]);
-  return { refs: { tipos_eventos: pairs(te), cadastro_fot: pairs(fots) }, existing: { rows: found } };
+  return {
+    refs: { tipos_eventos: pairs(te), cadastro_fot: pairs(fots) },
+    existing: { rows: found, cidades: new Set(cs.map((x) => x.c)) },
+  };
 }
 
 const BY_KIND: Record<SupportedTipo, (ctx: QueryCtx, cells: Cells) => Promise<Lookups>> = {

@@ -283,6 +283,8 @@ function checkMatched(run: Run, row: Matched & { linha: number; id: string | und
     err('fot', 'DUPLICATE_FOT', 'fot: este número de FOT já existe em outra região');
   if (t === 'profissionais' && !target && cols.email && existing.takenEmails?.has(String(cols.email)))
     err('email', 'EMAIL_TAKEN', 'email: já existe uma conta com este e-mail');
+  if (t === 'agenda' && typeof cols.cidadeIbge === 'number' && !existing.cidades?.has(cols.cidadeIbge))
+    err('cidade_ibge', 'NOT_FOUND', 'cidade_ibge: cidade não encontrada');
   if (t === 'profissionais') pixRule(row, err);
   if (t === 'lancamentos') lancamentoRules(row, existing, err);
   return keys;

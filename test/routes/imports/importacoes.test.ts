@@ -468,6 +468,18 @@ describe('matching: a re-import updates instead of duplicating', () => {
     ]);
   });
 
+  it('agenda: an IBGE code that names no city is an error of its line in the preview, never a failed apply', async () => {
+    const fot = await makeFot('SP');
+    const head = 'fot;tipo_evento;data_evento;cidade_ibge';
+    const line = (code: string) => `${fot.fot};${cat.tipo!.label};01/03/2027;${code}`;
+    const res = await upload(admin.token, 'agenda', [head, line('3550308'), line('9999999'), line('')].join('\n'));
+    expect(res.status).toBe(201);
+    expect(res.body.por_acao).toEqual({ criar: 2, atualizar: 0, sem_alteracao: 0, erro: 1 });
+    expect(res.body.erros).toEqual([
+      { linha: 3, coluna: 'cidade_ibge', code: 'NOT_FOUND', error: 'cidade_ibge: cidade não encontrada' },
+    ]);
+  });
+
   it('agenda by chave_externa (lines without it always create); FOT records by number', async () => {
     const fot = await makeFot('SP');
     const chave = uniq('EV');
