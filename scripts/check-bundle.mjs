@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundle budget (issues 8 and 20): runs `npm run build` (wrangler deploy --dry-run --outdir dist --minify),
- * gzips the worker bundle in dist/ and fails when it is above 250 KiB. Part of `npm test`, after the
+ * gzips the worker bundle in dist/ and fails when it is above 300 KiB. Part of `npm test`, after the
  * typecheck.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,9 +12,9 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
-// Raised from 250/200 to 300/250 when the second half's eight route groups landed; back to 250
-// since issue 20 left zod's locales out (261 -> 222 KiB; docs/performance.md#the-bundle). Workers accept far larger bundles; the budget is ours, to notice growth.
-const LIMIT_KIB = 250;
+// Ours, to notice growth (Workers accept far larger bundles): 250 since issue 20 left zod's locales out
+// (261 -> 222 KiB); 300 for the third wave, whose features add about 8-10 KiB each (docs/performance.md#the-bundle).
+const LIMIT_KIB = 300;
 
 const build = spawnSync('npm', ['run', '-s', 'build'], {
   cwd: ROOT,
