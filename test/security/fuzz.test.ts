@@ -629,6 +629,8 @@ const BETWEEN_FIELDS = new Set([
   // The season poll (D24): its period and deadline.
   'no máximo 120 dias depois de de',
   'não pode ser depois de ate',
+  // Its answers: uniqueItems compares whole items; the same date with two answers is refused.
+  'cada data no máximo uma vez',
 ]);
 
 const fromDoc = new FromDocument(doc);
