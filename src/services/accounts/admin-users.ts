@@ -107,7 +107,7 @@ export async function createUser(
   input: RegisterInput & { senha: string },
 ) {
   assertMayActOn(caller, input.role);
-  await assertCompany(db, input.role, input.empresa_id);
+  await assertCompany(db, input.role, { empresaId: input.empresa_id, regiao });
   const values = userValues(input, await hashPassword(input.senha), true);
   const entry = logStatement(db, log, {
     acao: 'users.create',

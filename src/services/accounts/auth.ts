@@ -59,7 +59,7 @@ export async function register(ctx: AuthCtx, client: string, input: RegisterInpu
   const { db } = ctx;
   // Counted before anything else (and before the PBKDF2 hash): anonymous sign-ups are limited per client.
   await takeRegisterAttempt(db, client);
-  await assertCompany(db, input.role, input.empresa_id);
+  await assertCompany(db, input.role, { empresaId: input.empresa_id });
   const values = userValues(input, await hashPassword(input.senha), false);
   const session = await newSession(ctx, values);
   // The new account is the actor of its own registration.

@@ -102,15 +102,33 @@ export function toLoginResponse(
   };
 }
 
-/** EVENT_OWNER users belong to a company (docs/decisions.md#d4); others may name one too. */
-export async function assertCompany(db: Db, role: Role, empresaId: string | null | undefined) {
+/**
+ * EVENT_OWNER users belong to a company (docs/decisions.md#d4); others may name one too. An
+ * administrator names a company of its x-regiao (`regiao`), as on the role change; a sign-up has no
+ * region and names any.
+ */
+export async function assertCompany(
+  db: Db,
+  role: Role,
+  { empresaId, regiao }: { empresaId: string | null | undefined; regiao?: string },
+) {
   if (!empresaId) {
     if (role === 'EVENT_OWNER')
       throw new ApiError('VALIDATION_FAILED', 'empresa_id: é obrigatório para o perfil EVENT_OWNER');
     return;
   }
-  const [hit] = await db.select({ id: empresas.id }).from(empresas).where(eq(empresas.id, empresaId)).limit(1);
-  if (!hit) throw new ApiError('VALIDATION_FAILED', 'empresa_id: nenhuma empresa com este id');
+  const [hit] = await db
+    .select({ id: empresas.id })
+    .from(empresas)
+    .where(and(eq(empresas.id, empresaId), regiao === undefined ? undefined : eq(empresas.regiao, regiao)))
+    .limit(1);
+  if (!hit)
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      regiao === undefined
+        ? 'empresa_id: nenhuma empresa com este id'
+        : 'empresa_id: empresa não encontrada nesta região',
+    );
 }
 
 /** A new account's fields, as registration and the admin create route validate them. */

@@ -207,6 +207,17 @@ describe('POST /api/admin/users', () => {
       400,
       'INVALID_REGION',
     );
+    // A company of another region is not one of x-regiao's (as on the role change): nothing is created.
+    const mg = await makeEmpresa('MG');
+    const body = newUser({ role: 'EVENT_OWNER', empresa_id: mg.id });
+    const other = await api('POST', '/api/admin/users', { token: admin.token, body });
+    expectError(other, 400, 'VALIDATION_FAILED');
+    expect(other.body.error).toBe('empresa_id: empresa não encontrada nesta região');
+    expect(await db.select().from(users).where(eq(users.email, body.email as string))).toEqual([]);
+    const inMg = await api('POST', '/api/admin/users', { token: admin.token, regiao: 'MG', body });
+    expect(inMg.status).toBe(201);
+    const [made] = await db.select().from(users).where(eq(users.id, inMg.body.id));
+    expect(made!.empresaId).toBe(mg.id);
   });
 
   it('makes exactly one account out of concurrent creates with one e-mail', async () => {
