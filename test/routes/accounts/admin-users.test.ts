@@ -213,7 +213,12 @@ describe('POST /api/admin/users', () => {
     const other = await api('POST', '/api/admin/users', { token: admin.token, body });
     expectError(other, 400, 'VALIDATION_FAILED');
     expect(other.body.error).toBe('empresa_id: empresa não encontrada nesta região');
-    expect(await db.select().from(users).where(eq(users.email, body.email as string))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(eq(users.email, body.email as string)),
+    ).toEqual([]);
     const inMg = await api('POST', '/api/admin/users', { token: admin.token, regiao: 'MG', body });
     expect(inMg.status).toBe(201);
     const [made] = await db.select().from(users).where(eq(users.id, inMg.body.id));
