@@ -5,6 +5,7 @@ import { whatsappOutbox } from '../db/schema';
 import { getConfig, type Bindings, type Config } from '../env';
 import { createLogger } from '../lib/logger';
 import type { WhatsappMessage } from '../lib/messages';
+import { keptStatuses, WA_MAX_ATTEMPTS } from '../services/core/whatsapp';
 import { renderWhatsapp, senderFor, type WaSender } from '../services/core/whatsapp-cloud';
 import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
 
@@ -17,18 +18,19 @@ import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
  *    message is acknowledged, so a message delivered twice is sent once;
  * 2. renders it (services/core/whatsapp-cloud.ts) and sends it through WHATSAPP_PROVIDER;
  * 3. records the outcome: `enviado` with Meta's message id (the webhook's statuses then move it to
- *    `entregue`, `lido`); on a transient failure (network, 5xx, 429, Meta's throttling codes) back to
- *    `pendente` and `msg.retry()` with exponential backoff; `falhou` when Meta refuses it (other 4xx)
- *    and, after WA_MAX_ATTEMPTS, `falhou` too and the message is retried once more so that the queue
- *    moves it to the dead-letter queue (max_retries in wrangler.toml is WA_MAX_ATTEMPTS - 1), where an
- *    operator sees what gave up.
+ *    `entregue`, `lido`; those that arrived before this write were kept by wamid and are applied in
+ *    its batch: services/core/whatsapp.ts keptStatuses); on a transient failure (network, 5xx, 429,
+ *    Meta's throttling codes) back to `pendente` and `msg.retry()` with exponential backoff;
+ *    `falhou` when Meta refuses it (other 4xx) and, after WA_MAX_ATTEMPTS, `falhou` too and the
+ *    message is retried once more so that the queue moves it to the dead-letter queue (max_retries in
+ *    wrangler.toml is WA_MAX_ATTEMPTS - 1), where an operator sees what gave up.
  *
  * A message the consumer cannot process at all (D1 failing) is retried by the queue, then
  * dead-lettered; its row stays `pendente` and the scheduled re-enqueue sends it once D1 is back.
  */
 
 /** Attempts per message (the claim counts them); wrangler.toml's max_retries is this minus one. */
-export const WA_MAX_ATTEMPTS = 6;
+export { WA_MAX_ATTEMPTS };
 
 /** Backoff from the attempt count (1, 2, 3, ...): 30 s, 60 s, 120 s, ... at most 30 minutes. */
 export const whatsappRetryDelaySeconds = backoff(30, 1800);
@@ -55,7 +57,16 @@ async function deliver(
   const outcome = await sender(row, await renderWhatsapp(row, config));
   const at = now().toISOString();
   if (outcome.kind === 'sent') {
-    await settle(db, id, { status: 'enviado', enviadoEm: at, wamid: outcome.wamid ?? null, erro: null, updatedAt: at });
+    const sent = settle(db, id, {
+      status: 'enviado',
+      enviadoEm: at,
+      wamid: outcome.wamid ?? null,
+      erro: null,
+      updatedAt: at,
+    });
+    // The statuses the webhook kept for this wamid (they arrived before this write) land in its batch.
+    if (outcome.wamid) await db.batch([sent, ...keptStatuses(db, outcome.wamid, at)]);
+    else await sent;
     return ACK;
   }
   if (outcome.kind === 'failed') {

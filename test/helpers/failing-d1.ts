@@ -23,6 +23,11 @@ export interface FailPlan {
   single?: (sql: string) => boolean;
   /** How many matching batches (or single statements) fail; later ones pass. Default 1. */
   times?: number;
+  /**
+   * Instead of failing the chosen batch, run this first and then the batch unchanged: another
+   * request's write landing between a service's read and its batch (a race, made deterministic).
+   */
+  before?: () => Promise<unknown>;
 }
 
 export interface FailingD1 {
@@ -84,6 +89,10 @@ export function failingD1(d1: D1Database, plan: FailPlan = {}): FailingD1 {
           state.batches.push(sqls);
           const real = stmts.map((s) => targets.get(s) ?? s);
           if (!plan.single && state.injected < times && (plan.batch ?? (() => true))(sqls)) {
+            if (plan.before) {
+              state.injected++;
+              return plan.before().then(() => t.batch(real));
+            }
             const at = pickIndex(sqls);
             if (at >= 0 && at < real.length) {
               state.injected++;

@@ -3,7 +3,7 @@
  * the network), and webhook deliveries signed as Meta signs them (X-Hub-Signature-256).
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 
 import * as schema from '../../src/db/schema';
 import { agenda, funcoes, tiposEventos } from '../../src/db/schema';
@@ -74,14 +74,25 @@ export const APP_SECRET = env.WHATSAPP_APP_SECRET as string;
 
 export const signature = async (raw: string, secret = APP_SECRET) => `sha256=${await hmacSha256Hex(secret, raw)}`;
 
-/** POST /webhooks/whatsapp with `body` (an object, or the raw text) signed, unless `sig` overrides the header (null: none). */
-export async function deliver(body: unknown, o: { sig?: string | null; signBody?: string } = {}) {
+/**
+ * POST /webhooks/whatsapp with `body` (an object, or the raw text) signed, unless `sig` overrides the
+ * header (null: none); `bindings` replaces bindings (a D1 that interleaves a write).
+ */
+export async function deliver(
+  body: unknown,
+  o: { sig?: string | null; signBody?: string; bindings?: Partial<Cloudflare.Env> } = {},
+) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
   const sig = o.sig === undefined ? await signature(o.signBody ?? raw) : o.sig;
-  return send('POST', '/webhooks/whatsapp', {
-    headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-hub-signature-256': sig }) },
-    body: raw,
-  });
+  return send(
+    'POST',
+    '/webhooks/whatsapp',
+    {
+      headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-hub-signature-256': sig }) },
+      body: raw,
+    },
+    { bindings: o.bindings },
+  );
 }
 
 /** A webhook delivery as Meta sends it: `value` holds `messages` and/or `statuses`. */
@@ -188,3 +199,37 @@ export async function invitedPro(consent: boolean) {
   expect(res.status).toBe(201);
   return { admin, funcao, event, user, prof, m, convite: res.body };
 }
+
+/**
+ * A professional of `regiao` holding `funcaoIds` (a new function when none), with a mobile number,
+ * opted in to WhatsApp through PUT /api/me/canais unless `consent` is false; `over` sets profile columns.
+ */
+export async function makeWhatsappPro(
+  o: {
+    regiao?: string;
+    funcaoIds?: string[];
+    consent?: boolean;
+    over?: Partial<typeof schema.profissionais.$inferInsert>;
+  } = {},
+) {
+  const regiao = o.regiao ?? 'SP';
+  const funcaoIds = o.funcaoIds ?? [(await makeCatalog(funcoes, regiao, uniq('Função'))).id];
+  const user = await makeUser({ role: 'profissional' });
+  const m = mobile();
+  const prof = await makeProfissional(
+    regiao,
+    { usuarioId: user.id, whatsapp: m.written, nome: uniq('Fulana'), ...o.over },
+    funcaoIds,
+  );
+  if (o.consent !== false)
+    expect((await api('PUT', '/api/me/canais', { token: user.token, body: { whatsapp: true } })).status).toBe(200);
+  return { user, prof, m, funcaoId: funcaoIds[0]! };
+}
+
+/** The outbox rows of a professional, of one kind, oldest first. */
+export const outboxOfPro = (profissionalId: string, tipo: schema.WhatsappTipo) =>
+  db
+    .select()
+    .from(schema.whatsappOutbox)
+    .where(and(eq(schema.whatsappOutbox.profissionalId, profissionalId), eq(schema.whatsappOutbox.tipo, tipo)))
+    .orderBy(schema.whatsappOutbox.createdAt, schema.whatsappOutbox.chave);

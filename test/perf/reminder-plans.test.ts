@@ -2,7 +2,9 @@
 import { env } from 'cloudflare:test';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
+import { getConfig } from '../../src/env';
 import { reminderStatements } from '../../src/services/operations/lembretes';
+import { db } from '../helpers/factories';
 
 const dialect = new SQLiteAsyncDialect();
 
@@ -15,17 +17,24 @@ async function plan(statement: Parameters<SQLiteAsyncDialect['sqlToQuery']>[0]) 
 }
 
 describe('scheduled job lembretes: query plans', () => {
-  it('finds events by the data_evento index and this run’s rows by the execucao index', async () => {
-    const statements = reminderStatements(new Date('2031-01-01T12:00:00.000Z'), crypto.randomUUID());
-    expect(statements).toHaveLength(5);
+  it('finds events by the data_evento index and this run’s rows by the execucao index (the WhatsApp statement too)', async () => {
+    const statements = reminderStatements(
+      { db, config: getConfig(env) },
+      new Date('2031-01-01T12:00:00.000Z'),
+      crypto.randomUUID(),
+    );
+    expect(statements).toHaveLength(6);
     for (const [i, s] of statements.entries()) {
       const details = await plan(s);
       const fullScans = details.filter(
-        (d) => /^SCAN (agenda|convites|lembretes_enviados|notifications)\b/.test(d) && !/USING/.test(d),
+        (d) =>
+          /^SCAN (agenda|convites|lembretes_enviados|notifications|profissionais|whatsapp_outbox)\b/.test(d) &&
+          !/USING/.test(d),
       );
       expect(fullScans, `statement ${i}: ${details.join(' | ')}`).toEqual([]);
     }
     expect((await plan(statements[0]!)).join(' ')).toContain('agenda_data_idx');
     expect((await plan(statements[3]!)).join(' ')).toContain('lembretes_execucao_idx');
+    expect((await plan(statements[5]!)).join(' ')).toContain('lembretes_execucao_idx');
   });
 });

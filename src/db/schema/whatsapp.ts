@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { timestamps, uuidPk } from './columns';
 import { agenda } from './agenda';
 import { convites } from './convites';
@@ -92,3 +92,28 @@ export const whatsappRespostas = sqliteTable('whatsapp_respostas', {
   mensagemId: text('mensagem_id').notNull(),
   createdAt: text('created_at').notNull(),
 });
+
+/** The statuses of a sent message the webhook tracks (Meta's names). */
+export const WHATSAPP_STATUS_RECEBIDOS = ['delivered', 'read', 'failed'] as const;
+
+/**
+ * Statuses that arrived before their message's `wamid` was written (Meta may call the webhook before
+ * the consumer's settle lands): kept here by wamid, once per kind, and applied by the consumer in the
+ * batch that writes the wamid, which deletes them. The webhook writes a row only while no outbox row
+ * has the wamid, in the batch that would have updated it; D1 runs the two batches one after the
+ * other, so each status is applied exactly once, by one side or the other (services/core/whatsapp.ts).
+ * A row whose wamid never appears (a message sent outside the API) is deleted after a day by the
+ * scheduled requeue-pending-whatsapp.
+ */
+export const whatsappStatusPendentes = sqliteTable(
+  'whatsapp_status_pendentes',
+  {
+    wamid: text('wamid').notNull(),
+    status: text('status', { enum: WHATSAPP_STATUS_RECEBIDOS }).notNull(),
+    /** When it happened (Meta's timestamp). */
+    em: text('em').notNull(),
+    erro: text('erro'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.wamid, t.status] }), index('whatsapp_status_pendentes_created_idx').on(t.createdAt)],
+);

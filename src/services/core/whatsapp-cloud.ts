@@ -46,14 +46,17 @@ export async function renderWhatsapp(row: WhatsappOutboxRow, config: Config): Pr
     }
     case 'lembrete_d2':
     case 'lembrete_d1':
+      // {{3}}: the day in words as the reminder's run saw it ("hoje", "amanhã", "em 2 dias"; a member
+      // who accepted late gets the D-1 reminder on the event's own day).
       return template(config.WHATSAPP_TEMPLATE_LEMBRETE, [
         text(d.nome),
         text(d.quando),
-        text(row.tipo === 'lembrete_d1' ? 'amanhã' : 'em 2 dias'),
+        text(d.dia ?? (row.tipo === 'lembrete_d1' ? 'amanhã' : 'em 2 dias')),
       ]);
     case 'logistica_alterada':
       return template(config.WHATSAPP_TEMPLATE_LOGISTICA, [text(d.nome), text(d.quando)]);
     case 'repasse_pago':
+      // {{2}}: the net amount paid, written "R$ 1.234,56" (services/money/repasses.ts).
       return template(config.WHATSAPP_TEMPLATE_REPASSE, [text(d.nome), text(d.valor)]);
     case 'resposta':
       return { ...base, type: 'text', text: { preview_url: false, body: String(d.texto ?? '') } };

@@ -1,10 +1,19 @@
-import { and, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../../db/client';
 import type { Db } from '../../db/client';
+import { generatedId } from '../../db/generated-id';
 import { insertWhere } from '../../db/guarded';
-import { agenda, profissionais, whatsappOutbox, type WhatsappTipo } from '../../db/schema';
+import { insertSelect } from '../../db/insert-select';
+import {
+  agenda,
+  profissionais,
+  whatsappOutbox,
+  whatsappStatusPendentes,
+  WHATSAPP_STATUS_RECEBIDOS,
+  type WhatsappTipo,
+} from '../../db/schema';
 import type { Bindings, Config } from '../../env';
-import { enqueueInBackground } from '../../lib/background';
+import { enqueueInBackground, SEND_BATCH_MAX } from '../../lib/background';
 import type { WhatsappMessage } from '../../lib/messages';
 import { hmacSha256Hex, sameText } from '../../lib/tokens';
 
@@ -80,22 +89,162 @@ export function prepareWhatsapp(db: Db, config: Pick<Config, 'WHATSAPP_TOKEN'>, 
   return { id, insert };
 }
 
+export interface NewWhatsappRows {
+  /** The kind, or a per-row expression yielding one. */
+  tipo: WhatsappTipo | SQL;
+  /** `from ... join ...`: one message per row it yields (with `where`). */
+  from: SQL;
+  where: SQL;
+  /** Per-row expressions over `from`'s tables: the once-only key, the recipient, the cause, the template parameters. */
+  chave: SQL;
+  profissionalId: SQL;
+  conviteId?: SQL;
+  agendaId?: SQL;
+  dados: SQL;
+}
+
+/**
+ * prepareWhatsapp for a set-based write (a scheduled run, every member of a team, every professional
+ * of a payout batch): ONE guarded `INSERT ... SELECT` for the write's batch, a row per consented
+ * professional `from`/`where` yields, none for a key that exists (ON CONFLICT DO NOTHING), answering
+ * the ids it inserted (RETURNING) to enqueue after the batch. Undefined while the channel is off.
+ */
+export function prepareWhatsappRows(db: Db, config: Pick<Config, 'WHATSAPP_TOKEN'>, msg: NewWhatsappRows, now: Date) {
+  if (!whatsappOn(config)) return undefined;
+  const at = now.toISOString();
+  return insertSelect(
+    db,
+    whatsappOutbox,
+    {
+      id: generatedId,
+      chave: msg.chave,
+      tipo: sql`${msg.tipo}`,
+      para: sql`(select ${profissionais.whatsappE164} from ${profissionais} where ${profissionais.id} = ${msg.profissionalId})`,
+      profissionalId: msg.profissionalId,
+      conviteId: msg.conviteId ?? sql`null`,
+      agendaId: msg.agendaId ?? sql`null`,
+      dados: msg.dados,
+      status: sql`'pendente'`,
+      tentativas: sql`0`,
+      disponivelEm: sql`${at}`,
+      createdAt: sql`${at}`,
+      updatedAt: sql`${at}`,
+    },
+    // The WHERE also keeps SQLite's INSERT ... SELECT ... ON CONFLICT unambiguous.
+    sql`${msg.from} where ${msg.where} and ${consented(msg.profissionalId)}`,
+  )
+    .onConflictDoNothing()
+    .returning({ id: whatsappOutbox.id });
+}
+
 /** Where a service hands the outbox ids of its WhatsApp messages once its batch succeeded. */
 export type SendWhatsapp = (outboxIds: string[]) => void;
 
-/** Enqueues outbox ids in the background; a lost enqueue leaves the row to requeuePendingWhatsapp. */
+/** Enqueues outbox ids in the background (100 per call); a lost enqueue leaves the row to requeuePendingWhatsapp. */
 export function enqueueWhatsapp(
   queue: Queue<WhatsappMessage> | undefined,
   waitUntil: (p: Promise<unknown>) => void,
   outboxIds: string[],
 ) {
-  enqueueInBackground(
-    queue,
-    waitUntil,
-    outboxIds.map((outboxId) => ({ outboxId })),
-    'whatsapp enqueue failed (the scheduled re-enqueue will send it)',
-    { outboxIds },
-  );
+  for (let i = 0; i < outboxIds.length; i += SEND_BATCH_MAX) {
+    const ids = outboxIds.slice(i, i + SEND_BATCH_MAX);
+    enqueueInBackground(
+      queue,
+      waitUntil,
+      ids.map((outboxId) => ({ outboxId })),
+      'whatsapp enqueue failed (the scheduled re-enqueue will send it)',
+      { outboxIds: ids },
+    );
+  }
+}
+
+// --- Statuses (the webhook's, and those that arrived before their wamid) --------------------------
+
+export type TrackedStatus = (typeof WHATSAPP_STATUS_RECEBIDOS)[number];
+
+export const isTracked = (s: string): s is TrackedStatus =>
+  (WHATSAPP_STATUS_RECEBIDOS as readonly string[]).includes(s);
+
+interface StatusMove {
+  wamid: string;
+  status: TrackedStatus;
+  /** When it happened, and a failure's reason: values, or SQL. */
+  em: string | SQL;
+  erro?: string | SQL | null;
+  /** The move happens only when this also holds. */
+  when?: SQL;
+  at: string;
+}
+
+/**
+ * The move one status makes on the row with its wamid, forward only (Meta may deliver `read` before
+ * `delivered`, or twice): enviado → entregue → lido; `failed` marks a row not yet delivered `falhou`.
+ */
+export function statusUpdate(db: Db, m: StatusMove) {
+  const o = whatsappOutbox;
+  const row = and(eq(o.wamid, m.wamid), m.when ?? sql`1`);
+  switch (m.status) {
+    case 'delivered':
+      return db
+        .update(o)
+        .set({ status: 'entregue', entregueEm: m.em, updatedAt: m.at })
+        .where(and(row, eq(o.status, 'enviado')));
+    case 'read':
+      return db
+        .update(o)
+        .set({ status: 'lido', lidoEm: m.em, entregueEm: sql`coalesce(${o.entregueEm}, ${m.em})`, updatedAt: m.at })
+        .where(and(row, inArray(o.status, ['enviado', 'entregue'])));
+    case 'failed':
+      return db
+        .update(o)
+        .set({ status: 'falhou', erro: m.erro ?? null, updatedAt: m.at })
+        .where(and(row, inArray(o.status, ['enviando', 'enviado'])));
+  }
+}
+
+const noRowHas = (wamid: string) =>
+  sql`not exists (select 1 from ${whatsappOutbox} where ${whatsappOutbox.wamid} = ${wamid})`;
+
+/**
+ * The webhook's statements for one status: the move, and, while no row has the wamid yet (the
+ * consumer's settle has not landed), the status kept for it (whatsapp_status_pendentes, once per
+ * kind). In one batch: D1 runs it wholly before or wholly after the settle's batch, so the status is
+ * applied by exactly one of the two.
+ */
+export function statusStatements(db: Db, m: Omit<StatusMove, 'when' | 'em' | 'erro'> & { em: string; erro?: string }) {
+  return [
+    statusUpdate(db, m),
+    insertWhere(
+      db,
+      whatsappStatusPendentes,
+      { wamid: m.wamid, status: m.status, em: m.em, erro: m.erro ?? null, createdAt: m.at },
+      noRowHas(m.wamid),
+    ).onConflictDoNothing(),
+  ];
+}
+
+/**
+ * The consumer's statements after the settle that writes `wamid`, in its batch: the statuses kept
+ * for that wamid applied in Meta's order (delivered, read, failed; each move forward only), then
+ * deleted, once a row has the wamid (a settle that lost its claim leaves them).
+ */
+export function keptStatuses(db: Db, wamid: string, at: string) {
+  const p = whatsappStatusPendentes;
+  const kept = (status: TrackedStatus, col: 'em' | 'erro') =>
+    sql`(select ${p[col]} from ${p} where ${p.wamid} = ${wamid} and ${p.status} = ${status})`;
+  return [
+    ...WHATSAPP_STATUS_RECEBIDOS.map((status) =>
+      statusUpdate(db, {
+        wamid,
+        status,
+        em: kept(status, 'em'),
+        erro: kept(status, 'erro'),
+        when: sql`exists (select 1 from ${p} where ${p.wamid} = ${wamid} and ${p.status} = ${status})`,
+        at,
+      }),
+    ),
+    db.delete(p).where(and(eq(p.wamid, wamid), sql`not ${noRowHas(wamid)}`)),
+  ];
 }
 
 // --- The invitation's quick-reply token -----------------------------------------------------------
@@ -131,35 +280,50 @@ export async function verifyConviteToken(secret: string, token: string, profissi
 export const WA_REQUEUE_AFTER_MS = 5 * 60 * 1000;
 export const WA_CLAIM_LEASE_MS = 10 * 60 * 1000;
 const REQUEUE_LIMIT = 100;
+/** A status kept for a wamid that never appeared (a message sent outside the API) is dropped after a day. */
+const KEPT_STATUS_MS = 24 * 3600 * 1000;
+
+/** Sends per message at most (the claim counts them; wrangler.toml's max_retries is this minus one). */
+export const WA_MAX_ATTEMPTS = 6;
 
 /**
  * Re-enqueues the WhatsApp messages whose queue message was lost (`pendente` past its time by 5
- * minutes) or whose consumer died mid-send (`enviando` past the lease; Meta has no idempotency key, so
- * such a message may arrive twice: the one case the claim cannot cover). The guarded UPDATE that picks
- * a row moves its time to now, so two overlapping runs do not pick it twice. Scheduled dispatcher job.
+ * minutes) or whose consumer died mid-send (`enviando` past the lease). Meta has no idempotency key,
+ * so a message whose consumer died after Meta accepted it and before the settle may arrive twice: the
+ * one case the claim cannot cover (SECURITY.md, "The WhatsApp webhook"). Its bound: a claim counts an
+ * attempt, and a row past the lease with WA_MAX_ATTEMPTS claims is given up (`falhou`), never sent
+ * again. The guarded UPDATE that picks a row moves its time to now, so two overlapping runs do not
+ * pick it twice. Also drops the statuses kept for a wamid no row took within a day. Scheduled job.
  */
 export async function requeuePendingWhatsapp(env: Bindings, now: Date): Promise<string[]> {
   const db = createDb(env.DB);
+  const o = whatsappOutbox;
   const at = now.toISOString();
   const due = new Date(now.getTime() - WA_REQUEUE_AFTER_MS).toISOString();
   const leaseOver = new Date(now.getTime() - WA_CLAIM_LEASE_MS).toISOString();
+  const abandoned = and(eq(o.status, 'enviando'), lt(o.updatedAt, leaseOver));
   const stale = or(
-    and(eq(whatsappOutbox.status, 'pendente'), lt(whatsappOutbox.disponivelEm, due)),
-    and(eq(whatsappOutbox.status, 'enviando'), lt(whatsappOutbox.updatedAt, leaseOver)),
+    and(eq(o.status, 'pendente'), lt(o.disponivelEm, due)),
+    and(abandoned, lt(o.tentativas, WA_MAX_ATTEMPTS)),
   )!;
-  const picked = await db
-    .update(whatsappOutbox)
-    .set({ status: 'pendente', disponivelEm: at, updatedAt: at })
-    .where(
-      and(
-        inArray(
-          whatsappOutbox.id,
-          db.select({ id: whatsappOutbox.id }).from(whatsappOutbox).where(stale).limit(REQUEUE_LIMIT),
-        ),
-        stale,
-      ),
-    )
-    .returning({ id: whatsappOutbox.id });
+  const [, picked] = await db.batch([
+    db
+      .update(o)
+      .set({
+        status: 'falhou',
+        erro: `sem confirmação do envio após ${WA_MAX_ATTEMPTS} tentativas: a mensagem pode ter chegado`,
+        updatedAt: at,
+      })
+      .where(and(abandoned, gte(o.tentativas, WA_MAX_ATTEMPTS))),
+    db
+      .update(o)
+      .set({ status: 'pendente', disponivelEm: at, updatedAt: at })
+      .where(and(inArray(o.id, db.select({ id: o.id }).from(o).where(stale).limit(REQUEUE_LIMIT)), stale))
+      .returning({ id: o.id }),
+    db
+      .delete(whatsappStatusPendentes)
+      .where(lt(whatsappStatusPendentes.createdAt, new Date(now.getTime() - KEPT_STATUS_MS).toISOString())),
+  ]);
   const ids = picked.map((r) => r.id);
   if (ids.length > 0 && env.WHATSAPP_QUEUE) {
     // Awaited: a failure leaves the rows to the next run.

@@ -25,6 +25,7 @@ import { fromCentavos, withholding } from '../../lib/money';
 import { pageBounds, totalOf, whenPaged, type Page } from '../../lib/pagination';
 import { changed, created, logEachRow, loggedUpdate, logStatement, type LogCtx } from '../core/activity-log';
 import type { Ctx, QueryCtx } from '../core/context';
+import { prepareWhatsappRows } from '../core/whatsapp';
 import { inLiveBatch } from './financeiro';
 import { missingTable, tabelaEmVigor, toTaxTable } from './tabelas-tributarias';
 
@@ -397,6 +398,31 @@ function payFees({ db, log, id, now, set, done }: Step) {
   ];
 }
 
+/** Integer cents as the templates write money, in SQL: 123456 → "R$ 1.234,56". */
+const brlSql = (cents: SQL) =>
+  sql`'R$ ' || replace(printf(${'%,d'}, ${cents} / 100), ',', '.') || ',' || printf(${'%02d'}, ${cents} % 100)`;
+
+/**
+ * pagar, after the update: the WhatsApp message "payout paid" (docs/decisions.md#d30) to each
+ * professional of the batch who opted in, with its net amount, once per batch and professional
+ * (the key), only if this request paid it (`done`). Undefined while the channel is off.
+ */
+const paidWhatsapp = ({ db, id, now, done }: Step, config: Ctx['config']) =>
+  prepareWhatsappRows(
+    db,
+    config,
+    {
+      tipo: 'repasse_pago',
+      from: sql`from ${ri} join ${profissionais} p on p.id = ${ri.profissionalId}`,
+      where: and(eq(ri.repasseId, id), sql`${ri.valorLiquidoCentavos} > 0`, done)!,
+      chave: sql`${`repasse_pago:${id}:`} || ${ri.profissionalId}`,
+      // Not p.id: the outbox's own subqueries read the profile table by its name.
+      profissionalId: sql`${ri.profissionalId}`,
+      dados: sql`json_object('nome', p.nome, 'valor', ${brlSql(sql`${ri.valorLiquidoCentavos}`)})`,
+    },
+    new Date(now),
+  );
+
 /** cancelar, after the update: the links are released (the fees may be gathered again). */
 const releaseFees = ({ db, id, done }: Step) => [
   db
@@ -429,12 +455,13 @@ function refused(acao: Acao, row: RepasseRow, missing: { nome: string }[]) {
  * One guarded transition, the statements it carries (STEPS) and the batch read back, in one D1 batch:
  * - aprovar: the items take the professionals' current PIX key (the figures stay as gathered); refused
  *   while any professional lacks one;
- * - pagar: every fee of the batch still `previsto` becomes `pago` on `pago_em`, each logged;
+ * - pagar: every fee of the batch still `previsto` becomes `pago` on `pago_em`, each logged, and the
+ *   professionals who opted in get "payout paid" on WhatsApp;
  * - cancelar: the links are released (the fees may be gathered again).
  * A retry or a race changes nothing: 409 INVALID_STATE naming the state the batch is in.
  */
 export async function transition(
-  { db, log, regiao }: Pick<Ctx, 'db' | 'log' | 'regiao'>,
+  { db, log, regiao, config, whatsapp }: Pick<Ctx, 'db' | 'log' | 'regiao' | 'config' | 'whatsapp'>,
   id: string,
   { acao, pagoEm }: { acao: Acao; pagoEm?: string },
 ) {
@@ -450,7 +477,8 @@ export async function transition(
     { acao: `repasses.${acao}`, entidade: 'repasses', regiao },
   );
   const before = STEPS[acao].before(step);
-  const after = STEPS[acao].after(step);
+  const wa = acao === 'pagar' ? paidWhatsapp(step, config) : undefined;
+  const after = [...STEPS[acao].after(step), ...(wa ? [wa] : [])];
   const [updated, ...read] = await writeThenRead(
     db,
     [...before, entry],
@@ -471,6 +499,7 @@ export async function transition(
   const row = rows[0];
   if (!row) throw notFound();
   if ((updated as D1Result).meta.changes === 0) throw refused(acao, row, missing);
+  if (wa) whatsapp((read[after.length - 1] as unknown as { id: string }[]).map((m) => m.id));
   return assemble(rows, itens, links)[0]!;
 }
 

@@ -3,8 +3,10 @@ import { generatedId } from '../../db/generated-id';
 import type { Db } from '../../db/client';
 import { rawBatch } from '../../db/raw-batch';
 import { ADMIN_ROLES, agenda, convites, lembretesEnviados, notifications, profissionais, users } from '../../db/schema';
-import { eventStartSql } from '../../lib/dates';
+import type { Config } from '../../env';
+import { eventStartSql, saoPauloDate } from '../../lib/dates';
 import type { PushMessage } from '../../lib/messages';
+import { prepareWhatsappRows, quandoSql } from '../core/whatsapp';
 
 /**
  * Reminders (docs/decisions.md#d16), run by the scheduled job `lembretes` every 15 minutes.
@@ -24,6 +26,10 @@ import type { PushMessage } from '../../lib/messages';
  *
  * Nothing once the event has started; nothing for declined invitations (only `aceito` counts) or
  * deleted events (an event is cancelled by deleting it: its invitations go with it).
+ *
+ * The D-2 and D-1 reminders also go on WhatsApp to a member who opted in (docs/decisions.md#d30):
+ * a sixth statement in the same batch writes their outbox rows from exactly the rows this run
+ * inserted, under the key `<kind>:<invitation>`; the job enqueues the ids it answers.
  */
 
 const HOUR = 3600_000;
@@ -31,8 +37,7 @@ const iso = (now: Date, hours: number) => new Date(now.getTime() + hours * HOUR)
 const day = (now: Date, hours: number) => iso(now, hours).slice(0, 10);
 
 /** 2026-12-05 + 19:30 → "05/12/2026 às 19:30" */
-const quando = (a: typeof agenda) =>
-  sql`substr(${a.dataEvento}, 9, 2) || '/' || substr(${a.dataEvento}, 6, 2) || '/' || substr(${a.dataEvento}, 1, 4) || coalesce(' às ' || ${a.horario}, '')`;
+const quando = quandoSql;
 
 const TEXTS = {
   lembrete_d7: { titulo: 'Evento em 7 dias', frase: 'Lembrete: você está na equipe do evento de ' },
@@ -47,8 +52,40 @@ const caseOf = (field: 'titulo' | 'frase') =>
       .join(' ')} end`,
   );
 
-/** The run's five statements, in batch order (exported for the query-plan test). */
-export function reminderStatements(now: Date, run: string) {
+/** What the run writes with: the session, and the config that says whether WhatsApp is on. */
+type RunCtx = { db: Db; config: Pick<Config, 'WHATSAPP_TOKEN'> };
+
+/**
+ * The D-2/D-1 reminders this run inserted, as WhatsApp messages to the members who opted in: the
+ * template's name, the event's date and time, and the day in words as seen from the run's São Paulo
+ * date ("hoje", "amanhã", "em 2 dias": a member who accepted late gets its reminder on the day).
+ */
+function whatsappReminders({ db, config }: RunCtx, now: Date, run: string) {
+  const days = sql`cast(julianday(${agenda.dataEvento}) - julianday(${saoPauloDate(now)}) as integer)`;
+  return prepareWhatsappRows(
+    db,
+    config,
+    {
+      tipo: sql`l.tipo`,
+      from: sql`from ${lembretesEnviados} l
+        join ${convites} on ${convites.id} = l.alvo_id
+        join ${profissionais} p on p.id = ${convites.profissionalId}
+        join ${agenda} on ${agenda.id} = l.agenda_id`,
+      where: sql`l.execucao = ${run} and l.tipo in ('lembrete_d2', 'lembrete_d1')`,
+      chave: sql`l.tipo || ':' || l.alvo_id`,
+      // Not p.id: the outbox's own subqueries read the profile table by its name.
+      profissionalId: sql`${convites.profissionalId}`,
+      conviteId: sql`l.alvo_id`,
+      agendaId: sql`l.agenda_id`,
+      dados: sql`json_object('nome', p.nome, 'quando', ${quando(agenda)},
+        'dia', case ${days} when 0 then 'hoje' when 1 then 'amanhã' else 'em ' || ${days} || ' dias' end)`,
+    },
+    now,
+  );
+}
+
+/** The run's statements, in batch order: five, and the WhatsApp one while the channel is on (exported for the query-plan test). */
+export function reminderStatements(ctx: RunCtx, now: Date, run: string) {
   const at = now.toISOString();
   const ini = eventStartSql(agenda.dataEvento, agenda.horario);
   // The São Paulo dates an event starting in the next 7 days can have (UTC dates ± a day).
@@ -97,13 +134,17 @@ export function reminderStatements(now: Date, run: string) {
       join ${users} on ${users.role} in (${admins}) and ${users.ativo} = 1
     where l.execucao = ${run} and l.tipo = 'equipe_nao_confirmada'
     returning id, user_id, titulo, mensagem, dados`;
-  return [memberKinds, unconfirmed, team, toMembers, toAdmins];
+  const whatsapp = whatsappReminders(ctx, now, run);
+  return [memberKinds, unconfirmed, team, toMembers, toAdmins, ...(whatsapp ? [whatsapp.getSQL()] : [])];
 }
 
 type Sent = { id: string; user_id: string; titulo: string; mensagem: string; dados: string };
 
-export async function sendReminders(db: Db, now: Date) {
-  const [a, b, c, members, adminRows] = await rawBatch(db, reminderStatements(now, crypto.randomUUID()));
+export async function sendReminders(ctx: RunCtx, now: Date) {
+  const [a, b, c, members, adminRows, whatsapp] = await rawBatch(
+    ctx.db,
+    reminderStatements(ctx, now, crypto.randomUUID()),
+  );
   const push: PushMessage[] = [...members!.rows, ...adminRows!.rows].map((row) => {
     const r = row as Sent;
     return {
@@ -118,5 +159,7 @@ export async function sendReminders(db: Db, now: Date) {
     lembretes: a!.changes + b!.changes + c!.changes,
     notificacoes: push.length,
     push,
+    /** The WhatsApp outbox ids this run wrote, to enqueue. */
+    whatsapp: (whatsapp?.rows ?? []).map((r) => String(r.id)),
   };
 }

@@ -1,12 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { agenda, agendaLogistica, convites, profissionais, type AgendaLogisticaRow } from '../../db/schema';
 import type { Scope } from '../../db/scope';
+import { saoPauloDate } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { visible } from '../agenda/agenda';
 import { prepareNotifications } from '../core/notifications';
 import type { Ctx, QueryCtx } from '../core/context';
 import { logStatement, type Change } from '../core/activity-log';
+import { prepareWhatsappRows, quandoSql } from '../core/whatsapp';
 
 /**
  * The call sheet of an agenda event (docs/decisions.md#d16). Read: whoever may see the event
@@ -78,7 +80,9 @@ const MAX_ATTEMPTS = 10;
  * Changes the fields sent (absent fields are kept; null clears one). A PUT that changes nothing
  * writes nothing and notifies nobody. The write is guarded by the version it read
  * (`WHERE versao = ?`), so two concurrent changes both land, one after the other (1 → 2 → 3), and
- * neither is lost; the notifications and the log entry stand before the write under the same guard.
+ * neither is lost; the notifications, the WhatsApp messages of the members who opted in
+ * (docs/decisions.md#d30: one per version and member) and the log entry stand before the write under
+ * the same guard.
  */
 export async function putLogistica(ctx: Ctx, id: string, body: LogisticaInput) {
   const { db, push } = ctx;
@@ -88,7 +92,7 @@ export async function putLogistica(ctx: Ctx, id: string, body: LogisticaInput) {
     const { set, campos } = changesOf(current, body);
     if (current && campos.length === 0) return toLogistica(current);
 
-    const { statements, messages } = sheetWrite(ctx, {
+    const { statements, messages, whatsapp } = sheetWrite(ctx, {
       id,
       body,
       current,
@@ -105,6 +109,7 @@ export async function putLogistica(ctx: Ctx, id: string, body: LogisticaInput) {
     const [row] = results.at(-1) as AgendaLogisticaRow[];
     if (written.meta.changes === 1 && row) {
       push(messages);
+      if (whatsapp !== undefined) ctx.whatsapp((results[whatsapp] as { id: string }[]).map((r) => r.id));
       return toLogistica(row);
     }
   }
@@ -156,7 +161,10 @@ interface SheetChange {
  * The attempt's statements, each guarded by the state it read (the version, or no sheet yet): the
  * log entry, the team's notifications, then the update or insert (its `changes`, next to last).
  */
-function sheetWrite({ db, log, user, regiao }: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao'>, w: SheetChange) {
+function sheetWrite(
+  { db, log, user, regiao, config }: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao' | 'config'>,
+  w: SheetChange,
+) {
   const { id, current, campos } = w;
   const now = new Date().toISOString();
   const recipients = w.team.map((t) => t.userId).filter((u): u is string => !!u && u !== user.id);
@@ -172,6 +180,9 @@ function sheetWrite({ db, log, user, regiao }: Pick<Ctx, 'db' | 'log' | 'user' |
     ? sql`exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id} and ${agendaLogistica.versao} = ${current.versao})`
     : sql`not exists (select 1 from ${agendaLogistica} where ${agendaLogistica.agendaId} = ${id})`;
   const { insert, push: messages } = prepareNotifications(db, campos.length ? notes : [], { when: guard });
+  // The same team on WhatsApp, once per version this change makes (a retry finds no change to make).
+  const versao = current ? current.versao + 1 : 1;
+  const wa = campos.length ? whatsappChange({ db, config }, { id, versao, guard }) : undefined;
   const entry = logStatement(db, log, {
     acao: current ? 'agenda_logistica.update' : 'agenda_logistica.create',
     entidade: 'agenda_logistica',
@@ -195,7 +206,33 @@ function sheetWrite({ db, log, user, regiao }: Pick<Ctx, 'db' | 'log' | 'user' |
         .insert(agendaLogistica)
         .values({ ...w.set, agendaId: id, versao: 1, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
-  return { statements: [entry, ...insert, write], messages };
+  const statements = [entry, ...insert, ...(wa ? [wa] : []), write];
+  return { statements, messages, whatsapp: wa ? statements.indexOf(wa) : undefined };
+}
+
+/**
+ * The call-sheet change as WhatsApp messages (docs/decisions.md#d30): to each accepted member who opted
+ * in, keyed by the event, the sheet's new version and the professional, under the attempt's guard;
+ * only for an event not yet past (São Paulo date). The template's name and the event's date and time.
+ */
+function whatsappChange({ db, config }: Pick<Ctx, 'db' | 'config'>, c: { id: string; versao: number; guard: SQL }) {
+  const now = new Date();
+  return prepareWhatsappRows(
+    db,
+    config,
+    {
+      tipo: 'logistica_alterada',
+      from: sql`from ${convites} join ${agenda} on ${agenda.id} = ${convites.agendaId}
+        join ${profissionais} p on p.id = ${convites.profissionalId}`,
+      where: sql`${convites.agendaId} = ${c.id} and ${convites.status} = 'aceito'
+        and ${agenda.dataEvento} >= ${saoPauloDate(now)} and ${c.guard}`,
+      chave: sql`${`logistica_alterada:${c.id}:${c.versao}:`} || ${convites.profissionalId}`,
+      profissionalId: sql`${convites.profissionalId}`,
+      agendaId: sql`${c.id}`,
+      dados: sql`json_object('nome', p.nome, 'quando', ${quandoSql()})`,
+    },
+    now,
+  );
 }
 
 /** The entry's `dados`: each field changed (before, when there was a sheet, and after) and the version. */

@@ -1,21 +1,13 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { cachedAuthor, type Author, type AuthoredWrite } from '../../db/authored';
 import { run, runBatch } from '../../db/cached-batch';
-import {
-  agenda,
-  convites,
-  profissionais,
-  users,
-  whatsappOutbox,
-  whatsappRecebidas,
-  whatsappRespostas,
-} from '../../db/schema';
+import { agenda, convites, profissionais, users, whatsappRecebidas, whatsappRespostas } from '../../db/schema';
 import { sameWhatsapp } from '../../lib/brazil';
 import { ApiError } from '../../lib/errors';
 import { hmacKey, sameText } from '../../lib/tokens';
 import type { Ctx, WriteCtx } from '../core/context';
-import { prepareWhatsapp, tokenConvite, verifyConviteToken } from '../core/whatsapp';
+import { isTracked, prepareWhatsapp, statusStatements, tokenConvite, verifyConviteToken } from '../core/whatsapp';
 import { respond } from '../teams/answer';
 
 /**
@@ -138,47 +130,23 @@ export function readDelivery(raw: string): Received {
 const at = (ts: string | undefined, now: Date) => (ts ? new Date(Number(ts) * 1000) : now).toISOString();
 
 /**
- * A status moves its outbox row forward only (Meta may deliver `read` before `delivered`, or twice):
- * enviado → entregue → lido; `failed` marks a row not yet delivered `falhou`. One statement each.
+ * Each status moves its outbox row forward only (services/core/whatsapp.ts statusUpdate), or, when
+ * it arrived before the consumer wrote the row's wamid, is kept for that wamid and applied by the
+ * consumer (statusStatements): never lost, never applied twice. One batch for the delivery.
  */
 export async function applyStatuses(ctx: Pick<Ctx, 'db'>, statuses: Received['statuses'], now: Date) {
   const { db } = ctx;
   const writes = statuses.flatMap((s) => {
-    const when = at(s.timestamp, now);
-    const row = eq(whatsappOutbox.wamid, s.id);
-    switch (s.status) {
-      case 'delivered':
-        return [
-          db
-            .update(whatsappOutbox)
-            .set({ status: 'entregue', entregueEm: when, updatedAt: now.toISOString() })
-            .where(and(row, eq(whatsappOutbox.status, 'enviado'))),
-        ];
-      case 'read':
-        return [
-          db
-            .update(whatsappOutbox)
-            .set({
-              status: 'lido',
-              lidoEm: when,
-              entregueEm: sql`coalesce(${whatsappOutbox.entregueEm}, ${when})`,
-              updatedAt: now.toISOString(),
-            })
-            .where(and(row, inArray(whatsappOutbox.status, ['enviado', 'entregue']))),
-        ];
-      case 'failed': {
-        const e = s.errors?.[0];
-        const erro = `whatsapp: ${e?.code ?? ''} ${e?.title ?? 'failed'}`.slice(0, 300);
-        return [
-          db
-            .update(whatsappOutbox)
-            .set({ status: 'falhou', erro, updatedAt: now.toISOString() })
-            .where(and(row, inArray(whatsappOutbox.status, ['enviando', 'enviado']))),
-        ];
-      }
-      default:
-        return []; // `sent` (the consumer recorded it), and kinds we do not track
-    }
+    // `sent` is the consumer's to record; kinds we do not track pass.
+    if (!isTracked(s.status)) return [];
+    const e = s.errors?.[0];
+    return statusStatements(db, {
+      wamid: s.id,
+      status: s.status,
+      em: at(s.timestamp, now),
+      erro: s.status === 'failed' ? `whatsapp: ${e?.code ?? ''} ${e?.title ?? 'failed'}`.slice(0, 300) : undefined,
+      at: now.toISOString(),
+    });
   });
   if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
   return writes.length;
@@ -221,9 +189,10 @@ const target = (ctx: Pick<Ctx, 'db'>, conviteId: string) =>
 const quando = (d: string, h: string | null) =>
   `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}${h ? ` às ${h}` : ''}`;
 
-/** Which of the answer batch's once-only keys aborted it, from D1's error. */
+/** Which of the answer batch's once-only keys, or its account check, aborted it, from D1's error. */
 const aborted = (err: unknown) => {
   const m = err instanceof Error ? err.message : '';
+  if (/NOT NULL constraint failed: whatsapp_recebidas\.de/.test(m)) return 'sem_conta';
   if (!/UNIQUE constraint failed/.test(m)) return undefined;
   return m.includes('whatsapp_recebidas') ? 'duplicado' : m.includes('whatsapp_respostas') ? 'token_usado' : undefined;
 };
@@ -236,8 +205,9 @@ const aborted = (err: unknown) => {
  * PATCH /api/convites/{id}, as the professional (the same quota, overlap and state rules,
  * notifications, fee and log entry), and queues the reply saying so. Before that batch the token must
  * be the invitation's for its professional, the sender the professional's consented number and the
- * professional an active account. A refusal by the rules gives the token back and says why (one more
- * round trip, on that path only). Nobody but the consented number is ever written to.
+ * professional an active account; the batch checks the account and the consent again (a change
+ * between the read and the batch aborts it). A refusal by the rules gives the token back and says
+ * why (one more round trip, on that path only). Nobody but the consented number is ever written to.
  */
 export async function answerReply(
   ctx: Omit<WriteCtx, 'write' | 'regiao'>,
@@ -294,9 +264,19 @@ export async function answerReply(
   const scope = { id: user.id, role: user.role, empresaId: user.empresaId };
   const log = { atorId: user.id, atorRole: user.role, requestId: ctx.log.requestId };
   const author: Author = { scope, guard: sql`1`, log, cached: cachedAuthor(scope, null) };
+  // The account and consent checks above, again inside the batch: an account deactivated, or a
+  // consent withdrawn or moved to another number, between that read and this batch would otherwise
+  // still answer. The inbound id's `de` is NOT NULL: when they fail, its insert fails and D1 rolls
+  // the whole answer back (no author check to fold: a reply has no session, db/authored.ts).
+  const still = sql`exists (select 1 from ${profissionais} join ${users} on ${users.id} = ${profissionais.usuarioId}
+    where ${profissionais.id} = ${t.profissionalId} and ${users.id} = ${user.id} and ${users.ativo} = 1
+      and ${users.role} = 'profissional' and ${profissionais.whatsappDesde} is not null
+      and ${profissionais.whatsappE164} = ${t.e164})`;
   const write: AuthoredWrite = (build) =>
     runBatch(db, {
-      inbound: run(db.insert(whatsappRecebidas).values({ id: reply.id, de: reply.from, createdAt: iso })),
+      inbound: run(
+        db.insert(whatsappRecebidas).select(sql`select ${reply.id}, case when ${still} then ${reply.from} end, ${iso}`),
+      ),
       token: run(db.insert(whatsappRespostas).values({ conviteId: t.conviteId, mensagemId: reply.id, createdAt: iso })),
       ...build(author),
       ...(told ? { told: run(told.insert) } : {}),
@@ -306,6 +286,11 @@ export async function answerReply(
   } catch (err) {
     const key = aborted(err);
     if (key === 'duplicado') return key;
+    if (key === 'sem_conta') {
+      // Told only while the consent still holds (prepareWhatsapp's guard).
+      await tell('Não foi possível responder ao convite por aqui: entre no aplicativo com a sua conta.');
+      return key;
+    }
     if (key === 'token_usado') {
       await tell('Este convite já foi respondido por aqui. Para mudar a resposta, use o aplicativo.');
       return key;

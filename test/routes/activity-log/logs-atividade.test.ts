@@ -512,7 +512,7 @@ describe('the scheduled dispatcher', () => {
       'requeue-pending-whatsapp': expect.any(Array),
       'expirar-pedidos': expect.any(Number),
       'requeue-payments': expect.any(Number),
-      lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number) },
+      lembretes: { lembretes: expect.any(Number), notificacoes: expect.any(Number), whatsapp: expect.any(Number) },
       'fechar-chamados': expect.any(Number),
       'enviar-pesquisas': expect.any(Number),
       'lembrar-campanhas': { campanhas: expect.any(Number), lembretes: expect.any(Number) },

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { whatsappOutbox } from '../../../src/db/schema';
+import { whatsappOutbox, whatsappStatusPendentes } from '../../../src/db/schema';
 import { WA_MAX_ATTEMPTS, whatsappRetryDelaySeconds } from '../../../src/queue/whatsapp-consumer';
 import { conviteToken, requeuePendingWhatsapp } from '../../../src/services/core/whatsapp';
 import { env } from 'cloudflare:test';
@@ -148,5 +148,48 @@ describe('requeue-pending-whatsapp (scheduled)', () => {
     expect(sent.flat().map((m) => m.body.outboxId)).toContain(row.id);
     const again = await requeuePendingWhatsapp({ ...env, WHATSAPP_QUEUE: queue } as never, new Date());
     expect(again).not.toContain(row.id);
+  });
+
+  it('a send whose consumer died past the lease is sent again, at most WA_MAX_ATTEMPTS times in all: then falhou', async () => {
+    const old = new Date(Date.now() - 3600_000).toISOString();
+    const retried = await makeOutbox({ status: 'enviando', tentativas: WA_MAX_ATTEMPTS - 1, updatedAt: old });
+    const spent = await makeOutbox({ status: 'enviando', tentativas: WA_MAX_ATTEMPTS, updatedAt: old });
+    const { queue, sent } = capturingQueue<{ outboxId: string }>();
+    const ids = await requeuePendingWhatsapp({ ...env, WHATSAPP_QUEUE: queue } as never, new Date());
+    expect(ids).toContain(retried.id);
+    expect(ids).not.toContain(spent.id);
+    expect(sent.flat().map((m) => m.body.outboxId)).not.toContain(spent.id);
+    expect(await outboxRow(retried.id)).toMatchObject({ status: 'pendente', tentativas: WA_MAX_ATTEMPTS - 1 });
+    const given = await outboxRow(spent.id);
+    expect(given).toMatchObject({ status: 'falhou', tentativas: WA_MAX_ATTEMPTS });
+    expect(given!.erro).toMatch(/pode ter chegado/);
+    // The last claim sends it once more; a consumer dying again leaves it given up, never sent a 7th time.
+    const fake = fakeWhatsapp();
+    await runWhatsapp([retried.id], fake.fetchImpl);
+    expect(fake.calls).toHaveLength(1);
+    await db
+      .update(whatsappOutbox)
+      .set({ status: 'enviando', updatedAt: old })
+      .where(eq(whatsappOutbox.id, retried.id));
+    expect(await requeuePendingWhatsapp({ ...env, WHATSAPP_QUEUE: queue } as never, new Date())).not.toContain(
+      retried.id,
+    );
+    expect((await outboxRow(retried.id))!.status).toBe('falhou');
+  });
+
+  it('a status kept for a wamid no row ever took is dropped after a day', async () => {
+    const wamid = `wamid.${crypto.randomUUID()}`;
+    const day = 24 * 3600_000;
+    await db.insert(whatsappStatusPendentes).values({
+      wamid,
+      status: 'delivered',
+      em: new Date().toISOString(),
+      createdAt: new Date(Date.now() - day + 60_000).toISOString(),
+    });
+    const kept = () => db.select().from(whatsappStatusPendentes).where(eq(whatsappStatusPendentes.wamid, wamid));
+    await requeuePendingWhatsapp(env as never, new Date());
+    expect(await kept()).toHaveLength(1);
+    await requeuePendingWhatsapp(env as never, new Date(Date.now() + 120_000));
+    expect(await kept()).toEqual([]);
   });
 });

@@ -1,12 +1,30 @@
 import { env } from 'cloudflare:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { convites, notifications, whatsappOutbox, whatsappRespostas } from '../../../src/db/schema';
+import {
+  convites,
+  notifications,
+  whatsappOutbox,
+  whatsappRespostas,
+  whatsappStatusPendentes,
+} from '../../../src/db/schema';
 import { conviteToken } from '../../../src/services/core/whatsapp';
 import { entriesOf } from '../../helpers/activity-log';
 import { db, makeProfissional, makeUser, uniq } from '../../helpers/factories';
 import { api, expectError, send } from '../../helpers/request';
-import { buttonReply, deliver, envelope, invitedPro, mobile, signature, statusOf } from '../../helpers/whatsapp';
+import { failingD1 } from '../../helpers/failing-d1';
+import {
+  buttonReply,
+  deliver,
+  envelope,
+  invitedPro,
+  makeOutbox,
+  mobile,
+  outboxRow,
+  runWhatsapp,
+  signature,
+  statusOf,
+} from '../../helpers/whatsapp';
 
 const statusOfConvite = async (id: string) =>
   (await db.select({ s: convites.status }).from(convites).where(eq(convites.id, id)))[0]!.s;
@@ -215,6 +233,31 @@ describe('POST /webhooks/whatsapp: button replies', () => {
     expect(await statusOfConvite(x.convite.id)).toBe('aceito');
   });
 
+  it('an account deactivated, or a consent withdrawn, between the checks and the answer batch: nothing is answered', async () => {
+    for (const race of [
+      (x: Awaited<ReturnType<typeof invited>>) =>
+        env.DB.prepare('update users set ativo = 0 where id = ?').bind(x.user.id).run(),
+      (x: Awaited<ReturnType<typeof invited>>) =>
+        env.DB.prepare('update profissionais set whatsapp_desde = null where id = ?').bind(x.prof.id).run(),
+    ]) {
+      const x = await invited();
+      // The write lands after the webhook read the invitation and its account, before the answer's batch.
+      const raced = failingD1(env.DB, {
+        batch: (sqls) => sqls.some((q) => q.startsWith('insert into "whatsapp_recebidas"')),
+        before: () => race(x),
+      });
+      const tap = buttonReply(x.from, `aceitar:${x.token}`);
+      expect((await deliver(tap, { bindings: { DB: raced.db } })).status).toBe(200);
+      expect(raced.injected).toBe(1);
+      expect(await statusOfConvite(x.convite.id)).toBe('pendente');
+      expect(await entriesOf(x.convite.id, 'convites.accept')).toHaveLength(0);
+      expect(await spent(x.convite.id)).toBe(false);
+      expect(await repliesTo(x.prof.id)).not.toContain(
+        'Convite aceito: você está na equipe do evento de 10/05/2027 às 19:30. Até lá!',
+      );
+    }
+  });
+
   it('a professional who withdrew consent gets nothing, and its buttons no longer answer', async () => {
     const { convite, user, prof, token, from } = await invited();
     await api('PUT', '/api/me/canais', { token: user.token, body: { whatsapp: false } });
@@ -255,6 +298,59 @@ describe('statuses, and the office view GET /api/agenda/{id}/whatsapp', () => {
 
     const none = await api('GET', `/api/agenda/${other.event.id}/whatsapp`, { token: other.admin.token });
     expect(none.body).toEqual([]);
+  });
+
+  it('statuses that arrive before the send settles (no wamid yet) are kept and applied by the settle, once', async () => {
+    const row = await makeOutbox();
+    const failing = await makeOutbox();
+    const wamid = `wamid.${uniq()}`;
+    const lost = `wamid.${uniq()}`;
+    // Meta delivers, the phone reads (twice), before the consumer hears Meta's answer; the second
+    // message fails on the way, just as early.
+    const calls: string[] = [];
+    const fetchImpl = (async () => {
+      const id = calls.length === 0 ? wamid : lost;
+      calls.push(id);
+      if (id === wamid) {
+        expect((await deliver(statusOf(wamid, 'delivered'))).status).toBe(200);
+        expect((await deliver(statusOf(wamid, 'read'))).status).toBe(200);
+        expect((await deliver(statusOf(wamid, 'read'))).status).toBe(200);
+      } else {
+        await deliver(
+          envelope({
+            statuses: [
+              {
+                id: lost,
+                status: 'failed',
+                timestamp: '1739321024',
+                errors: [{ code: 131026, title: 'Undeliverable' }],
+              },
+            ],
+          }),
+        );
+      }
+      return Response.json({ messages: [{ id }] });
+    }) as unknown as typeof fetch;
+    await runWhatsapp([row.id], fetchImpl);
+    await runWhatsapp([failing.id], fetchImpl);
+    const sent = await outboxRow(row.id);
+    expect(sent).toMatchObject({ status: 'lido', wamid });
+    expect(sent!.entregueEm).not.toBeNull();
+    expect(sent!.lidoEm).not.toBeNull();
+    expect(await outboxRow(failing.id)).toMatchObject({
+      status: 'falhou',
+      wamid: lost,
+      erro: 'whatsapp: 131026 Undeliverable',
+    });
+    // Nothing kept once applied; a late repeat changes nothing.
+    expect(
+      await db
+        .select()
+        .from(whatsappStatusPendentes)
+        .where(inArray(whatsappStatusPendentes.wamid, [wamid, lost])),
+    ).toEqual([]);
+    await deliver(statusOf(wamid, 'delivered'));
+    expect((await outboxRow(row.id))!.status).toBe('lido');
   });
 
   it('failed marks a row not yet delivered', async () => {
