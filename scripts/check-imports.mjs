@@ -18,6 +18,7 @@ export const DOMAINS = [
   'records',
   'professionals',
   'agenda',
+  'rules',
   'availability',
   'money',
   'teams',

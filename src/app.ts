@@ -17,7 +17,7 @@ import { adminUsersRoutes } from './routes/accounts';
 import { agendaRoutes } from './routes/agenda';
 import { cidadesRoutes, deslocamentosRoutes } from './routes/places';
 import { agendaTeamRoutes, convitesRoutes } from './routes/teams';
-import { logisticaRoutes } from './routes/operations';
+import { logisticaRoutes, regrasAplicarRoutes } from './routes/operations';
 import { calendarioRoutes, icalRoutes } from './routes/operations';
 import { authRoutes } from './routes/accounts';
 import { cadastroFotRoutes } from './routes/records';
@@ -52,6 +52,7 @@ import { whatsappStatusRoutes, whatsappWebhookRoutes } from './routes/whatsapp';
 import { financeiroRoutes } from './routes/money';
 import { tiposEventosConfig } from './routes/catalogs/tipos-eventos.schemas';
 import { vagasRoutes } from './routes/teams';
+import { agendaRegrasRoutes, feriadosRoutes, regrasRoutes } from './routes/rules';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -159,6 +160,9 @@ export function createApp() {
     .route('/api/v1/notifications', notificationsRoutes)
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)
+    .route('/api/agenda', agendaRegrasRoutes)
+    .route('/api/regras', regrasRoutes)
+    .route('/api/feriados', feriadosRoutes)
     .route('/api/convites', convitesRoutes)
     .route('/api/logs-atividade', logsAtividadeRoutes)
     .route('/api', importacoesRoutes)
@@ -170,6 +174,7 @@ export function createApp() {
     .route('/webhooks', whatsappWebhookRoutes)
     .route('/api/agenda', whatsappStatusRoutes)
     .route('/api/agenda', logisticaRoutes)
+    .route('/api/agenda', regrasAplicarRoutes)
     .route('/api/me/calendario', calendarioRoutes)
     .route('/ical', icalRoutes)
     .route('/api/vagas', vagasRoutes)

@@ -24,6 +24,8 @@ export const codeToStatus = {
   INVALID_STATE: 409,
   // Availability (docs/decisions.md#d24).
   HAS_ASSIGNMENT: 409,
+  // A team quota above an institution's cap without `forcar` (docs/decisions.md#d25).
+  EXCEEDS_INSTITUTION_LIMIT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions.md#d20).
@@ -105,6 +107,14 @@ export function mapDbError(err: unknown): ApiError | undefined {
       return new ApiError('CONFLICT', 'este profissional já foi convidado para este evento');
     if (/agenda\.regiao, agenda\.chave_externa/.test(messages))
       return new ApiError('CONFLICT', 'chave_externa: já existe um evento com esta chave nesta região');
+    // Institution rules (docs/decisions.md#d25): unique indexes on expressions name the index.
+    if (/regras_versao_uq/.test(messages))
+      return new ApiError(
+        'CONFLICT',
+        'vigencia_inicio: já existe uma versão desta regra (mesmo escopo, instituição e tipo de evento) começando neste dia',
+      );
+    if (/feriados_dia_uq/.test(messages))
+      return new ApiError('CONFLICT', 'data: este dia já está cadastrado para este escopo');
     if (/profissionais\.usuario_id/.test(messages))
       return new ApiError('CONFLICT', 'este usuário já tem um perfil profissional');
     // Catalog names: unique (regiao, <field>_key), so the message can name the field.

@@ -46,6 +46,8 @@ export const TAGS: Record<string, string> = {
     "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
   Availability:
     "When professionals cannot (or prefer to) work: their own declarations, administrators' for anyone, the planners' summary per function and the season poll.",
+  Rules:
+    'Institution and company rules (team sizes per graduates, deadlines in business days, fees), their explained evaluation and application, holidays, the credential list (docs/guide/rules.md).',
 };
 
 export interface DocumentOptions {

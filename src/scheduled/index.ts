@@ -8,6 +8,7 @@ import { sealActivityLog } from './seal-activity-log';
 import { expirarPedidos, requeuePayments } from './pedidos';
 import { lembretes } from './lembretes';
 import { lembrarCampanhasJob } from './campanhas';
+import { lembrarCredenciamentoJob } from './credenciamento';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -35,6 +36,8 @@ export const jobs: Record<string, Job> = {
   'enviar-pesquisas': enviarPesquisas,
   // The season poll's reminder to the silent, two days before its deadline, once (docs/decisions.md#d24).
   'lembrar-campanhas': lembrarCampanhasJob,
+  // The credential list's reminder, 2 business days before its deadline, once (docs/decisions.md#d25).
+  'lembrar-credenciamento': lembrarCredenciamentoJob,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

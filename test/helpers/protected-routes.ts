@@ -3,6 +3,14 @@ import { ROLES, type Role } from '../../src/db/schema';
 const ADMINS: Role[] = ['SUPERADMIN', 'BUSINESS_OWNER'];
 import { UNKNOWN_ID as ID } from './request';
 
+/** A valid company rule (decisions D25), for the rules' rows. */
+const RULE = {
+  nome: 'Padrão',
+  escopo: 'empresa',
+  vigencia_inicio: '2099-01-01',
+  definicao: { quotas: [{ recurso: 'qtd_estudios', por_formandos: 20, arredondar: 'cima', limite: 'minimo' }] },
+};
+
 export interface ProtectedRoute {
   method: string;
   path: string;
@@ -128,6 +136,29 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'GET', path: `/api/campanhas-disponibilidade/${ID}/resultado`, allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'POST', path: `/api/campanhas-disponibilidade/${ID}/encerrar`, allowed: ADMINS },
+  // Institution rules, holidays, credential lists (decisions D25).
+  { method: 'GET', path: '/api/regras', allowed: ADMINS },
+  { method: 'POST', path: '/api/regras', allowed: ADMINS, body: RULE },
+  { method: 'GET', path: `/api/regras/${ID}`, allowed: ADMINS },
+  { method: 'PUT', path: `/api/regras/${ID}`, allowed: ADMINS, body: RULE },
+  { method: 'DELETE', path: `/api/regras/${ID}`, allowed: ADMINS },
+  {
+    method: 'POST',
+    path: '/api/regras/validar',
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { regra: RULE, evento: { data_evento: '2099-03-02', qtd_formandos: 57 } },
+  },
+  { method: 'GET', path: `/api/agenda/${ID}/regras`, allowed: [...ADMINS, 'agenda_viewer'] },
+  { method: 'POST', path: `/api/agenda/${ID}/regras/aplicar`, allowed: [...ADMINS, 'agenda_viewer'] },
+  { method: 'GET', path: `/api/agenda/${ID}/credenciamento.csv`, allowed: ADMINS },
+  { method: 'GET', path: '/api/feriados', allowed: [...ADMINS, 'agenda_viewer'] },
+  {
+    method: 'POST',
+    path: '/api/feriados',
+    allowed: ADMINS,
+    body: { data: '2099-03-02', nome: 'Dia da cidade', tipo: 'feriado', escopo: 'municipio', cidade_ibge: 3509502 },
+  },
+  { method: 'DELETE', path: `/api/feriados/${ID}`, allowed: ADMINS },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',
@@ -231,6 +262,12 @@ export const protectedRoutes: ProtectedRoute[] = [
     path: `/api/agenda/${ID}/logistica`,
     allowed: [...ADMINS, 'agenda_viewer'],
     body: { traje: 'Preto' },
+  },
+  {
+    method: 'PATCH',
+    path: `/api/agenda/${ID}/logistica`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { credenciamento_enviado_em: '2099-01-01' },
   },
   { method: 'PATCH', path: `/api/convites/${ID}/confirmacao`, allowed: ['profissional'] },
   { method: 'PATCH', path: `/api/convites/${ID}/ciente`, allowed: ['profissional'] },

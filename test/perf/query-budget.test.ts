@@ -42,6 +42,7 @@ import { runCron } from '../helpers/activity-log';
 import { signedHeaders } from '../helpers/mercadopago';
 import { buttonReply, signature } from '../helpers/whatsapp';
 import { conviteToken } from '../../src/services/core/whatsapp';
+import { FLORIANOPOLIS, makeInstituicao } from '../helpers/rules';
 
 const BUDGET = 3;
 
@@ -980,6 +981,93 @@ async function calls(): Promise<Call[]> {
     },
     ...(await financeCalls(a)),
     ...(await availabilityCalls(a)),
+    ...(await rulesCalls(a)),
+  ];
+}
+
+// Institution rules (D25): an institution of its own per phase, its rule, an event of its class.
+async function rulesCalls(a: string): Promise<Call[]> {
+  const inst = await makeInstituicao();
+  const definicao = {
+    quotas: [{ funcao_id: ctx.funcao, por_formandos: 20, arredondar: 'cima', limite: 'maximo' }],
+    prazos: [{ tipo: 'credenciamento', quantidade: 5, unidade: 'dias_uteis', antes_de: 'data_evento' }],
+    taxas: [{ descricao: 'Credencial', por: 'profissional', valor: 50 }],
+    documentos: ['nome_completo', 'cpf'],
+  };
+  const body = (vigencia: string) => ({
+    nome: uniq('Regra'),
+    escopo: 'instituicao',
+    instituicao_id: inst.id,
+    vigencia_inicio: vigencia,
+    definicao,
+  });
+  const rule = async (vigencia: string) =>
+    (await api('POST', '/api/regras', { token: a, body: body(vigencia) })).body.id as string;
+  const [toEdit, toDelete] = [await rule('2011-01-01'), await rule('2012-01-01')];
+  const fot = await makeFot('SP', { instituicaoId: inst.id });
+  const [ev] = await db
+    .insert(agenda)
+    .values({
+      regiao: 'SP',
+      userId: viewer.id,
+      fotId: fot.id,
+      tipoEventoId: ctx.tipo!,
+      dataEvento: '2027-02-12',
+      qtdFormandos: 57,
+      cidadeIbge: FLORIANOPOLIS,
+    })
+    .returning();
+  const day = { data: '2027-02-11', nome: 'Recesso', tipo: 'recesso', escopo: 'instituicao', instituicao_id: inst.id };
+  const toRemove = (await api('POST', '/api/feriados', { token: a, body: { ...day, data: '2027-02-10' } })).body
+    .id as string;
+  const r = '/api/regras';
+  return [
+    { name: 'regras list', method: 'GET', path: r, token: a, expect: 200 },
+    { name: 'regra get', method: 'GET', path: `${r}/${toEdit}`, token: a, expect: 200 },
+    { name: 'regra create', method: 'POST', path: r, token: a, body: body('2013-01-01'), expect: 201 },
+    { name: 'regra put', method: 'PUT', path: `${r}/${toEdit}`, token: a, body: body('2011-01-01'), expect: 200 },
+    { name: 'regra delete', method: 'DELETE', path: `${r}/${toDelete}`, token: a, expect: 204 },
+    {
+      name: 'regras validar',
+      method: 'POST',
+      path: `${r}/validar`,
+      token: viewer.token,
+      body: { regra: body('2011-01-01'), evento: { data_evento: '2027-02-12', qtd_formandos: 57, uf: 'SC' } },
+      expect: 200,
+    },
+    { name: 'agenda regras', method: 'GET', path: `/api/agenda/${ev!.id}/regras`, token: viewer.token, expect: 200 },
+    {
+      name: 'agenda regras aplicar',
+      method: 'POST',
+      path: `/api/agenda/${ev!.id}/regras/aplicar`,
+      token: viewer.token,
+      headers: { 'idempotency-key': uniq('aplicar') },
+      expect: 201,
+    },
+    {
+      name: 'credenciamento csv',
+      method: 'GET',
+      path: `/api/agenda/${ev!.id}/credenciamento.csv`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'feriados list',
+      method: 'GET',
+      path: '/api/feriados?de=2027-01-01&ate=2027-12-31&uf=SC',
+      token: viewer.token,
+      expect: 200,
+    },
+    { name: 'feriado create', method: 'POST', path: '/api/feriados', token: a, body: day, expect: 201 },
+    { name: 'feriado delete', method: 'DELETE', path: `/api/feriados/${toRemove}`, token: a, expect: 204 },
+    {
+      name: 'logistica patch',
+      method: 'PATCH',
+      path: `/api/agenda/${ev!.id}/logistica`,
+      token: a,
+      body: { credenciamento_enviado_em: '2027-02-01' },
+      expect: 200,
+    },
   ];
 }
 

@@ -631,6 +631,13 @@ const BETWEEN_FIELDS = new Set([
   'não pode ser depois de ate',
   // Its answers: uniqueItems compares whole items; the same date with two answers is refused.
   'cada data no máximo uma vez',
+  // Institution rules and holidays (D25): a quota's target, a rule's scope and vigencia, a day's place.
+  'informe funcao_id ou recurso (um dos dois)',
+  'é obrigatório numa regra de escopo instituicao',
+  'uma regra de escopo empresa não tem instituição',
+  'não pode ser antes de vigencia_inicio',
+  'é obrigatório num feriado municipal',
+  'é obrigatório num feriado da instituição',
 ]);
 
 const fromDoc = new FromDocument(doc);

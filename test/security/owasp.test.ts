@@ -964,7 +964,7 @@ describe('API6 unrestricted access to sensitive business flows', () => {
 
 // ---------------------------------------------------------------------------------------------------
 describe('API7 server-side request forgery: the server fetches no URL a request names', () => {
-  it('no request field, query parameter or header is a URL to fetch (avatar_url is stored and echoed, never fetched)', () => {
+  it("no request field, query parameter or header is a URL to fetch (avatar_url, a rule's fonte_url: stored and echoed, never fetched)", () => {
     const urlish = /url|uri|endpoint|callback|webhook|host|link|redirect/i;
     const found = new Set<string>();
     const walk = (s: JsonSchema | undefined, path: string) => {
@@ -981,7 +981,7 @@ describe('API7 server-side request forgery: the server fetches no URL a request 
       walk(op.body, '(body)');
       for (const p of op.queryParams) if (urlish.test(p.name)) found.add(p.name);
     }
-    expect([...found].sort()).toEqual(['avatar_url']);
+    expect([...found].sort()).toEqual(['avatar_url', 'fonte_url']);
   });
 
   it('requests carrying URLs in every string field never make the worker fetch', async () => {

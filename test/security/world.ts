@@ -30,6 +30,8 @@ export interface RegionRows {
   tipoServico: { id: string };
   tipoEvento: { id: string };
   instituicao: { id: string };
+  regra: { id: string };
+  feriado: { id: string };
   preco: { id: string };
   fot: { id: string; fot: number };
   agenda: { id: string };
@@ -208,7 +210,32 @@ async function regionRows(
     .values({ regiao, nome: 'Temporada do mundo', de: '2035-03-01', ate: '2035-03-31', prazo: '2035-02-20' })
     .returning();
   await db.insert(schema.campanhaFuncoes).values({ campanhaId: campanha!.id, funcaoId: funcao.id });
+  // A company rule (D25) and a municipal day of the region.
+  const [regra] = await db
+    .insert(schema.regras)
+    .values({
+      regiao,
+      nome: 'Regra do mundo',
+      escopo: 'empresa',
+      vigenciaInicio: '2035-01-01',
+      definicao: JSON.stringify({ quotas: [], prazos: [], taxas: [], documentos: ['nome_completo'] }),
+    })
+    .returning();
+  const [feriado] = await db
+    .insert(schema.feriados)
+    .values({
+      regiao,
+      data: '2035-03-19',
+      nome: 'Dia do mundo',
+      tipo: 'feriado',
+      escopo: 'municipio',
+      cidadeIbge: 3509502,
+      uf: 'SP',
+    })
+    .returning();
   return {
+    regra: regra!,
+    feriado: feriado!,
     campanha: campanha!,
     chamado: chamado!,
     pesquisa: pesquisa!,
@@ -279,6 +306,8 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/chamados\/\{id\}/, () => rows.chamado.id],
     [/^\/api\/pesquisas\/\{id\}/, () => rows.pesquisa.id],
     [/^\/api\/campanhas-disponibilidade\/\{id\}/, () => rows.campanha.id],
+    [/^\/api\/regras\/\{id\}/, () => rows.regra.id],
+    [/^\/api\/feriados\/\{id\}/, () => rows.feriado.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -498,6 +527,36 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       parcelas: 2,
     }),
     'PUT /api/agenda/{id}/logistica': () => ({ traje: 'Preto social', transporte: 'van' }),
+    'PATCH /api/agenda/{id}/logistica': () => ({ credenciamento_enviado_em: '2035-01-02' }),
+    // Institution rules (D25): a company rule sizing studios; a version starting on a day of its own.
+    'POST /api/regras': () => ({
+      nome: uniq('Regra'),
+      escopo: 'empresa',
+      vigencia_inicio: `2040-${String(1 + Math.floor(Math.random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, '0')}`,
+      definicao: { quotas: [{ recurso: 'qtd_estudios', por_formandos: 20, arredondar: 'cima', limite: 'minimo' }] },
+    }),
+    'PUT /api/regras/{id}': () => ({
+      nome: 'Regra do mundo',
+      escopo: 'empresa',
+      vigencia_inicio: '2035-01-01',
+      definicao: { documentos: ['nome_completo', 'funcao'] },
+    }),
+    'POST /api/regras/validar': () => ({
+      regra: {
+        nome: 'Rascunho',
+        escopo: 'empresa',
+        vigencia_inicio: '2035-01-01',
+        definicao: { quotas: [{ funcao_id: rows.funcao.id, por_formandos: 20, arredondar: 'cima', limite: 'maximo' }] },
+      },
+      evento: { data_evento: '2035-03-20', qtd_formandos: 57, uf: 'SP' },
+    }),
+    'POST /api/feriados': () => ({
+      data: `2036-${String(1 + Math.floor(Math.random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, '0')}`,
+      nome: 'Dia da cidade',
+      tipo: 'feriado',
+      escopo: 'municipio',
+      cidade_ibge: 3509502,
+    }),
     'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
     'POST /api/chamados': () => ({ assunto: 'Ajuda', categoria: 'outro', mensagem: 'Preciso de ajuda' }),
     'PATCH /api/chamados/{id}': () => ({ status: 'em_andamento', prioridade: 'alta' }),

@@ -24,7 +24,8 @@ export type TipoLancamento = (typeof TIPO_LANCAMENTO)[number];
 export const LANCAMENTO_STATUS = ['previsto', 'pago', 'cancelado', 'estornado'] as const;
 export type LancamentoStatus = (typeof LANCAMENTO_STATUS)[number];
 
-export const ORIGEM_LANCAMENTO = ['manual', 'contrato', 'cache', 'pedido', 'importacao', 'estorno'] as const;
+// `regra`: an institution's fee written by the rules' application (docs/decisions.md#d25).
+export const ORIGEM_LANCAMENTO = ['manual', 'contrato', 'cache', 'pedido', 'importacao', 'estorno', 'regra'] as const;
 export type OrigemLancamento = (typeof ORIGEM_LANCAMENTO)[number];
 
 /**
@@ -39,6 +40,8 @@ export const CATEGORIAS_SISTEMA = {
   logistica: { nome: 'Logística', tipo: 'despesa' },
   equipamento: { nome: 'Equipamento', tipo: 'despesa' },
   captacao: { nome: 'Captação', tipo: 'despesa' },
+  // Institutions' fees written by the rules' application (docs/decisions.md#d25).
+  taxa_instituicao: { nome: 'Taxa de instituição', tipo: 'despesa' },
 } as const satisfies Record<string, { nome: string; tipo: TipoLancamento }>;
 export type CategoriaSistema = keyof typeof CATEGORIAS_SISTEMA;
 
@@ -147,12 +150,13 @@ export const lancamentos = sqliteTable(
 
 /**
  * The `chave_externa` prefixes the system writes itself: `pedido:<order id>` on an order's revenue
- * entry (services/payments/pagamentos.ts). A client's key may not start with one, in any case (400 on
+ * entry (services/payments/pagamentos.ts), `taxa:<event id>:<fee>` on an institution's fee
+ * (services/operations/regras-aplicar.ts). A client's key may not start with one, in any case (400 on
  * `POST /api/financeiro/lancamentos` and in the import): an administrator's entry holding an order's
  * key in advance would make that order's real payment fail on the unique key for ever. System keys
  * are built only by `systemKey`, so a new kind of key is added to this one list.
  */
-export const SYSTEM_KEY_PREFIXES = ['pedido:'] as const;
+export const SYSTEM_KEY_PREFIXES = ['pedido:', 'taxa:'] as const;
 export type SystemKeyPrefix = (typeof SYSTEM_KEY_PREFIXES)[number];
 
 export const systemKey = (prefix: SystemKeyPrefix, id: string) => `${prefix}${id}`;

@@ -18,3 +18,4 @@ export * from './contagens';
 export * from './whatsapp';
 export * from './lugares';
 export * from './disponibilidades';
+export * from './regras';

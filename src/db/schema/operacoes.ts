@@ -8,26 +8,33 @@ import { users } from './users';
 export const TRANSPORTES = ['proprio', 'van', 'carona', 'reembolso'] as const;
 
 /** The call sheet of an agenda event: one row per event, `versao` +1 per real change. */
-export const agendaLogistica = sqliteTable('agenda_logistica', {
-  agendaId: text('agenda_id')
-    .primaryKey()
-    .references(() => agenda.id, { onDelete: 'cascade' }),
-  horarioChegada: text('horario_chegada'),
-  pontoEncontro: text('ponto_encontro'),
-  enderecoEncontro: text('endereco_encontro'),
-  transporte: text('transporte', { enum: TRANSPORTES }),
-  horarioSaidaVan: text('horario_saida_van'),
-  estacionamento: text('estacionamento'),
-  traje: text('traje'),
-  retiradaEquipamento: text('retirada_equipamento'),
-  devolucaoEquipamento: text('devolucao_equipamento'),
-  contatoNome: text('contato_nome'),
-  contatoTelefone: text('contato_telefone'),
-  prazoCredenciamento: text('prazo_credenciamento'),
-  observacoes: text('observacoes'),
-  versao: integer('versao').notNull().default(1),
-  ...timestamps,
-});
+export const agendaLogistica = sqliteTable(
+  'agenda_logistica',
+  {
+    agendaId: text('agenda_id')
+      .primaryKey()
+      .references(() => agenda.id, { onDelete: 'cascade' }),
+    horarioChegada: text('horario_chegada'),
+    pontoEncontro: text('ponto_encontro'),
+    enderecoEncontro: text('endereco_encontro'),
+    transporte: text('transporte', { enum: TRANSPORTES }),
+    horarioSaidaVan: text('horario_saida_van'),
+    estacionamento: text('estacionamento'),
+    traje: text('traje'),
+    retiradaEquipamento: text('retirada_equipamento'),
+    devolucaoEquipamento: text('devolucao_equipamento'),
+    contatoNome: text('contato_nome'),
+    contatoTelefone: text('contato_telefone'),
+    prazoCredenciamento: text('prazo_credenciamento'),
+    /** When the credential list went to the institution (docs/decisions.md#d25): ends its reminder. */
+    credenciamentoEnviadoEm: text('credenciamento_enviado_em'),
+    observacoes: text('observacoes'),
+    versao: integer('versao').notNull().default(1),
+    ...timestamps,
+  },
+  // The credential reminder's job reads the sheets whose deadline is near (services/rules/credenciamento.ts).
+  (t) => [index('agenda_logistica_prazo_credenciamento_idx').on(t.prazoCredenciamento)],
+);
 
 export type AgendaLogisticaRow = typeof agendaLogistica.$inferSelect;
 
@@ -37,6 +44,8 @@ export const LEMBRETE_TIPOS = [
   'lembrete_d1',
   'confirmacao_pendente',
   'equipe_nao_confirmada',
+  // The credential list is due in 2 business days and not sent (docs/decisions.md#d25).
+  'credenciamento_pendente',
 ] as const;
 
 /**

@@ -10,3 +10,7 @@ export const get = foldedHandler(r.get, async (c, ctx) => {
 export const put = handler(r.put, async (c, ctx) =>
   c.json(await putLogistica(ctx, c.req.valid('param').id, c.req.valid('json')), 200),
 );
+
+export const patch = handler(r.patch, async (c, ctx) =>
+  c.json(await putLogistica(ctx, c.req.valid('param').id, c.req.valid('json')), 200),
+);

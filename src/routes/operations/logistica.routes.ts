@@ -30,3 +30,17 @@ export const put = authedRoute({
   request: { params: IdParam, body: jsonBody(LogisticaRequest) },
   responses: { 200: jsonResponse(LogisticaSchema, 'The call sheet'), 404: errors[404], 409: errors[409] },
 });
+
+/** The same partial change under the verb docs/decisions.md#d25 names for `credenciamento_enviado_em`. */
+export const patch = authedRoute({
+  method: 'patch',
+  path: '/{id}/logistica',
+  tags,
+  allow: allowAgenda('update'),
+  regional: true,
+  summary: "Change fields of an event's call sheet (as PUT: the fields sent)",
+  description:
+    'Exactly PUT /api/agenda/{id}/logistica: absent fields are kept, null clears one. The credential list sent: `{"credenciamento_enviado_em": "2026-12-01"}` ends its reminder (docs/guide/rules.md).',
+  request: { params: IdParam, body: jsonBody(LogisticaRequest) },
+  responses: { 200: jsonResponse(LogisticaSchema, 'The call sheet'), 404: errors[404], 409: errors[409] },
+});

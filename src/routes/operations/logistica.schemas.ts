@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { out } from '../openapi';
 import { TRANSPORTES } from '../../db/schema';
-import { hhmm, isoDate, optStr } from '../../lib/fields';
+import { hhmm, isoDate, isoDateOrInstant, optStr } from '../../lib/fields';
 
 const fields = {
   horario_chegada: hhmm().nullish(),
@@ -16,6 +16,10 @@ const fields = {
   contato_nome: optStr(120),
   contato_telefone: optStr(40),
   prazo_credenciamento: isoDate().nullish(),
+  credenciamento_enviado_em: isoDateOrInstant().nullish().openapi({
+    description:
+      'when the credential list went to the institution (docs/decisions.md#d25): ends its reminder; null reopens it',
+  }),
   observacoes: optStr(4000),
 };
 
@@ -40,6 +44,7 @@ export const LogisticaSchema = z
     contato_nome: s(),
     contato_telefone: s(),
     prazo_credenciamento: out.date().nullable(),
+    credenciamento_enviado_em: z.string().nullable().openapi({ description: 'a date or an instant, as sent' }),
     observacoes: s(),
     versao: z.number().int().min(1).openapi({ description: 'starts at 1; +1 per PUT that changes something' }),
     created_at: out.timestamp(),

@@ -17,8 +17,10 @@ export const putEquipe = authedRoute({
   allow: allowAgenda('update'),
   regional: true,
   summary: 'Set the team quota per function of an event (administrators; agenda_viewer its own events)',
+  description:
+    "A function above the cap of an institution's rule in force (docs/decisions.md#d25) is 409 EXCEEDS_INSTITUTION_LIMIT unless its item carries `forcar: true` (logged).",
   request: { params: IdParam, body: jsonBody(EquipeRequest) },
-  responses: { 200: jsonResponse(AgendaSchema, 'The event with its team'), ...base },
+  responses: { 200: jsonResponse(AgendaSchema, 'The event with its team'), ...base, 409: errors[409] },
 });
 
 export const invite = authedRoute({

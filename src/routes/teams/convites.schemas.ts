@@ -17,6 +17,10 @@ export const EquipeRequest = z
         .boolean()
         .default(false)
         .openapi({ description: 'applications wait as `solicitado` for an administrator' }),
+      forcar: z.boolean().optional().openapi({
+        description:
+          "above the cap of an institution's rule (docs/decisions.md#d25) on purpose: logged; without it such a quota is 409 EXCEEDS_INSTITUTION_LIMIT",
+      }),
     }),
   )
   .max(30)

@@ -40,6 +40,8 @@ export const NOTIFICATION_TIPOS = [
   // Season poll of availability (docs/decisions.md#d24): asked, and the reminder to the silent.
   'campanha_disponibilidade',
   'campanha_lembrete',
+  // Institution rules (docs/decisions.md#d25): the credential list is due soon and not sent yet.
+  'credenciamento_pendente',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

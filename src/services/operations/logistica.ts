@@ -31,6 +31,7 @@ export const LOGISTICA_FIELDS = {
   contato_nome: 'contatoNome',
   contato_telefone: 'contatoTelefone',
   prazo_credenciamento: 'prazoCredenciamento',
+  credenciamento_enviado_em: 'credenciamentoEnviadoEm',
   observacoes: 'observacoes',
 } as const satisfies Record<string, keyof AgendaLogisticaRow>;
 
@@ -54,6 +55,7 @@ export const toLogistica = (r: AgendaLogisticaRow) => ({
   contato_nome: r.contatoNome,
   contato_telefone: r.contatoTelefone,
   prazo_credenciamento: r.prazoCredenciamento,
+  credenciamento_enviado_em: r.credenciamentoEnviadoEm,
   observacoes: r.observacoes,
   versao: r.versao,
   created_at: r.createdAt,

@@ -516,6 +516,7 @@ describe('the scheduled dispatcher', () => {
       'fechar-chamados': expect.any(Number),
       'enviar-pesquisas': expect.any(Number),
       'lembrar-campanhas': { campanhas: expect.any(Number), lembretes: expect.any(Number) },
+      'lembrar-credenciamento': { lembretes: expect.any(Number) },
     });
   });
 

@@ -976,7 +976,7 @@ describe('lancamentos (finance entries, D18)', () => {
       ].join('\n'),
     );
     expect(res.body).toMatchObject({ status: 'com_erros', por_acao: { criar: 1, erro: 3 } });
-    const message = 'chave_externa: não pode começar com "pedido:": prefixo reservado ao sistema';
+    const message = 'chave_externa: não pode começar com "pedido:" nem "taxa:": prefixo reservado ao sistema';
     for (const linha of [2, 3, 4])
       expect(res.body.erros).toContainEqual({
         linha,

@@ -32,14 +32,24 @@ describe('finance builders', () => {
         .filter((r) => r.sistema)
         .map((r) => r.label)
         .sort(),
-    ).toEqual(['Cachê profissional', 'Captação', 'Contrato', 'Equipamento', 'Logística', 'Pacotes de fotos'].sort());
+    ).toEqual(
+      [
+        'Cachê profissional',
+        'Captação',
+        'Contrato',
+        'Equipamento',
+        'Logística',
+        'Pacotes de fotos',
+        'Taxa de instituição',
+      ].sort(),
+    );
   });
 
   it('ensureSystemCategories creates them once for a new region', async () => {
     const regiao = uniq('R').toUpperCase();
     await run([ensureSystemCategories(db, regiao), ensureSystemCategories(db, regiao)]);
     const rows = await db.select().from(categoriasFinanceiras).where(eq(categoriasFinanceiras.regiao, regiao));
-    expect(rows).toHaveLength(6);
+    expect(rows).toHaveLength(7);
   });
 
   it('entryInsert by system key, pagar once, estorno with exactly one mirror, all logged', async () => {

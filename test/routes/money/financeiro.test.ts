@@ -53,7 +53,7 @@ describe('finance categories', () => {
   it('lists the system categories, creates, renames, deletes a user one', async () => {
     const list = await api('GET', '/api/financeiro/categorias', { token: owner.token, regiao: 'MG' });
     expect(list.status).toBe(200);
-    expect(list.body.filter((c: any) => c.sistema).map((c: any) => c.nome)).toHaveLength(6);
+    expect(list.body.filter((c: any) => c.sistema).map((c: any) => c.nome)).toHaveLength(7);
     expect(list.headers.get('x-total-count')).toBe(String(list.body.length));
 
     const nome = uniq('Buffet');

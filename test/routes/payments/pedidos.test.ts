@@ -913,7 +913,9 @@ describe("system keys are reserved (issue 32, item 10): an administrator's entry
     for (const chave of [`pedido:${o.id}`, `PEDIDO:${o.id}`, `  Pedido:${o.id}`, 'pedido:qualquer-coisa']) {
       const res = await post(chave);
       expectError(res, 400, 'VALIDATION_FAILED');
-      expect(res.body.error).toBe('chave_externa: não pode começar com "pedido:": prefixo reservado ao sistema');
+      expect(res.body.error).toBe(
+        'chave_externa: não pode começar com "pedido:" nem "taxa:": prefixo reservado ao sistema',
+      );
     }
     // Keys that only look alike are the client's own.
     for (const chave of [uniq('pedido-'), uniq('NF pedido:'), uniq('pedidos:')])

@@ -1,0 +1,3 @@
+export * from './agenda-regras.router';
+export * from './feriados.router';
+export * from './regras.router';
