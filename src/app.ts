@@ -115,7 +115,8 @@ export function createApp() {
   app.use(emptyBodyIsNoBody);
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status, err.headers);
+    if (err instanceof ApiError)
+      return c.json({ ...errorBody(err.code, err.message), ...err.extra }, err.status, err.headers);
     const mapped = mapDbError(err);
     if (mapped) return c.json(errorBody(mapped.code, mapped.message), mapped.status);
     if (err instanceof HTTPException && err.status < 500) {

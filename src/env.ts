@@ -57,6 +57,8 @@ export interface Bindings {
   WHATSAPP_TEMPLATE_IDIOMA?: string;
   /** Travel minutes between two events in the same city when the matrix has no row (docs/decisions.md#d23). */
   DESLOCAMENTO_MESMA_CIDADE_MIN?: string;
+  /** Minutes an accepted professional needs between two events beyond the travel (docs/decisions.md#d11). */
+  MARGEM_DESLOCAMENTO_MIN?: string;
 }
 
 const csv = (s: string) =>
@@ -268,6 +270,7 @@ export const configSchema = z.object({
     .transform((s) => s || 'pt_BR')
     .refine((s) => /^[a-z]{2,3}(_[A-Z]{2})?$/.test(s), 'WHATSAPP_TEMPLATE_IDIOMA must be a language code like pt_BR'),
   DESLOCAMENTO_MESMA_CIDADE_MIN: z.coerce.number().int().min(0).max(600).default(40),
+  MARGEM_DESLOCAMENTO_MIN: z.coerce.number().int().min(0).max(600).default(30),
   /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */
   LOG_CHAIN_SECRET: z
     .string()

@@ -21,11 +21,14 @@ export const codeToStatus = {
   IN_USE: 409,
   QUOTA_FULL: 409,
   DOUBLE_BOOKED: 409,
+  // Travel between two accepted events (docs/decisions.md#d11, amended by D23); the body adds its fields.
+  TRAVEL_CONFLICT: 409,
   INVALID_STATE: 409,
   // Availability (docs/decisions.md#d24).
   HAS_ASSIGNMENT: 409,
   // A team quota above an institution's cap without `forcar` (docs/decisions.md#d25).
   EXCEEDS_INSTITUTION_LIMIT: 409,
+  PROFESSIONAL_UNAVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions.md#d20).
@@ -46,16 +49,19 @@ export class ApiError extends Error {
   /** Overrides the code's default status (ACCOUNT_PENDING is 401 at login, 403 elsewhere). */
   readonly status: ContentfulStatusCode;
   readonly headers?: Record<string, string>;
+  /** Fields the body carries besides `error` and `code` (TRAVEL_CONFLICT's conflict). */
+  readonly extra?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {},
+    opts: { status?: ContentfulStatusCode; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.code = code;
     this.status = opts.status ?? codeToStatus[code];
     this.headers = opts.headers;
+    this.extra = opts.extra;
   }
 }
 

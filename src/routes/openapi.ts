@@ -47,6 +47,23 @@ export const ValidationErrorSchema = ErrorSchema.extend({
     }),
 }).openapi('ValidationError');
 
+/** A refused acceptance (docs/decisions.md#d11): TRAVEL_CONFLICT names the conflict. */
+export const AcceptanceErrorSchema = ErrorSchema.extend({
+  conflito_com: z
+    .string()
+    .optional()
+    .openapi({ description: 'TRAVEL_CONFLICT: the id of the other accepted event (agenda)' }),
+  folga_min: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "TRAVEL_CONFLICT: minutes from the earlier event's end to the later one's start" }),
+  deslocamento_min: z.number().int().optional().openapi({
+    description:
+      "TRAVEL_CONFLICT: the travel minutes from the earlier event's place to the later one's (the margin MARGEM_DESLOCAMENTO_MIN comes on top)",
+  }),
+}).openapi('AcceptanceError');
+
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
 const errorContent = <S extends z.ZodType = typeof ErrorSchema>(description: string, schema?: S) => ({
@@ -64,6 +81,11 @@ export const errors = {
   403: errorContent('Authenticated but not allowed (FORBIDDEN, ACCOUNT_PENDING)'),
   404: errorContent("Not found, or outside the caller's region or permissions (NOT_FOUND)"),
   409: errorContent('Conflict (CONFLICT, IN_USE, QUOTA_FULL, DOUBLE_BOOKED, INVALID_STATE)'),
+  /** A path to `aceito` (docs/decisions.md#d11): the acceptance rule's codes, TRAVEL_CONFLICT with its fields. */
+  acceptance409: errorContent(
+    'Conflict (QUOTA_FULL, DOUBLE_BOOKED, TRAVEL_CONFLICT with conflito_com/folga_min/deslocamento_min, PROFESSIONAL_UNAVAILABLE, INVALID_STATE, CONFLICT)',
+    AcceptanceErrorSchema,
+  ),
   413: errorContent('Body over 64 KiB (PAYLOAD_TOO_LARGE)'),
   429: {
     ...errorContent('Too many failed attempts (RATE_LIMITED)'),

@@ -136,6 +136,15 @@ export function errorShapeProblem(body: unknown, status: number): string | undef
   if (typeof e.error !== 'string' || typeof e.code !== 'string') return 'error and code are not strings';
   const keys = Object.keys(e).sort().join(',');
   if (keys === 'code,error') return undefined;
+  // TRAVEL_CONFLICT names the conflict (docs/decisions.md#d11).
+  if (keys === 'code,conflito_com,deslocamento_min,error,folga_min')
+    return status === 409 &&
+      e.code === 'TRAVEL_CONFLICT' &&
+      typeof e.conflito_com === 'string' &&
+      Number.isInteger(e.folga_min) &&
+      Number.isInteger(e.deslocamento_min)
+      ? undefined
+      : `travel conflict fields on a ${status} ${e.code}`;
   if (keys !== 'campos,code,error') return `unexpected keys ${keys}`;
   if (status !== 400 || !['VALIDATION_FAILED', 'INVALID_ID'].includes(e.code)) return `campos on a ${status} ${e.code}`;
   const campos = e.campos;

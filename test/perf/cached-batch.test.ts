@@ -65,7 +65,7 @@ async function buildEveryShape() {
       for (const empresa of [undefined, id])
         fotListSelects({ db, regiao: 'SP' }, scope, { empresa_id: empresa, ...page });
       for (const f of [{}, { funcao_id: id, ate: '2027-02-01' }, { cidade: 'Recife', uf: 'pe', tipo_evento_id: id }])
-        vagasSelects({ db }, scope, { ...f, ...page });
+        vagasSelects({ db, config: getConfig(env) }, scope, { ...f, ...page });
     }
     agendaByIdSelects({ db, regiao: 'SP' }, scope, id);
     profissionalByIdSelects({ db, regiao: 'SP' }, scope, id);

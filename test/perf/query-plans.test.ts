@@ -12,8 +12,10 @@ import { pedidosList } from '../../src/services/payments/pedidos';
 import { profissionaisListSelects } from '../../src/services/professionals/profissionais';
 import { vagasSelects } from '../../src/services/teams/vagas';
 import { db } from '../helpers/factories';
+import { getConfig } from '../../src/env';
 import { UNKNOWN_ID as ID } from '../helpers/request';
 
+const config = getConfig(env);
 const viewer = { id: ID, role: 'agenda_viewer', empresaId: null } as never;
 const admin = { role: 'SUPERADMIN', empresaId: null } as const;
 const owner = { role: 'EVENT_OWNER', empresaId: ID } as const;
@@ -106,7 +108,8 @@ const hot: [string, () => { toSQL(): { sql: string; params: unknown[] } }, strin
 // GET /api/vagas (D17): the events of the profile's region from today on drive it, by agenda_regiao_data_idx.
 hot.push([
   'job listings of a professional',
-  () => bound(vagasSelects({ db }, { id: ID, role: 'profissional', empresaId: null } as never, { limit: 50 })[1]),
+  () =>
+    bound(vagasSelects({ db, config }, { id: ID, role: 'profissional', empresaId: null } as never, { limit: 50 })[1]),
   'agenda',
 ]);
 
@@ -120,12 +123,24 @@ const pro = { id: ID, role: 'profissional', empresaId: null } as never;
 const KEPT_ROW =
   /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia=\?\)$/;
 const planOf = async (q: { sql: string; params: readonly unknown[] }) => (await plan(bound(q))).details;
+/**
+ * The listing's total less the places hidden by the caller's `indisponivel` declarations (D24),
+ * counted from its declarations: its own rows, the open places of its functions in their days (each
+ * with its event, to apply the rule) and the rule's probe of its declarations. As many whatever the
+ * region's size; nothing when it declared nothing.
+ */
+const DECLARED = [
+  /^SEARCH disponibilidades USING INDEX disponibilidades_profissional_idx \(profissional_id=\?\)$/,
+  /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\? AND data_evento<\?\)$/,
+  /^SEARCH av_e USING INDEX sqlite_autoindex_agenda_1 \(id=\?\)$/,
+  /^SEARCH av_d USING INDEX disponibilidades_profissional_idx \(profissional_id=\? AND data_inicio<\?\)$/,
+];
 const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
   [
     // The open places of the caller's functions, from the counts kept per function and day (contagens),
     // less those of the events it is invited to: from its own invitations, each place by its primary key.
     'job listings of a professional',
-    () => planOf(vagasSelects({ db }, pro, { limit: 50 })[0]),
+    () => planOf(vagasSelects({ db, config }, pro, { limit: 50 })[0]),
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
       /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia>\?\)$/,
@@ -135,13 +150,14 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
     [
       /^SEARCH contagens USING INDEX sqlite_autoindex_contagens_1 \(tabela=\? AND regiao=\? AND dono=\? AND dia>\?\)$/,
       /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+      ...DECLARED,
     ],
   ],
   [
     // Filtered by the event's type: one index range per function (agenda_equipe_vagas_idx), and each
     // open place's event by its primary key to test the filter (what a filtered total costs).
     'job listings of a professional of one event type',
-    () => planOf(vagasSelects({ db }, pro, { tipo_evento_id: ID, limit: 50 })[0]),
+    () => planOf(vagasSelects({ db, config }, pro, { tipo_evento_id: ID, limit: 50 })[0]),
     [
       /^SEARCH profissional_funcoes USING COVERING INDEX \w+ \(profissional_id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
@@ -152,25 +168,32 @@ const totals: [string, () => Promise<string[]>, RegExp[], RegExp[]][] = [
       /^SEARCH agenda_equipe USING INDEX agenda_equipe_vagas_idx \(regiao=\? AND funcao_id=\? AND data_evento>\?\)$/,
       /^SEARCH agenda USING INDEX sqlite_autoindex_agenda_1 \(id=\?\)$/,
       /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+      ...DECLARED,
     ],
   ],
   [
     // Filtered by city or state: the team rows' kept copies of their event's record's (drizzle/0040)
     // lead to the matching open places only, with no event or record to read for the filter.
     'job listings of a professional in one city',
-    () => planOf(vagasSelects({ db }, pro, { cidade: 'Campinas', limit: 50 })[0]),
+    () => planOf(vagasSelects({ db, config }, pro, { cidade: 'Campinas', limit: 50 })[0]),
     [
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\? AND data_evento>\?\)$/,
     ],
-    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
+    [
+      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+      ...DECLARED,
+    ],
   ],
   [
     'job listings of a professional in one state',
-    () => planOf(vagasSelects({ db }, pro, { uf: 'SP', limit: 50 })[0]),
+    () => planOf(vagasSelects({ db, config }, pro, { uf: 'SP', limit: 50 })[0]),
     [
       /^SEARCH agenda_equipe USING COVERING INDEX agenda_equipe_vagas_uf_idx \(regiao=\? AND funcao_id=\? AND uf=\? AND data_evento>\?\)$/,
     ],
-    [/^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/],
+    [
+      /^SEARCH agenda_equipe USING INDEX sqlite_autoindex_agenda_equipe_1 \(agenda_id=\? AND funcao_id=\?\)$/,
+      ...DECLARED,
+    ],
   ],
   [
     // Unfiltered, one row kept by triggers (drizzle/0022): the same for an administrator's region.
@@ -337,7 +360,7 @@ describe("the agenda of a caller who sees a few of the region's events", () => {
 describe('the job listings of a city', () => {
   it.each([{}, { funcao_id: ID }])('page and total start from agenda_equipe_vagas_cidade_idx (%o)', async (more) => {
     await expectStartsFrom(
-      vagasSelects({ db }, pro, { cidade: 'Campinas', ...more, limit: 50 }),
+      vagasSelects({ db, config }, pro, { cidade: 'Campinas', ...more, limit: 50 }),
       /^SEARCH agenda_equipe USING (COVERING )?INDEX agenda_equipe_vagas_cidade_idx \(regiao=\? AND funcao_id=\? AND cidade=\?/,
       /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$/,
     );
@@ -355,7 +378,7 @@ describe('the job listings of one function', () => {
     ],
   ])('the page starts from its places (%o)', async (more, index) => {
     await expectStartsFrom(
-      [vagasSelects({ db }, pro, { funcao_id: ID, ...more, limit: 50 })[1]],
+      [vagasSelects({ db, config }, pro, { funcao_id: ID, ...more, limit: 50 })[1]],
       new RegExp(`^SEARCH agenda_equipe USING (COVERING )?INDEX ${index}`),
       /agenda_regiao_data_idx|^SCAN (agenda|agenda_equipe)$|USE TEMP B-TREE FOR ORDER BY/,
     );

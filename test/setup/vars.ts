@@ -52,6 +52,8 @@ export const TEST_VARS = {
   EDGE_CACHE_TTL_SECONDS: '0',
   // Places (docs/decisions.md#d23): the same-city travel minutes.
   DESLOCAMENTO_MESMA_CIDADE_MIN: '40',
+  // The margin beyond the travel between two accepted events (docs/decisions.md#d11).
+  MARGEM_DESLOCAMENTO_MIN: '30',
 } as const;
 
 /** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */

@@ -95,6 +95,9 @@ export const convites = sqliteTable(
     origem: text('origem', { enum: CONVITE_ORIGEM }).notNull().default('convite'),
     // Set by the waiting-list promotion that made it `aceito`: the batch finds its own promotion by it.
     promocaoId: text('promocao_id'),
+    // An administrator invited over the professional's declared unavailability (`forcar`, D24): its
+    // acceptance is not refused for it (services/teams/acceptance.ts availableFor).
+    forcado: integer('forcado', { mode: 'boolean' }).notNull().default(false),
     // Kept by triggers (drizzle/0042), never written by the application: the event's date, so that the
     // double-booking rule reads a professional's accepted events of three days from
     // convites_profissional_status_idx, not its every accepted event (services/teams/time-window.ts).

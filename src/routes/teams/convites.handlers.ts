@@ -32,7 +32,7 @@ export const listMine = foldedHandler(r.listMine, async (c, ctx) => {
 // The professional answers its own invitation; an administrator decides an application. The
 // caller's check, the write, its notifications and the answer are one batch (a folded write).
 export const answer = foldedHandler(r.answer, async (c, ctx) =>
-  c.json(await respond(ctx, c.req.valid('param').id, c.req.valid('json').status), 200),
+  c.json(await respond(ctx, c.req.valid('param').id, c.req.valid('json')), 200),
 );
 
 export const cancel = handler(r.cancel, async (c, ctx) => {

@@ -30,7 +30,8 @@ export const invite = authedRoute({
   allow: allowAgenda('update'),
   regional: true,
   summary: 'Invite a professional who holds the function (notifies them)',
-  description: '400 when the professional does not hold the function; 409 CONFLICT when already invited to this event.',
+  description:
+    "400 when the professional does not hold the function; 409 CONFLICT when already invited to this event; 409 PROFESSIONAL_UNAVAILABLE when the professional declared itself unavailable during the event's window (docs/decisions.md#d24), unless an administrator sends `forcar: true` (logged; an agenda_viewer sending it: 403).",
   request: { params: IdParam, body: jsonBody(InviteRequest) },
   responses: { 201: jsonResponse(ConviteSchema, 'Invited'), 409: errors[409], ...base },
 });
@@ -68,9 +69,9 @@ export const answer = authedRoute({
   summary:
     'Accept or decline an invitation (the invited professional); approve or refuse an application (administrators)',
   description:
-    "A professional answers its own invitation: `aceito` from `pendente` (or again after declining an invitation), `recusado` from `pendente`, `aceito`, `solicitado` or `espera`; accepting a `solicitado`/`espera` application is 409 INVALID_STATE. An administrator of the event's region (x-regiao) decides an application in `solicitado` (anything else: 409 INVALID_STATE). Accepting is refused with 409 QUOTA_FULL when the function's quota is filled and 409 DOUBLE_BOOKED when the professional is accepted on another event whose time window overlaps; it is one guarded statement, so the quota holds under concurrency. A decline frees the place: the oldest waiting-list (`espera`) professional who is not double-booked is accepted in the same batch and notified.",
+    "A professional answers its own invitation: `aceito` from `pendente` (or again after declining an invitation), `recusado` from `pendente`, `aceito`, `solicitado` or `espera`; accepting a `solicitado`/`espera` application is 409 INVALID_STATE. An administrator of the event's region (x-regiao) decides an application in `solicitado` (anything else: 409 INVALID_STATE). Accepting is refused with 409 PROFESSIONAL_UNAVAILABLE when the professional declared itself unavailable during the event's window (unless an administrator invited it with `forcar`), 409 DOUBLE_BOOKED when it is accepted on another event whose time window overlaps, 409 TRAVEL_CONFLICT (`conflito_com`, `folga_min`, `deslocamento_min`) when another accepted event of the day before, the same day or the day after leaves less than the travel between the two places plus MARGEM_DESLOCAMENTO_MIN (an unknown city: no travel rule), and 409 QUOTA_FULL when the function's quota is filled; it is one guarded statement, so the rules hold under concurrency. An administrator's approval with `forcar: true` passes a travel conflict and a declared unavailability (never an overlap or a full quota) and its log entry says what it passed; `forcar` from a professional is 403. A decline frees the place: the oldest waiting-list (`espera`) professional who could take it (not double-booked, no travel conflict, not unavailable) is accepted in the same batch and notified.",
   request: { params: IdParam, body: jsonBody(AnswerRequest) },
-  responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors[409], ...base },
+  responses: { 200: jsonResponse(ConviteSchema, 'Answered'), 409: errors.acceptance409, ...base },
 });
 
 export const cancel = authedRoute({
@@ -81,7 +82,7 @@ export const cancel = authedRoute({
   regional: true,
   summary: 'Cancel an invitation (administrators); frees the place and notifies the professional',
   description:
-    'The oldest waiting-list (`espera`) professional of that function who is not double-booked is accepted in the same batch and notified.',
+    'The oldest waiting-list (`espera`) professional of that function who could take the place (not double-booked, no travel conflict, not declared unavailable) is accepted in the same batch and notified.',
   request: { params: IdParam },
   responses: { 204: { description: 'Cancelled' }, ...base },
 });

@@ -30,12 +30,29 @@ export const EquipeRequest = z
   })
   .openapi('EquipeRequest', { description: 'The whole team quota of the event: replaces the previous one' });
 
-export const InviteRequest = z.object({ profissional_id: uuid(), funcao_id: uuid() }).openapi('ConviteRequest');
+export const InviteRequest = z
+  .object({
+    profissional_id: uuid(),
+    funcao_id: uuid(),
+    forcar: z.boolean().optional().openapi({
+      description:
+        "Administrators only (403 otherwise): invite although the professional declared itself unavailable during the event's window (docs/decisions.md#d24); logged, and its acceptance is not refused for that declaration",
+    }),
+  })
+  .openapi('ConviteRequest');
 
-export const AnswerRequest = z.object({ status: z.enum(['aceito', 'recusado']) }).openapi('ConviteAnswer', {
-  description:
-    'The invited professional answers its invitation; an administrator of the region decides an application in `solicitado`',
-});
+export const AnswerRequest = z
+  .object({
+    status: z.enum(['aceito', 'recusado']),
+    forcar: z.boolean().optional().openapi({
+      description:
+        "An administrator's approval only (a professional sending `true`: 403): approve although the professional has a travel conflict (TRAVEL_CONFLICT) or declared itself unavailable (PROFESSIONAL_UNAVAILABLE); never over an overlap (DOUBLE_BOOKED) or a full quota. Logged with what it passed",
+    }),
+  })
+  .openapi('ConviteAnswer', {
+    description:
+      'The invited professional answers its invitation; an administrator of the region decides an application in `solicitado`',
+  });
 
 export const ConviteSchema = z
   .object({

@@ -42,6 +42,20 @@ export const VagaSchema = z
     conflito_horario: z.boolean().openapi({
       description: "true when the caller is already accepted on another event whose time window overlaps this one's",
     }),
+    conflito_deslocamento: z
+      .object({
+        conflito_com: out.id().openapi({ description: 'the other accepted event (agenda id)' }),
+        folga_min: z
+          .number()
+          .int()
+          .openapi({ description: "minutes from the earlier event's end to the later one's start" }),
+        deslocamento_min: z.number().int().openapi({ description: 'travel minutes between the two places' }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'The travel conflict accepting this place would meet (409 TRAVEL_CONFLICT, docs/decisions.md#d11): another accepted event of the day before, the same day or the day after leaves less than the travel plus MARGEM_DESLOCAMENTO_MIN between the two; null: none (or a city unknown). Its presence is the boolean of the decision.',
+      }),
   })
   .openapi('Vaga');
 

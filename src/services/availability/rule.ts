@@ -77,6 +77,23 @@ export const unavailableForEvent = (profissionalId: SQL, alias: string) =>
   unavailableDuring(profissionalId, eventWindowOf(alias));
 
 /**
+ * P is unavailable during the window of the event whose id is `agendaId` (SQL: a column of the outer
+ * row, or a value): the acceptance's guard and an invitation's or application's insert, which do not
+ * join the event (docs/decisions.md#d24, "Effects").
+ */
+export function unavailableForAgenda(profissionalId: SQL, agendaId: SQL) {
+  // The same predicate as unavailableDuring, its formula in a derived table: there its depth does not
+  // add to the enclosing expressions' (D1 counts every enclosing expression of a subquery against its
+  // limit of 100, and the acceptance nests this inside its guard and the promotion's choice).
+  const w = eventWindowOf('av_e');
+  return sql`exists (select 1 from (select ${declMeets(declCols('av_d'), w)} as meets
+      from ${agenda} av_e join ${disponibilidades} av_d
+      where av_e.id = ${agendaId} and av_d.profissional_id = ${profissionalId} and av_d.tipo = 'indisponivel'
+        and av_d.data_inicio <= date(av_e.data_evento, '+1 day') and av_d.data_fim >= av_e.data_evento) av
+    where av.meets)`;
+}
+
+/**
  * P's accepted invitations (`convites` joined to their `agenda` event) whose event window meets
  * declaration `d`: the mirror of the rule, a new `indisponivel` over them is 409 HAS_ASSIGNMENT.
  * An event of the day before the range can reach into its first day. A condition on the two tables

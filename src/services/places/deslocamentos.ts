@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { cidades, deslocamentos } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { logStatement } from '../core/activity-log';
@@ -77,6 +77,59 @@ export function travelMinutes(
   if (listed) return { minutos: listed.minutos, distancia_km, fonte: 'matriz' };
   if (from.codigo_ibge === to.codigo_ibge) return { minutos: mesmaCidade, distancia_km, fonte: 'mesma_cidade' };
   return { minutos: estimatedMinutes(distancia_km), distancia_km, fonte: 'estimado' };
+}
+
+/**
+ * One side of a trip in SQL: an event's city code, its venue's coordinates (null when unknown) and
+ * its city's coordinates (the caller joins `cidades`: a subquery here would nest the formula one
+ * level deeper, and D1 limits the expression depth of a statement to 100, counting every enclosing
+ * expression of a subquery).
+ */
+export interface PlaceSql {
+  cidade: SQL;
+  latitude: SQL;
+  longitude: SQL;
+  cidadeLatitude: SQL;
+  cidadeLongitude: SQL;
+}
+
+/** The place of the agenda row under `alias`, its city joined as `cityAlias`. */
+export const placeCols = (alias: string, cityAlias: string): PlaceSql => ({
+  cidade: sql.raw(`${alias}.cidade_ibge`),
+  latitude: sql.raw(`${alias}.latitude`),
+  longitude: sql.raw(`${alias}.longitude`),
+  cidadeLatitude: sql.raw(`${cityAlias}.latitude`),
+  cidadeLongitude: sql.raw(`${cityAlias}.longitude`),
+});
+
+/** Great-circle km between two points in degrees, in SQL (D1 has SQLite's math functions). */
+function greatCircleKmSql(a: { lat: SQL; lon: SQL }, b: { lat: SQL; lon: SQL }) {
+  const half = (x: SQL, y: SQL) => sql`sin(radians(${y} - ${x}) / 2)`;
+  const h = sql`(${half(a.lat, b.lat)} * ${half(a.lat, b.lat)}
+    + cos(radians(${a.lat})) * cos(radians(${b.lat})) * ${half(a.lon, b.lon)} * ${half(a.lon, b.lon)})`;
+  return sql`(2 * ${sql.raw(String(EARTH_KM))} * asin(min(1, sqrt(${h}))))`;
+}
+
+/**
+ * travelMinutes in SQL, for the rules decided inside a statement (the acceptance's guard,
+ * services/teams/time-window.ts): the same four steps, the minutes from `origem` to `destino` in
+ * `regiao`'s matrix, or null when a city is unknown (no travel rule). The estimate rounds the distance
+ * to 0.1 km first, as travelMinutes does, so both give the same minutes (test/routes/teams/
+ * conflitos.test.ts compares them).
+ */
+export function travelMinutesSql(origem: PlaceSql, destino: PlaceSql, o: { regiao: SQL; mesmaCidade: SQL }) {
+  const row = (from: SQL, to: SQL) =>
+    sql`(select m.minutos from ${deslocamentos} m where m.regiao = ${o.regiao} and m.origem_ibge = ${from} and m.destino_ibge = ${to})`;
+  const venues = sql`(${origem.latitude} is not null and ${destino.latitude} is not null)`;
+  const point = (p: PlaceSql) => ({
+    lat: sql`iif(${venues}, ${p.latitude}, ${p.cidadeLatitude})`,
+    lon: sql`iif(${venues}, ${p.longitude}, ${p.cidadeLongitude})`,
+  });
+  const km = greatCircleKmSql(point(origem), point(destino));
+  const estimate = sql`cast(ceil(round(${km}, 1) * ${sql.raw(String(ROAD_FACTOR))} * 60 / ${sql.raw(String(SPEED_KMH))} / 5) * 5 as integer)`;
+  return sql`(case when ${origem.cidade} is null or ${destino.cidade} is null then null
+    else coalesce(${row(origem.cidade, destino.cidade)}, ${row(destino.cidade, origem.cidade)},
+      iif(${origem.cidade} = ${destino.cidade}, ${o.mesmaCidade}, ${estimate})) end)`;
 }
 
 // The matrix routes.

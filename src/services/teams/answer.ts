@@ -20,6 +20,7 @@ import { notifiedPush, notifyFromRow, type Push } from '../core/notifications';
 import type { WriteCtx } from '../core/context';
 import { logRowWrite, WRITE_PARAMS, writerOf, writeValues } from '../core/activity-log';
 import { acceptStatements, refusal, refusalReason, releaseStatements } from './acceptance';
+import { travelRuleOf, type TravelRule } from './time-window';
 import {
   conviteNotFound,
   conviteRegiao,
@@ -32,11 +33,18 @@ import {
 
 type Answer = 'aceito' | 'recusado';
 
-/** One answer: the invitation, the status asked and this request's instant. */
+/** What the caller asks: the status and, for an administrator's approval, `forcar` (docs/decisions.md#d11). */
+export interface AnswerInput {
+  status: Answer;
+  forcar?: boolean;
+}
+
+/** One answer: the invitation, the status asked, this request's instant and the travel rule's values. */
 interface AnswerOf {
   id: string;
   status: Answer;
   now: string;
+  config: Pick<WriteCtx['config'], 'DESLOCAMENTO_MESMA_CIDADE_MIN' | 'MARGEM_DESLOCAMENTO_MIN'>;
 }
 
 /**
@@ -76,16 +84,21 @@ const dadosOf = (status: Answer) =>
  * the same batch read it; only a refusal by the acceptance rule (quota, time window) costs a second
  * round trip (refusalReason).
  */
-export async function respond(ctx: Pick<WriteCtx, 'db' | 'write' | 'regiao' | 'push'>, id: string, status: Answer) {
-  const { db, write, regiao, push } = ctx;
-  const answer = { id, status, now: new Date().toISOString() };
+export async function respond(
+  ctx: Pick<WriteCtx, 'db' | 'write' | 'regiao' | 'push' | 'config'>,
+  id: string,
+  input: AnswerInput,
+) {
+  const { db, write, regiao, push, config } = ctx;
+  const { status, forcar = false } = input;
+  const answer = { id, status, now: new Date().toISOString(), config };
   // The plan of the batch that answered (a token whose role changed is built again for the stored user).
   let plan!: AnswerPlan;
   const results = await write(
     (author) => {
-      plan = isAdmin(author.scope.role)
-        ? decidePlan(db, author, { ...answer, regiao })
-        : professionalPlan(db, author, answer);
+      if (isAdmin(author.scope.role)) plan = decidePlan(db, author, { ...answer, regiao, forcar });
+      else if (forcar) throw new ApiError('FORBIDDEN', 'forcar: só um administrador pode forçar uma aceitação');
+      else plan = professionalPlan(db, author, answer);
       return plan.statements;
     },
     (results) => (results as Results<AnswerStatements>).update.changes > 0,
@@ -106,7 +119,7 @@ function viewOf(results: { view: ConviteView[] }) {
  * request. Every value of the request is a placeholder: the author check's and the log entries'
  * (WRITE_PARAMS), the invitation, the time, the caller (`usuario`) and the answer's new ids.
  */
-const ANSWER_PARAMS = [...WRITE_PARAMS, 'id', 'now', 'usuario', 'fee_id'] as const;
+const ANSWER_PARAMS = [...WRITE_PARAMS, 'id', 'now', 'usuario', 'fee_id', 'mesma_cidade', 'margem'] as const;
 type AnswerShape = { author: GuardShape };
 
 /**
@@ -136,6 +149,7 @@ function answerParts(
   return {
     log,
     now,
+    rule: { mesmaCidade: sql`${p.mesma_cidade}`, margem: sql`${p.margem}` } satisfies TravelRule,
     mine: and(eq(convites.id, p.id), ownConvites(p.usuario), guard)!,
     notes: returned(notifications, notes.insert),
     view: rows(selectConvites(db).where(and(eq(convites.id, p.id), eq(profissionais.usuarioId, p.usuario)))),
@@ -158,6 +172,7 @@ export const acceptBatch = cachedBatch({
       acao: 'convites.accept',
       conviteId: p.id,
       feeId: p.fee_id,
+      rule: a.rule,
     });
     return { ...runEach(accept.writes), notes: a.notes, view: a.view };
   },
@@ -189,6 +204,7 @@ export const declineBatch = cachedBatch({
       now: a.now,
       promocaoId: p.promocao_id,
       feeId: p.fee_id,
+      rule: a.rule,
     });
     return {
       log: run(
@@ -223,9 +239,16 @@ export const declineBatch = cachedBatch({
  * Answering the status it already has changes nothing (the invitation is answered as it is). A
  * decline frees its place: the waiting list is promoted in the same batch (releaseStatements).
  */
-function professionalPlan(db: Db, author: Author, { id, status, now }: AnswerOf): AnswerPlan {
+function professionalPlan(db: Db, author: Author, { id, status, now, config }: AnswerOf): AnswerPlan {
   const shape = { author: author.cached.shape };
-  const values = { id, now, usuario: author.scope.id, fee_id: crypto.randomUUID() };
+  const values = {
+    id,
+    now,
+    usuario: author.scope.id,
+    fee_id: crypto.randomUUID(),
+    mesma_cidade: config.DESLOCAMENTO_MESMA_CIDADE_MIN,
+    margem: config.MARGEM_DESLOCAMENTO_MIN,
+  };
   if (status === 'aceito')
     return answerPlan(acceptBatch.bind(db, shape, writeValues(author, values)), async (results, db, push) => {
       const view = viewOf(results);
@@ -243,7 +266,7 @@ function professionalPlan(db: Db, author: Author, { id, status, now }: AnswerOf)
       if (state === 'recusado' && origem === 'candidatura')
         throw new ApiError('INVALID_STATE', 'uma candidatura recusada não pode ser aceita: candidate-se a outra vaga');
       throw (
-        refusal(await refusalReason(db, id)) ??
+        refusal(await refusalReason(db, id, travelRuleOf(config))) ??
         new ApiError('CONFLICT', 'o convite mudou enquanto isso: leia-o de novo')
       );
     });
@@ -263,10 +286,13 @@ function professionalPlan(db: Db, author: Author, { id, status, now }: AnswerOf)
 /**
  * An administrator of the event's region decides an application waiting for approval
  * (`solicitado`): `aceito` through the same guarded rule as every acceptance, or `recusado`.
- * Any other state is 409 INVALID_STATE. The professional is told.
+ * Any other state is 409 INVALID_STATE. The professional is told. `forcar` approves over a travel
+ * conflict or a declared unavailability (never an overlap or a full quota); the entry says so and
+ * what it passed.
  */
-function decidePlan(db: Db, author: Author, answer: AnswerOf & { regiao: string }): AnswerPlan {
-  const { id, status, now, regiao } = answer;
+function decidePlan(db: Db, author: Author, answer: AnswerOf & { regiao: string; forcar: boolean }): AnswerPlan {
+  const { id, status, now, regiao, forcar } = answer;
+  const rule = travelRuleOf(answer.config);
   const inRegion = and(eq(convites.id, id), sql`${conviteRegiao} = ${regiao}`, author.guard)!;
   const aprovada = status === 'aceito';
   const notes = notifyFromRow(
@@ -289,6 +315,8 @@ function decidePlan(db: Db, author: Author, answer: AnswerOf & { regiao: string 
           now,
           acao: 'convites.approve',
           conviteId: id,
+          rule,
+          forcar,
         }).writes,
       )
     : {
@@ -323,7 +351,7 @@ function decidePlan(db: Db, author: Author, answer: AnswerOf & { regiao: string 
         `só uma candidatura em "solicitado" é decidida pelo administrador (está "${view.c.status}")`,
       );
     throw (
-      (aprovada ? refusal(await refusalReason(db, id)) : undefined) ??
+      (aprovada ? refusal(await refusalReason(db, id, rule), forcar) : undefined) ??
       new ApiError('INVALID_STATE', 'a candidatura mudou enquanto isso: leia-a de novo')
     );
   });

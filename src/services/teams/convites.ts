@@ -1,7 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { agenda, agendaLogistica, convites, funcoes, profissionais, type NotificationRow } from '../../db/schema';
+import { insertWhere } from '../../db/guarded';
 import { writeThenRead } from '../../db/write-read';
 import { ApiError } from '../../lib/errors';
+import { isAdmin } from '../../lib/permissions';
+import { unavailableForAgenda } from '../availability/rule';
 import { feeOnCancel } from '../money/financeiro';
 import { listedProfile } from '../professionals/profissionais';
 import { prepareNotifications, type NewNotification } from '../core/notifications';
@@ -9,6 +12,7 @@ import type { Ctx } from '../core/context';
 import { prepareWhatsapp, quandoSql } from '../core/whatsapp';
 import { created, loggedDelete, logRowWrite, logStatement } from '../core/activity-log';
 import { releaseStatements } from './acceptance';
+import { travelRuleOf } from './time-window';
 import {
   conviteNotFound,
   conviteRegiao,
@@ -27,9 +31,21 @@ import {
  * (team-quota.ts), the job listings and applications (vagas.ts).
  */
 
-/** An administrator (or the event's agenda_viewer creator) invites a professional of the region for a function it holds. */
-export async function invite(ctx: Ctx, id: string, body: { profissional_id: string; funcao_id: string }) {
+/**
+ * An administrator (or the event's agenda_viewer creator) invites a professional of the region for a
+ * function it holds. Not onto a window the professional declared unavailable (409
+ * PROFESSIONAL_UNAVAILABLE, decided by the insert itself), unless an administrator sends `forcar`:
+ * the invitation is then marked `forcado` (its acceptance passes the declaration) and logged so.
+ */
+export async function invite(
+  ctx: Ctx,
+  id: string,
+  body: { profissional_id: string; funcao_id: string; forcar?: boolean },
+) {
   const { db, log, user, regiao, push } = ctx;
+  const forcar = body.forcar === true;
+  if (forcar && !isAdmin(user.role))
+    throw new ApiError('FORBIDDEN', 'forcar: só um administrador pode convidar sobre uma indisponibilidade');
   const [[event], [prof]] = await db.batch([
     managedEvent(ctx, user, id),
     db
@@ -53,7 +69,9 @@ export async function invite(ctx: Ctx, id: string, body: { profissional_id: stri
         },
       ]
     : [];
-  const { insert, push: messages } = prepareNotifications(db, notes);
+  // Everything the invitation produces is written only if its guarded insert was.
+  const invited = sql`exists (select 1 from ${convites} where ${convites.id} = ${conviteId})`;
+  const { insert, push: messages } = prepareNotifications(db, notes, { when: invited });
   // The WhatsApp invitation with its quick replies (docs/decisions.md#d30), if the professional opted in.
   const wa = prepareWhatsapp(
     db,
@@ -67,26 +85,50 @@ export async function invite(ctx: Ctx, id: string, body: { profissional_id: stri
       dados: sql`(select json_object('nome', p.nome, 'quando', ${quandoSql()}, 'funcao', ${funcoes.label})
         from ${agenda}, ${profissionais} p, ${funcoes}
         where ${agenda.id} = ${id} and p.id = ${prof.id} and ${funcoes.id} = ${body.funcao_id})`,
+      when: invited,
     },
     new Date(),
   );
-  const row = { id: conviteId, agendaId: id, profissionalId: prof.id, funcaoId: body.funcao_id, convidadoPor: user.id };
+  const row = {
+    id: conviteId,
+    agendaId: id,
+    profissionalId: prof.id,
+    funcaoId: body.funcao_id,
+    convidadoPor: user.id,
+    ...(forcar ? { forcado: true } : {}),
+  };
   const [view] = await writeThenRead(
     db,
     [
-      db.insert(convites).values(row),
+      insertWhere(db, convites, row, forcar ? sql`1` : sql`not ${unavailableForAgenda(sql`${prof.id}`, sql`${id}`)}`),
       logStatement(db, log, {
         acao: 'convites.create',
         entidade: 'convites',
         entidadeId: conviteId,
         regiao,
-        dados: created(convites, row),
+        dados: {
+          ...created(convites, row),
+          // What the administrator forced: whether the professional had declared itself unavailable then.
+          ...(forcar
+            ? {
+                indisponivel: {
+                  depois: sql`json(iif(${unavailableForAgenda(sql`${prof.id}`, sql`${id}`)}, 'true', 'false'))`,
+                },
+              }
+            : {}),
+        },
+        when: invited,
       }),
       ...insert,
       ...(wa ? [wa.insert] : []),
     ],
     [selectConvites(db).where(eq(convites.id, conviteId))],
   );
+  if (!view[0])
+    throw new ApiError(
+      'PROFESSIONAL_UNAVAILABLE',
+      'o profissional declarou-se indisponível no horário deste evento (um administrador pode convidar com "forcar": true)',
+    );
   push(messages);
   if (wa) ctx.whatsapp([wa.id]);
   return oneConvite(view);
@@ -107,7 +149,7 @@ const targetSelect = ({ db, regiao }: Pick<Ctx, 'db' | 'regiao'>, id: string) =>
     .where(and(eq(convites.id, id), eq(agenda.regiao, regiao)));
 
 /** An administrator withdraws an invitation; the professional is told, and the waiting list promoted. */
-export async function cancel(ctx: Pick<Ctx, 'db' | 'log' | 'regiao' | 'push'>, id: string) {
+export async function cancel(ctx: Pick<Ctx, 'db' | 'log' | 'regiao' | 'push' | 'config'>, id: string) {
   const { db, log, regiao, push } = ctx;
   const [current] = await targetSelect(ctx, id);
   if (!current) throw conviteNotFound();
@@ -134,6 +176,7 @@ export async function cancel(ctx: Pick<Ctx, 'db' | 'log' | 'regiao' | 'push'>, i
     agendaId: current.agendaId,
     funcaoId: current.funcaoId,
     now: new Date().toISOString(),
+    rule: travelRuleOf(ctx.config),
   });
   // Its fee, if still previsto, is cancelled before the invitation goes (docs/decisions.md#d18-finance).
   const fee = feeOnCancel({ db, log }, id);

@@ -8,6 +8,7 @@ import {
   cadastroFot,
   contagens,
   convites,
+  disponibilidades,
   funcoes,
   precos,
   profissionais,
@@ -23,11 +24,12 @@ import { saoPauloDate } from '../../lib/dates';
 import { ApiError, mapDbError } from '../../lib/errors';
 import { fromCentavos } from '../../lib/money';
 import { isPaged, pageBounds, type Page } from '../../lib/pagination';
-import { acceptStatements, quotaOpenFor, refusal, type Reason } from './acceptance';
+import { acceptStatements, quotaOpenFor, refusal, type Reason, type TravelConflict } from './acceptance';
 import { holdsFuncao, selectConvites, toConviteResponse, type ConviteView } from './convite-read';
 import { prepareNotifications, type NewNotification } from '../core/notifications';
 import { listedProfile } from '../professionals/profissionais';
-import { acceptedOverlap } from './time-window';
+import { unavailableForAgenda, unavailableForEvent } from '../availability/rule';
+import { acceptedOverlap, travelConflictOf, travelRuleOf, type TravelRule } from './time-window';
 import { logRowWrite } from '../core/activity-log';
 import type { Ctx } from '../core/context';
 
@@ -47,7 +49,18 @@ const noProfile = () => new ApiError('NOT_FOUND', 'perfil profissional não enco
 // The listing's reads, cached per isolate and shape (db/scoped-select.ts): the shape is which filters
 // are set; the caller, the dates, the filters' values and the page bind as placeholders. Built per
 // request, the three selects and their SQL took about 430 µs (Node), plus compiling their row mappers.
-const VAGAS_PARAMS = ['desde', 'ate', 'funcao', 'tipo', 'cidade', 'uf', 'limit', 'offset'] as const;
+const VAGAS_PARAMS = [
+  'desde',
+  'ate',
+  'funcao',
+  'tipo',
+  'cidade',
+  'uf',
+  'limit',
+  'offset',
+  'mesma_cidade',
+  'margem',
+] as const;
 type P = Placeholders<(typeof VAGAS_PARAMS)[number]>;
 type VagasShape = {
   funcao: boolean;
@@ -136,8 +149,13 @@ function vagasWhere(x: VagasShape, p: P) {
     typeFilter(x, p),
     ...placeFilters(x, p),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agenda.id} and ${convites.profissionalId} = ${profissionais.id})`,
+    // Hidden on the caller's declared unavailability (docs/decisions.md#d24): a probe of its declarations.
+    sql`not ${unavailableForEvent(sql`${profissionais.id}`, 'agenda')}`,
   );
 }
+
+/** The travel rule's placeholders. */
+const ruleOf = (p: P): TravelRule => ({ mesmaCidade: sql`${p.mesma_cidade}`, margem: sql`${p.margem}` });
 
 const vagasPage = scopedSelect({
   params: VAGAS_PARAMS,
@@ -159,6 +177,9 @@ const vagasPage = scopedSelect({
         restantes: sql<number>`${agendaEquipe.quantidade} - ${agendaEquipe.aceitos}`.as('restantes'),
         valorCentavos: precos.valorCentavos,
         conflito: sql<number>`${acceptedOverlap(sql`${profissionais.id}`, sql`${agenda.id}`)}`.as('conflito'),
+        // An event without a city has no travel rule: nothing to look up for it.
+        deslocamento: sql<string | null>`case when ${agenda.cidadeIbge} is null then null
+          else ${travelConflictOf(sql`${profissionais.id}`, sql`${agenda.id}`, ruleOf(p))} end`.as('deslocamento'),
       })
       .from(agendaEquipe)
       .innerJoin(agenda, eq(agenda.id, agendaEquipe.agendaId))
@@ -217,6 +238,39 @@ function openPlaces(x: VagasShape, p: P, invited: boolean) {
 }
 
 /**
+ * The open places (as openPlaces) of events hidden by the caller's `indisponivel` declarations and
+ * where it has no invitation (those are counted apart), found from its declarations: the places of
+ * its functions in each declaration's days (and the day before, whose event may reach into it), each
+ * once. Reads the places near the caller's declarations, never every open place.
+ */
+function unavailablePlaces(x: VagasShape, p: P) {
+  const byType = typeFilter(x, p);
+  const d = disponibilidades;
+  const where = and(
+    eq(d.profissionalId, profissionais.id),
+    eq(d.tipo, 'indisponivel'),
+    sql`${d.dataFim} >= ${p.desde}`,
+    x.ate ? sql`${d.dataInicio} <= date(${p.ate}, '+1 day')` : undefined,
+    eq(profissionalFuncoes.profissionalId, profissionais.id),
+    eq(agendaEquipe.funcaoId, profissionalFuncoes.funcaoId),
+    openPlace,
+    sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
+    sql`${agendaEquipe.dataEvento} between date(${d.dataInicio}, '-1 day') and ${d.dataFim}`,
+    sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
+    x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
+    x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
+    ...placeFilters(x, p),
+    byType
+      ? sql`exists (select 1 from ${agenda} where ${and(eq(agenda.id, agendaEquipe.agendaId), byType)})`
+      : undefined,
+    unavailableForAgenda(sql`${profissionais.id}`, sql`${agendaEquipe.agendaId}`),
+    sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.profissionalId} = ${profissionais.id})`,
+  );
+  return sql`select count(distinct ${agendaEquipe.agendaId} || ${agendaEquipe.funcaoId})
+    from ${d} cross join ${profissionalFuncoes} cross join ${agendaEquipe} where ${where}`;
+}
+
+/**
  * openPlaces(x, false) from the counts kept per region, function and day (contagens 'vagas', kept by
  * triggers: drizzle/0022_kept_counts.sql): one row per function the caller holds and day with places
  * open, whatever the number of events. Only without filters on the event itself (type, city, state):
@@ -238,7 +292,8 @@ function openPlacesKept(x: VagasShape, p: P) {
 
 /**
  * The caller's professional profile (approved account); paged, with the listing's total (`n`): the
- * open places of its functions less those of events where it is invited already. The first reads the
+ * open places of its functions less those of events where it is invited already and those hidden by
+ * its declared unavailability (unavailablePlaces, from its declarations). The first reads the
  * kept counts per day (or, filtered by the event's type, city or state, an index range per function),
  * the second starts from the caller's own invitations, so the total costs about the same at 100 or
  * 100,000 events (test/perf/query-plans.test.ts; docs/performance.md).
@@ -252,7 +307,7 @@ const profileOf = scopedSelect({
         regiao: profissionais.regiao,
         ...(x.paged
           ? {
-              n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, p, false) : openPlacesKept(x, p)}) - (${openPlaces(x, p, true)})`,
+              n: sql<number>`(${x.tipo || x.cidade || x.uf ? openPlaces(x, p, false) : openPlacesKept(x, p)}) - (${openPlaces(x, p, true)}) - (${unavailablePlaces(x, p)})`,
             }
           : {}),
       })
@@ -268,7 +323,7 @@ const profileOf = scopedSelect({
  * function's open places; by city, the city's places, sorted) and stops after `limit` rows, so its
  * per-row rules (invitation, time window) run for the rows taken only.
  */
-export function vagasSelects({ db }: Pick<Ctx, 'db'>, scope: Scope, query: VagasFilters & Page) {
+export function vagasSelects({ db, config }: Pick<Ctx, 'db' | 'config'>, scope: Scope, query: VagasFilters & Page) {
   const { limit, offset, ...f } = query;
   const page = { limit, offset };
   const today = saoPauloDate(new Date());
@@ -287,6 +342,8 @@ export function vagasSelects({ db }: Pick<Ctx, 'db'>, scope: Scope, query: Vagas
     cidade: f.cidade,
     uf: f.uf?.toUpperCase(),
     ...pageBounds(page),
+    mesma_cidade: config.DESLOCAMENTO_MESMA_CIDADE_MIN,
+    margem: config.MARGEM_DESLOCAMENTO_MIN,
   };
   const paged = isPaged(page);
   return [profileOf(db, scope, values, { ...x, paged }), vagasPage(db, scope, values, x)] as const;
@@ -308,6 +365,7 @@ type VagaRow = {
   restantes: number;
   valorCentavos: number | null;
   conflito: number;
+  deslocamento: string | null;
 };
 
 /** The listing as the API answers it, and its total; 404 without a profile. */
@@ -333,6 +391,7 @@ function toVaga(r: VagaRow) {
     vagas_restantes: r.restantes,
     valor: r.valorCentavos === null ? null : fromCentavos(r.valorCentavos),
     conflito_horario: !!r.conflito,
+    conflito_deslocamento: r.deslocamento === null ? null : (JSON.parse(r.deslocamento) as TravelConflict),
   };
 }
 
@@ -374,6 +433,7 @@ interface Application {
   vaga: Vaga;
   listaEspera: boolean;
   stamp: string;
+  rule: TravelRule;
 }
 
 /** The caller may apply: it has a profile, the event is of its region, the function published and its own, the event not past. */
@@ -387,20 +447,23 @@ function checkApplication(prof: Profile | undefined, vaga: Vaga | undefined, now
 }
 
 /**
- * Why the place would be refused (quota, time window), read first in the batch: an application
- * refused without a waiting list leaves no row to explain it.
+ * Why the place would be refused (declared unavailability, time window, travel, quota), read first
+ * in the batch: an application refused without a waiting list leaves no row to explain it.
  */
 const reasonOf = (db: Db, a: Application) =>
   db
     .select({
       quotaOpen: sql<number>`${quotaOpenFor(sql`${a.agendaId}`, sql`${a.funcaoId}`)}`,
       free: sql<number>`not ${acceptedOverlap(sql`${a.prof.id}`, sql`${a.agendaId}`)}`,
+      available: sql<number>`not ${unavailableForAgenda(sql`${a.prof.id}`, sql`${a.agendaId}`)}`,
+      travel: sql<string | null>`${travelConflictOf(sql`${a.prof.id}`, sql`${a.agendaId}`, a.rule)}`,
     })
     .from(agenda)
     .where(eq(agenda.id, a.agendaId));
 
 /**
- * The application's writes: inserted as `solicitado`; without approval the acceptance follows
+ * The application's writes: inserted as `solicitado` unless the caller declared itself unavailable
+ * during the event (decided by the insert itself, D24); without approval the acceptance follows
  * (acceptStatements), or the waiting list when the quota is full and it was asked, or nothing stays.
  */
 function applicationWrites(db: Db, log: Ctx['log'], a: Application): BatchItem<'sqlite'>[] {
@@ -418,7 +481,7 @@ function applicationWrites(db: Db, log: Ctx['log'], a: Application): BatchItem<'
       createdAt: a.stamp,
       updatedAt: a.stamp,
     },
-    sql`1`,
+    sql`not ${unavailableForAgenda(sql`${a.prof.id}`, sql`${a.agendaId}`)}`,
   );
   if (a.vaga.requerAprovacao) return [insert];
   const accept = acceptStatements(db, log, {
@@ -427,6 +490,7 @@ function applicationWrites(db: Db, log: Ctx['log'], a: Application): BatchItem<'
     now: a.stamp,
     acao: 'convites.accept',
     conviteId: a.id,
+    rule: a.rule,
   });
   const quotaFull = sql`not ${quotaOpenFor(sql`${a.agendaId}`, sql`${a.funcaoId}`)}`;
   return [
@@ -490,7 +554,7 @@ function applicationNotes(db: Db, a: Application & { caller: string; admins: { i
  * application 409 ALREADY_APPLIED), the acceptance, the fallbacks, the entry and the notifications.
  */
 export async function apply(
-  ctx: Pick<Ctx, 'db' | 'log' | 'user' | 'push'>,
+  ctx: Pick<Ctx, 'db' | 'log' | 'user' | 'push' | 'config'>,
   agendaId: string,
   body: { funcao_id: string; lista_espera?: boolean },
 ) {
@@ -504,6 +568,7 @@ export async function apply(
     funcaoId: body.funcao_id,
     listaEspera: !!body.lista_espera,
     stamp: now.toISOString(),
+    rule: travelRuleOf(ctx.config),
   };
   const notified = applicationNotes(db, { ...a, caller: user.id, admins });
   let results: unknown[];

@@ -282,7 +282,7 @@ export async function answerReply(
       ...(told ? { told: run(told.insert) } : {}),
     }) as never;
   try {
-    await respond({ db, write, regiao: t.regiao, push: ctx.push }, t.conviteId, reply.answer);
+    await respond({ db, write, regiao: t.regiao, push: ctx.push, config }, t.conviteId, { status: reply.answer });
   } catch (err) {
     const key = aborted(err);
     if (key === 'duplicado') return key;

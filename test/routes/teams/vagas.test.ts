@@ -157,6 +157,7 @@ describe('GET /api/vagas', () => {
         vagas_restantes: 2,
         valor: 350.5,
         conflito_horario: false,
+        conflito_deslocamento: null,
       },
     ]);
     void admin;

@@ -1,0 +1,1 @@
+ALTER TABLE `convites` ADD `forcado` integer DEFAULT false NOT NULL;
