@@ -19,6 +19,7 @@ export const DOMAINS = [
   'professionals',
   'agenda',
   'rules',
+  'checkin',
   'availability',
   'money',
   'teams',

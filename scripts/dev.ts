@@ -108,6 +108,18 @@ function ensureDevLogChain(vars: Record<string, string>) {
   console.log(`Added a random LOG_CHAIN_SECRET to ${DEV_VARS}.`);
 }
 
+/** A .dev.vars without the check-in key gets a random one once (docs/decisions.md#d27). */
+function ensureDevCheckin(vars: Record<string, string>) {
+  if (vars.CHECKIN_SECRET !== undefined) return;
+  const key = randomHex(32);
+  appendFileSync(
+    DEV_VARS,
+    `\n# Added by npm run dev: the key of the QR check-in codes (without it the codes answer 503).\nCHECKIN_SECRET=${key}\n`,
+  );
+  vars.CHECKIN_SECRET = key;
+  console.log(`Added a random CHECKIN_SECRET to ${DEV_VARS}.`);
+}
+
 /**
  * A .dev.vars without WhatsApp settings turns the channel on with the log provider once (docs/decisions.md#d30):
  * messages are logged, never sent; the webhook's secrets are random (sign local test deliveries with them).
@@ -179,6 +191,7 @@ async function main() {
   ensureDevPayments(vars);
   ensureDevLogChain(vars);
   ensureDevWhatsapp(vars);
+  ensureDevCheckin(vars);
   ensureDevApiUrl(vars, portOf(wranglerArgs));
   if (!vars.JWT_SECRET)
     console.warn('warning: .dev.vars has no JWT_SECRET: every authenticated route will answer 500.');

@@ -53,6 +53,7 @@ import { financeiroRoutes } from './routes/money';
 import { tiposEventosConfig } from './routes/catalogs/tipos-eventos.schemas';
 import { vagasRoutes } from './routes/teams';
 import { agendaRegrasRoutes, feriadosRoutes, regrasRoutes } from './routes/rules';
+import { agendaCheckinRoutes, convitesCheckinRoutes, presencasRoutes } from './routes/checkin';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -165,6 +166,9 @@ export function createApp() {
     .route('/api/regras', regrasRoutes)
     .route('/api/feriados', feriadosRoutes)
     .route('/api/convites', convitesRoutes)
+    .route('/api/agenda', agendaCheckinRoutes)
+    .route('/api/presencas', presencasRoutes)
+    .route('/api/convites', convitesCheckinRoutes)
     .route('/api/logs-atividade', logsAtividadeRoutes)
     .route('/api', importacoesRoutes)
     // Photo packages, orders and the payment webhook (D19).

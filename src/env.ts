@@ -55,6 +55,8 @@ export interface Bindings {
   WHATSAPP_TEMPLATE_LOGISTICA?: string;
   WHATSAPP_TEMPLATE_REPASSE?: string;
   WHATSAPP_TEMPLATE_IDIOMA?: string;
+  /** QR check-in (docs/decisions.md#d27): the key every event key and personal code is derived from (a secret). */
+  CHECKIN_SECRET?: string;
   /** Travel minutes between two events in the same city when the matrix has no row (docs/decisions.md#d23). */
   DESLOCAMENTO_MESMA_CIDADE_MIN?: string;
   /** Minutes an accepted professional needs between two events beyond the travel (docs/decisions.md#d11). */
@@ -269,6 +271,15 @@ export const configSchema = z.object({
     .optional()
     .transform((s) => s || 'pt_BR')
     .refine((s) => /^[a-z]{2,3}(_[A-Z]{2})?$/.test(s), 'WHATSAPP_TEMPLATE_IDIOMA must be a language code like pt_BR'),
+  /**
+   * QR check-in (docs/decisions.md#d27): the event keys and personal codes are HMACs derived from it.
+   * Unset: the codes, the display key and the code-based check-ins answer 503 CONFIG_MISSING.
+   */
+  CHECKIN_SECRET: z
+    .string()
+    .optional()
+    .transform((s) => s?.trim() || undefined)
+    .refine((s) => s === undefined || s.length >= 32, 'CHECKIN_SECRET must be at least 32 characters'),
   DESLOCAMENTO_MESMA_CIDADE_MIN: z.coerce.number().int().min(0).max(600).default(40),
   MARGEM_DESLOCAMENTO_MIN: z.coerce.number().int().min(0).max(600).default(30),
   /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */

@@ -29,6 +29,10 @@ export const codeToStatus = {
   // A team quota above an institution's cap without `forcar` (docs/decisions.md#d25).
   EXCEEDS_INSTITUTION_LIMIT: 409,
   PROFESSIONAL_UNAVAILABLE: 409,
+  // QR check-in (docs/decisions.md#d27).
+  INVALID_TOKEN: 409,
+  CHECKIN_WINDOW_CLOSED: 409,
+  OUTSIDE_GEOFENCE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   // Spreadsheet import (docs/decisions.md#d20).

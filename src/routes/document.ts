@@ -44,6 +44,8 @@ export const TAGS: Record<string, string> = {
   'Public surveys': 'The answer side of an e-mailed survey link: no account, the link is the credential (single use).',
   'Support tickets':
     "Tickets opened by any user and answered by the region's administrators; internal notes stay among administrators.",
+  'Check-in':
+    "QR check-in and check-out (docs/guide/checkin.md): an event's settings and coordinator, its rotating code and display key, the professional's check-in, personal codes read by the coordinator, manual records, the attendance list, no-shows.",
   Availability:
     "When professionals cannot (or prefer to) work: their own declarations, administrators' for anyone, the planners' summary per function and the season poll.",
   Rules:

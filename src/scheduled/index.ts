@@ -9,6 +9,7 @@ import { expirarPedidos, requeuePayments } from './pedidos';
 import { lembretes } from './lembretes';
 import { lembrarCampanhasJob } from './campanhas';
 import { lembrarCredenciamentoJob } from './credenciamento';
+import { faltasProvaveisJob } from './faltas';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -38,6 +39,8 @@ export const jobs: Record<string, Job> = {
   'lembrar-campanhas': lembrarCampanhasJob,
   // The credential list's reminder, 2 business days before its deadline, once (docs/decisions.md#d25).
   'lembrar-credenciamento': lembrarCredenciamentoJob,
+  // Probable no-shows: no entrada once an event's entries closed, flagged once per invitation (docs/decisions.md#d27).
+  'faltas-provaveis': faltasProvaveisJob,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

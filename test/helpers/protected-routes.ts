@@ -159,6 +159,43 @@ export const protectedRoutes: ProtectedRoute[] = [
     body: { data: '2099-03-02', nome: 'Dia da cidade', tipo: 'feriado', escopo: 'municipio', cidade_ibge: 3509502 },
   },
   { method: 'DELETE', path: `/api/feriados/${ID}`, allowed: ADMINS },
+  // QR check-in (D27): staff of an event (administrators, its creator, its coordinator; the service checks which).
+  { method: 'GET', path: `/api/agenda/${ID}/checkin`, allowed: [...ADMINS, 'agenda_viewer', 'profissional'] },
+  {
+    method: 'PUT',
+    path: `/api/agenda/${ID}/checkin`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { raio_checkin_m: 250 },
+  },
+  { method: 'GET', path: `/api/agenda/${ID}/checkin/qr`, allowed: [...ADMINS, 'agenda_viewer', 'profissional'] },
+  { method: 'GET', path: `/api/agenda/${ID}/checkin/chave`, allowed: [...ADMINS, 'agenda_viewer'] },
+  { method: 'POST', path: `/api/agenda/${ID}/checkin/chave/rotacionar`, allowed: [...ADMINS, 'agenda_viewer'] },
+  {
+    method: 'POST',
+    path: `/api/agenda/${ID}/presencas/leituras`,
+    allowed: [...ADMINS, 'agenda_viewer', 'profissional'],
+    body: { tokens: ['A'.repeat(44)] },
+  },
+  {
+    method: 'POST',
+    path: `/api/agenda/${ID}/presencas/manual`,
+    allowed: [...ADMINS, 'profissional'],
+    body: { convite_id: ID, tipo: 'entrada', momento: '2030-01-01T00:00:00.000Z', motivo: 'teste' },
+  },
+  {
+    method: 'GET',
+    path: `/api/agenda/${ID}/presencas`,
+    allowed: [...ADMINS, 'agenda_viewer', 'profissional', 'EVENT_OWNER'],
+  },
+  {
+    method: 'POST',
+    path: '/api/presencas',
+    allowed: ['profissional'],
+    body: { token: 'A'.repeat(44), tipo: 'entrada' },
+  },
+  { method: 'PATCH', path: `/api/presencas/${ID}`, allowed: ADMINS, body: { situacao: 'ok' } },
+  { method: 'GET', path: `/api/convites/${ID}/checkin/qr`, allowed: ['profissional'] },
+  { method: 'POST', path: `/api/convites/${ID}/falta`, allowed: ADMINS, body: { motivo: 'não veio' } },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',

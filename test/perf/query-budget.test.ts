@@ -9,6 +9,7 @@ import { openSecret } from '../../src/services/core/mail';
 import { requestPasswordReset } from '../../src/services/accounts/password-reset';
 import {
   agenda,
+  agendaCheckin,
   agendaEquipe,
   convites,
   cursos,
@@ -43,6 +44,7 @@ import { signedHeaders } from '../helpers/mercadopago';
 import { buttonReply, signature } from '../helpers/whatsapp';
 import { conviteToken } from '../../src/services/core/whatsapp';
 import { FLORIANOPOLIS, makeInstituicao } from '../helpers/rules';
+import { eventCode, eventKey, personalCode, personalKey, stepOf } from '../../src/services/checkin/codes';
 
 const BUDGET = 3;
 
@@ -372,6 +374,8 @@ async function calls(): Promise<Call[]> {
   await api('GET', '/api/me/calendario', { token: rotating.token });
   const firstFeed = await makeUser({ role: 'agenda_viewer' });
   return [
+    // First: the event code is valid for 15-30 s from when it is drawn.
+    ...(await checkinCalls(a)),
     {
       name: 'forgot-password (known address)',
       method: 'POST',
@@ -1067,6 +1071,113 @@ async function rulesCalls(a: string): Promise<Call[]> {
       token: a,
       body: { credenciamento_enviado_em: '2027-02-01' },
       expect: 200,
+    },
+  ];
+}
+
+// QR check-in (D27): an event of today (no hours: its window is the whole day) with the listing's
+// professional accepted and its coordinator, and one accepted member more per call that records.
+async function checkinCalls(a: string): Promise<Call[]> {
+  const hoje = saoPauloDate(new Date());
+  const [ev] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: hoje })
+    .returning();
+  const [toRotate] = await db
+    .insert(agenda)
+    .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: hoje })
+    .returning();
+  const accepted = async (o: { usuarioId?: string; profissionalId?: string } = {}) => {
+    const profissionalId =
+      o.profissionalId ??
+      (await makeProfissional('SP', o.usuarioId ? { usuarioId: o.usuarioId } : {}, [ctx.funcao!])).id;
+    const [c] = await db
+      .insert(convites)
+      .values({ agendaId: ev!.id, profissionalId, funcaoId: ctx.funcao!, status: 'aceito' })
+      .returning();
+    return c!;
+  };
+  const coord = await accepted({ profissionalId: ctx.prof! });
+  await db.insert(agendaCheckin).values({ agendaId: ev!.id, coordenadorConviteId: coord.id });
+  const [read, manual, absent] = [await accepted(), await accepted(), await accepted()];
+  const checkedUser = await makeUser({ role: 'profissional' });
+  await accepted({ usuarioId: checkedUser.id });
+  if (phase === 'large')
+    // A long team: GROW_ROWS accepted members (the list is one batch whatever its size).
+    for (let i = 0; i < GROW_ROWS / 10; i++) await accepted();
+  const e = `/api/agenda/${ev!.id}`;
+  const code = await eventCode(await eventKey(env.CHECKIN_SECRET as string, ev!.id, 1), {
+    versao: 1,
+    agendaId: ev!.id,
+    step: stepOf(Date.now()),
+  });
+  const personal = await personalCode(await personalKey(env.CHECKIN_SECRET as string), {
+    conviteId: read.id,
+    step: stepOf(Date.now()),
+  });
+  return [
+    {
+      name: 'presenca (event code)',
+      method: 'POST',
+      path: '/api/presencas',
+      token: checkedUser.token,
+      body: { token: code, tipo: 'entrada', latitude: -23.5, longitude: -46.6, precisao_m: 20 },
+      expect: 201,
+    },
+    { name: 'checkin settings', method: 'GET', path: `${e}/checkin`, token: a, expect: 200 },
+    {
+      name: 'checkin settings put',
+      method: 'PUT',
+      path: `${e}/checkin`,
+      token: a,
+      body: { raio_checkin_m: 250 },
+      expect: 200,
+    },
+    { name: 'checkin qr', method: 'GET', path: `${e}/checkin/qr`, token: pro.token, expect: 200 },
+    { name: 'checkin chave', method: 'GET', path: `${e}/checkin/chave`, token: viewer.token, expect: 200 },
+    {
+      name: 'checkin rotacionar',
+      method: 'POST',
+      path: `/api/agenda/${toRotate!.id}/checkin/chave/rotacionar`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'presencas leituras',
+      method: 'POST',
+      path: `${e}/presencas/leituras`,
+      token: pro.token,
+      body: { tokens: [personal, personal, 'A'.repeat(44)] },
+      expect: 200,
+    },
+    {
+      name: 'presenca manual',
+      method: 'POST',
+      path: `${e}/presencas/manual`,
+      token: a,
+      body: {
+        convite_id: manual.id,
+        tipo: 'entrada',
+        momento: new Date(Date.now() - 60_000).toISOString(),
+        motivo: 'sem celular',
+      },
+      expect: 201,
+    },
+    { name: 'presencas list', method: 'GET', path: `${e}/presencas`, token: a, expect: 200 },
+    {
+      name: 'convite checkin qr',
+      method: 'GET',
+      path: `/api/convites/${coord.id}/checkin/qr`,
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'convite falta',
+      method: 'POST',
+      path: `/api/convites/${absent.id}/falta`,
+      token: a,
+      body: { motivo: 'não veio' },
+      expect: 201,
     },
   ];
 }

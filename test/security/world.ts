@@ -20,6 +20,10 @@ import {
 import { protectedRoutes } from '../helpers/protected-routes';
 import { send, UNKNOWN_ID } from '../helpers/request';
 import { sha256Hex } from '../../src/lib/tokens';
+import { personalCode, personalKey } from '../../src/services/checkin/codes';
+import { TEST_VARS } from '../setup/vars';
+
+const TEST_CHECKIN_SECRET = TEST_VARS.CHECKIN_SECRET;
 
 export interface RegionRows {
   regiao: string;
@@ -557,6 +561,18 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       escopo: 'municipio',
       cidade_ibge: 3509502,
     }),
+    // QR check-in (D27): bodies refused for business reasons only (an unknown code, a past momento).
+    'PUT /api/agenda/{id}/checkin': () => ({ raio_checkin_m: 250 }),
+    'POST /api/agenda/{id}/presencas/leituras': () => ({ tokens: ['A'.repeat(44)] }),
+    'POST /api/agenda/{id}/presencas/manual': () => ({
+      convite_id: rows.convite.id,
+      tipo: 'entrada',
+      momento: '2030-01-01T00:00:00.000Z',
+      motivo: 'teste',
+    }),
+    'POST /api/presencas': () => ({ token: 'A'.repeat(44), tipo: 'entrada' }),
+    'PATCH /api/presencas/{id}': () => ({ situacao: 'ok' }),
+    'POST /api/convites/{id}/falta': () => ({ motivo: 'não veio' }),
     'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
     'POST /api/chamados': () => ({ assunto: 'Ajuda', categoria: 'outro', mensagem: 'Preciso de ajuda' }),
     'PATCH /api/chamados/{id}': () => ({ status: 'em_andamento', prioridade: 'alta' }),
@@ -663,6 +679,15 @@ export async function realArrayCall(
           })),
         },
       };
+    }
+    case 'POST /api/agenda/{id}/presencas/leituras tokens': {
+      // n well-formed personal codes (D27) of invitations that do not exist: each refused on its own, 200.
+      const key = await personalKey(TEST_CHECKIN_SECRET);
+      const step = Math.floor(Date.now() / 15_000);
+      const tokens = await Promise.all(
+        Array.from({ length: n }, () => personalCode(key, { conviteId: crypto.randomUUID(), step })),
+      );
+      return { body: { tokens } };
     }
     case 'POST /api/pesquisas perguntas':
       return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };

@@ -50,6 +50,8 @@ export const TEST_VARS = {
   WHATSAPP_TEMPLATE_IDIOMA: 'pt_BR',
   // Edge cache off (middleware/cached.ts): the Cache API is shared by every test file; its own test turns it on.
   EDGE_CACHE_TTL_SECONDS: '0',
+  // QR check-in (docs/decisions.md#d27): the key the event keys and personal codes derive from.
+  CHECKIN_SECRET: 'checkin-test-secret-for-vitest-only-0123456789',
   // Places (docs/decisions.md#d23): the same-city travel minutes.
   DESLOCAMENTO_MESMA_CIDADE_MIN: '40',
   // The margin beyond the travel between two accepted events (docs/decisions.md#d11).

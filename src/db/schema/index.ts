@@ -19,3 +19,4 @@ export * from './whatsapp';
 export * from './lugares';
 export * from './disponibilidades';
 export * from './regras';
+export * from './presencas';

@@ -42,6 +42,9 @@ export const NOTIFICATION_TIPOS = [
   'campanha_lembrete',
   // Institution rules (docs/decisions.md#d25): the credential list is due soon and not sent yet.
   'credenciamento_pendente',
+  // QR check-in (docs/decisions.md#d27): administrators told of probable no-shows; a professional of a confirmed one.
+  'falta_provavel',
+  'falta_registrada',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

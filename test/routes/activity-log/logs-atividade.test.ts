@@ -517,6 +517,7 @@ describe('the scheduled dispatcher', () => {
       'enviar-pesquisas': expect.any(Number),
       'lembrar-campanhas': { campanhas: expect.any(Number), lembretes: expect.any(Number) },
       'lembrar-credenciamento': { lembretes: expect.any(Number) },
+      'faltas-provaveis': { faltas: expect.any(Number), avisos: expect.any(Number) },
     });
   });
 
