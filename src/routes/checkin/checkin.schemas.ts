@@ -12,19 +12,16 @@ const token = () =>
     .min(1)
     .max(64)
     .regex(/^[A-Za-z0-9_-]+$/, 'deve ser um código de check-in (base64url)')
-    .openapi({ pattern: '^[A-Za-z0-9_-]+$', example: 'AQABw1s2...' });
+    .openapi({ pattern: '^[A-Za-z0-9_-]+$', example: 'AQABEjRWeJq8TeKb3NQSNFZ4mry8AAeKM3FXmCbWS8cPvxJ3' });
 
 const JanelaSchema = z
   .object({
     abre_em: out.timestamp(),
     fecha_entrada_em: out.timestamp(),
     fecha_saida_em: out.timestamp(),
-    referencia_em: out
-      .timestamp()
-      .nullable()
-      .openapi({
-        description: 'what atraso_min counts from: the call time, or the start; null for an event without hours',
-      }),
+    referencia_em: out.timestamp().nullable().openapi({
+      description: 'what atraso_min counts from: the call time, or the start; null for an event without hours',
+    }),
   })
   .openapi('CheckinJanela');
 

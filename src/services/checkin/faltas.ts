@@ -50,7 +50,7 @@ export const faltaMarked = (conviteId: string, marca: string) =>
  * an event of the region that has started, with no valid entrada. It writes `execucao = marca`, so
  * what joins the batch after it is guarded by `faltaMarked(conviteId, marca)` and lands only with it:
  * the log entry and the professional's notification here, the reliability ledger's row (a confirmed
- * no-show, docs/decisions.md#d28) added after them.
+ * no-show, D28) added after them.
  */
 export function faltaWrites(
   { db, log }: Pick<Ctx, 'db' | 'log'>,

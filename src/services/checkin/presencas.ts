@@ -90,7 +90,7 @@ export const presenceAllowed = (conviteId: string | SQL) =>
  * The statements that record one presence, exactly once per (invitation, tipo): the insert, guarded
  * by `guard` (and `presenceAllowed`), doing nothing when the pair exists. The row written is the one
  * whose id is `p.id`, so whatever joins the batch after it reads that row (`where presencas.id = p.id`)
- * and lands only with it: the reliability ledger (docs/decisions.md#d28) adds its row here, its credit
+ * and lands only with it: the reliability ledger (D28, issue 39) adds its row here, its credit
  * from `presencas.atraso_min` (minutes after the call time, or the start). A log entry, when given,
  * is written only with the row.
  */
