@@ -1075,78 +1075,84 @@ async function rulesCalls(a: string): Promise<Call[]> {
   ];
 }
 
-// QR check-in (D27): an event of today (no hours: its window is the whole day) with the listing's
-// professional accepted and its coordinator, and one accepted member more per call that records.
+// QR check-in (D27): in MG (the SP lists of this file measure SP's rows), an event of today (no hours:
+// its window is the whole day) with a coordinator and accepted members; in the large phase GROW_ROWS / 10
+// members more (the list answers each; the readings and writes must not read them).
 async function checkinCalls(a: string): Promise<Call[]> {
   const hoje = saoPauloDate(new Date());
-  const [ev] = await db
-    .insert(agenda)
-    .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: hoje })
-    .returning();
-  const [toRotate] = await db
-    .insert(agenda)
-    .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: hoje })
-    .returning();
-  const accepted = async (o: { usuarioId?: string; profissionalId?: string } = {}) => {
-    const profissionalId =
-      o.profissionalId ??
-      (await makeProfissional('SP', o.usuarioId ? { usuarioId: o.usuarioId } : {}, [ctx.funcao!])).id;
+  const fot = await makeFot('MG');
+  const tipo = await makeCatalog(tiposEventos, 'MG');
+  const funcao = await makeCatalog(funcoes, 'MG');
+  const event = async () =>
+    (
+      await db
+        .insert(agenda)
+        .values({ regiao: 'MG', userId: viewer.id, fotId: fot.id, tipoEventoId: tipo.id, dataEvento: hoje })
+        .returning()
+    )[0]!;
+  const [ev, toRotate] = [await event(), await event()];
+  const accepted = async (usuarioId?: string) => {
+    const p = await makeProfissional('MG', usuarioId ? { usuarioId } : {}, [funcao.id]);
     const [c] = await db
       .insert(convites)
-      .values({ agendaId: ev!.id, profissionalId, funcaoId: ctx.funcao!, status: 'aceito' })
+      .values({ agendaId: ev.id, profissionalId: p.id, funcaoId: funcao.id, status: 'aceito' })
       .returning();
     return c!;
   };
-  const coord = await accepted({ profissionalId: ctx.prof! });
-  await db.insert(agendaCheckin).values({ agendaId: ev!.id, coordenadorConviteId: coord.id });
+  const coordUser = await makeUser({ role: 'profissional' });
+  const coord = await accepted(coordUser.id);
+  await db.insert(agendaCheckin).values({ agendaId: ev.id, coordenadorConviteId: coord.id });
   const [read, manual, absent] = [await accepted(), await accepted(), await accepted()];
   const checkedUser = await makeUser({ role: 'profissional' });
-  await accepted({ usuarioId: checkedUser.id });
-  if (phase === 'large')
-    // A long team: GROW_ROWS accepted members (the list is one batch whatever its size).
-    for (let i = 0; i < GROW_ROWS / 10; i++) await accepted();
-  const e = `/api/agenda/${ev!.id}`;
-  const code = await eventCode(await eventKey(env.CHECKIN_SECRET as string, ev!.id, 1), {
+  await accepted(checkedUser.id);
+  if (phase === 'large') for (let i = 0; i < GROW_ROWS / 10; i++) await accepted();
+  const e = `/api/agenda/${ev.id}`;
+  const headers = { 'x-regiao': 'MG' };
+  const code = await eventCode(await eventKey(env.CHECKIN_SECRET as string, ev.id, 1), {
     versao: 1,
-    agendaId: ev!.id,
+    agendaId: ev.id,
     step: stepOf(Date.now()),
   });
   const personal = await personalCode(await personalKey(env.CHECKIN_SECRET as string), {
     conviteId: read.id,
     step: stepOf(Date.now()),
   });
+  const position = { latitude: -19.92, longitude: -43.94, precisao_m: 20 };
   return [
     {
       name: 'presenca (event code)',
       method: 'POST',
       path: '/api/presencas',
       token: checkedUser.token,
-      body: { token: code, tipo: 'entrada', latitude: -23.5, longitude: -46.6, precisao_m: 20 },
+      body: { token: code, tipo: 'entrada', ...position },
       expect: 201,
     },
-    { name: 'checkin settings', method: 'GET', path: `${e}/checkin`, token: a, expect: 200 },
+    { name: 'checkin settings', method: 'GET', path: `${e}/checkin`, token: a, headers, expect: 200 },
     {
       name: 'checkin settings put',
       method: 'PUT',
       path: `${e}/checkin`,
       token: a,
+      headers,
       body: { raio_checkin_m: 250 },
       expect: 200,
     },
-    { name: 'checkin qr', method: 'GET', path: `${e}/checkin/qr`, token: pro.token, expect: 200 },
-    { name: 'checkin chave', method: 'GET', path: `${e}/checkin/chave`, token: viewer.token, expect: 200 },
+    { name: 'checkin qr', method: 'GET', path: `${e}/checkin/qr`, token: coordUser.token, headers, expect: 200 },
+    { name: 'checkin chave', method: 'GET', path: `${e}/checkin/chave`, token: viewer.token, headers, expect: 200 },
     {
       name: 'checkin rotacionar',
       method: 'POST',
-      path: `/api/agenda/${toRotate!.id}/checkin/chave/rotacionar`,
+      path: `/api/agenda/${toRotate.id}/checkin/chave/rotacionar`,
       token: a,
+      headers,
       expect: 200,
     },
     {
       name: 'presencas leituras',
       method: 'POST',
       path: `${e}/presencas/leituras`,
-      token: pro.token,
+      token: coordUser.token,
+      headers,
       body: { tokens: [personal, personal, 'A'.repeat(44)] },
       expect: 200,
     },
@@ -1155,6 +1161,7 @@ async function checkinCalls(a: string): Promise<Call[]> {
       method: 'POST',
       path: `${e}/presencas/manual`,
       token: a,
+      headers,
       body: {
         convite_id: manual.id,
         tipo: 'entrada',
@@ -1163,12 +1170,12 @@ async function checkinCalls(a: string): Promise<Call[]> {
       },
       expect: 201,
     },
-    { name: 'presencas list', method: 'GET', path: `${e}/presencas`, token: a, expect: 200 },
+    { name: 'presencas list', method: 'GET', path: `${e}/presencas`, token: a, headers, expect: 200 },
     {
       name: 'convite checkin qr',
       method: 'GET',
       path: `/api/convites/${coord.id}/checkin/qr`,
-      token: pro.token,
+      token: coordUser.token,
       expect: 200,
     },
     {
@@ -1176,6 +1183,7 @@ async function checkinCalls(a: string): Promise<Call[]> {
       method: 'POST',
       path: `/api/convites/${absent.id}/falta`,
       token: a,
+      headers,
       body: { motivo: 'não veio' },
       expect: 201,
     },
@@ -1508,6 +1516,9 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'disponibilidades resumo': 4113,
   'campanha create': 2151,
   'campanha resultado': 1022,
+  // QR check-in (D27): the attendance list answers the whole team, each member's invitation, profile and
+  // function read to name it (GROW_ROWS / 10 members more here), as 'convites of an event' does.
+  'presencas list': 327,
 };
 
 /**

@@ -126,7 +126,13 @@ export async function registrarLeituras(ctx: Ctx, agendaId: string, body: { toke
       .from(convites)
       .innerJoin(profissionais, eq(profissionais.id, convites.profissionalId))
       .innerJoin(funcoes, eq(funcoes.id, convites.funcaoId))
-      .where(and(sql`${convites.id} in (select value from json_each(${idsJson}))`, eq(convites.agendaId, agendaId))),
+      .where(
+        and(
+          sql`${convites.id} in (select value from json_each(${idsJson}))`,
+          // `+`: the codes' own invitations by primary key, never the event's whole team (its agenda_id index).
+          sql`+${convites.agendaId} = ${agendaId}`,
+        ),
+      ),
     db
       .select()
       .from(presencas)
