@@ -50,6 +50,7 @@ export interface RegionRows {
   chamado: { id: string };
   pesquisa: { id: string };
   campanha: { id: string };
+  presenca: { id: string };
 }
 
 export interface World {
@@ -124,6 +125,19 @@ async function regionRows(
     [funcao.id],
   );
   const convite = await insertConvite(agenda.id, profissional.id, funcao.id, { convidadoPor: inviterId });
+  // A presence (D27) of that invitation, recorded by hand.
+  const [presenca] = await db
+    .insert(schema.presencas)
+    .values({
+      conviteId: convite.id,
+      agendaId: agenda.id,
+      profissionalId: profissional.id,
+      tipo: 'entrada',
+      momento: '2035-01-10T22:00:00.000Z',
+      origem: 'manual',
+      situacao: 'revisar',
+    })
+    .returning();
   // A validated spreadsheet import with nothing to write (docs/decisions.md#d20).
   const [importacao] = await db
     .insert(schema.importacoes)
@@ -241,6 +255,7 @@ async function regionRows(
     regra: regra!,
     feriado: feriado!,
     campanha: campanha!,
+    presenca: presenca!,
     chamado: chamado!,
     pesquisa: pesquisa!,
     regiao,
@@ -312,6 +327,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/campanhas-disponibilidade\/\{id\}/, () => rows.campanha.id],
     [/^\/api\/regras\/\{id\}/, () => rows.regra.id],
     [/^\/api\/feriados\/\{id\}/, () => rows.feriado.id],
+    [/^\/api\/presencas\/\{id\}/, () => rows.presenca.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }

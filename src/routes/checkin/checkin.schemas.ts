@@ -111,13 +111,14 @@ export const PresencaRequest = z
   .object({
     token: token(),
     tipo: z.enum(PRESENCA_TIPOS),
-    latitude: z.number().min(-90).max(90).optional(),
+    latitude: z
+      .number()
+      .min(-90)
+      .max(90)
+      .optional()
+      .openapi({ description: 'with longitude; one without the other counts as no position' }),
     longitude: z.number().min(-180).max(180).optional(),
     precisao_m: z.number().min(0).max(100_000).optional(),
-  })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), {
-    path: ['longitude'],
-    message: 'informe latitude e longitude juntas',
   })
   .openapi('PresencaRequest');
 

@@ -188,7 +188,9 @@ export async function registrarPresenca(ctx: Ctx, body: PresencaInput) {
   const w = windowOf(ev);
   if (!windowOpen(w, body.tipo, now)) throw windowClosed(w, body.tipo);
   if (body.tipo === 'saida' && !existing.some((p) => p.tipo === 'entrada')) throw needsEntry();
-  const fence = geofence(ev, body, ev.raioCheckinM);
+  // A position is both coordinates; one without the other is none.
+  const pos: Posicao = body.latitude !== undefined && body.longitude !== undefined ? body : {};
+  const fence = geofence(ev, pos, ev.raioCheckinM);
   const exige = Boolean(ev.exigeLocalizacao);
   if (fence.dentro === false && exige)
     throw new ApiError(
@@ -205,9 +207,9 @@ export async function registrarPresenca(ctx: Ctx, body: PresencaInput) {
     momento: now.toISOString(),
     origem: 'qr_evento',
     offline: false,
-    latitude: body.latitude ?? null,
-    longitude: body.longitude ?? null,
-    precisaoM: body.precisao_m ?? null,
+    latitude: pos.latitude ?? null,
+    longitude: pos.longitude ?? null,
+    precisaoM: pos.precisao_m ?? null,
     distanciaM: fence.distancia,
     dentroRaio: fence.dentro,
     situacao,

@@ -228,6 +228,9 @@ describe('the event code and POST /api/presencas', () => {
     expect(poor.body).toMatchObject({ dentro_raio: null, distancia_m: 2000, situacao: 'ok' });
     const none = await go({});
     expect(none.body).toMatchObject({ dentro_raio: null, distancia_m: null, situacao: 'ok' });
+    // One coordinate without the other is no position.
+    const half = await go({ latitude: VENUE.latitude, precisao_m: 5 });
+    expect(half.body).toMatchObject({ dentro_raio: null, latitude: null, precisao_m: null, situacao: 'ok' });
 
     await settings(admin.token, ev.id, { exige_localizacao: true });
     const refused = await member(ev.id, funcaoId);
@@ -277,7 +280,7 @@ describe('the event code and POST /api/presencas', () => {
     const admin = await makeUser({ role: 'SUPERADMIN' });
     expectError(await checkin(admin.token, { token: await eventToken(ev.id), tipo: 'entrada' }), 403, 'FORBIDDEN');
     expectError(
-      await checkin(declined.pro.user.token, { token: await eventToken(ev.id), tipo: 'entrada', latitude: 1 }),
+      await checkin(declined.pro.user.token, { token: await eventToken(ev.id), tipo: 'entrada', latitude: 91 }),
       400,
       'VALIDATION_FAILED',
     );
