@@ -14,6 +14,7 @@ export const DOMAINS = [
   'core',
   'places',
   'accounts',
+  'reliability',
   'catalogs',
   'records',
   'professionals',

@@ -29,6 +29,7 @@ import { canaisRoutes, passwordResetRoutes } from './routes/accounts';
 import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/professionals';
 import { importacoesRoutes } from './routes/imports';
 import { campanhasRoutes, disponibilidadesResumoRoutes, disponibilidadesRoutes } from './routes/availability';
+import { confiabilidadeProfRoutes, confiabilidadeRoutes } from './routes/reliability';
 import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/imports/importacoes';
 import {
   anosFormaturasConfig,
@@ -157,6 +158,8 @@ export function createApp() {
     .route('/api/cadastro-fot', cadastroFotRoutes)
     .route('/api/profissionais', profissionaisRoutes)
     .route('/api/profissionais', disponibilidadesRoutes)
+    .route('/api/profissionais', confiabilidadeProfRoutes)
+    .route('/api/confiabilidade', confiabilidadeRoutes)
     .route('/api/disponibilidades', disponibilidadesResumoRoutes)
     .route('/api/campanhas-disponibilidade', campanhasRoutes)
     .route('/api/v1/notifications', notificationsRoutes)

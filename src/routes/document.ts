@@ -50,6 +50,8 @@ export const TAGS: Record<string, string> = {
     "When professionals cannot (or prefer to) work: their own declarations, administrators' for anyone, the planners' summary per function and the season poll.",
   Rules:
     'Institution and company rules (team sizes per graduates, deadlines in business days, fees), their explained evaluation and application, holidays, the credential list (docs/guide/rules.md).',
+  Reliability:
+    "The reliability score: decayed, explained row by row to the professional, contestable; aggregates per region for research (docs/guide/reliability.md).",
 };
 
 export interface DocumentOptions {

@@ -10,6 +10,7 @@ import { lembretes } from './lembretes';
 import { lembrarCampanhasJob } from './campanhas';
 import { lembrarCredenciamentoJob } from './credenciamento';
 import { faltasProvaveisJob } from './faltas';
+import { confiabilidadeNoturna } from './confiabilidade';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -41,6 +42,8 @@ export const jobs: Record<string, Job> = {
   'lembrar-credenciamento': lembrarCredenciamentoJob,
   // Probable no-shows: no entrada once an event's entries closed, flagged once per invitation (docs/decisions.md#d27).
   'faltas-provaveis': faltasProvaveisJob,
+  // The reliability scores' nightly refresh (decay, the region's mean), once per São Paulo day (docs/decisions.md#d28).
+  'confiabilidade-noturna': confiabilidadeNoturna,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

@@ -196,6 +196,23 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'PATCH', path: `/api/presencas/${ID}`, allowed: ADMINS, body: { situacao: 'ok' } },
   { method: 'GET', path: `/api/convites/${ID}/checkin/qr`, allowed: ['profissional'] },
   { method: 'POST', path: `/api/convites/${ID}/falta`, allowed: ADMINS, body: { motivo: 'não veio' } },
+  // Reliability (D28): never EVENT_OWNER or agenda_viewer; a RESEARCHER reads the aggregates only.
+  { method: 'GET', path: '/api/profissionais/me/confiabilidade', allowed: ['profissional'] },
+  {
+    method: 'POST',
+    path: '/api/profissionais/me/confiabilidade/contestacoes',
+    allowed: ['profissional'],
+    body: { evento_id: ID, motivo: 'não fui avisado' },
+  },
+  { method: 'GET', path: `/api/profissionais/${ID}/confiabilidade`, allowed: ADMINS },
+  { method: 'GET', path: '/api/confiabilidade/contestacoes', allowed: ADMINS },
+  {
+    method: 'PATCH',
+    path: `/api/confiabilidade/contestacoes/${ID}`,
+    allowed: ADMINS,
+    body: { decisao: 'manter', resposta: 'mantido' },
+  },
+  { method: 'GET', path: '/api/confiabilidade/regioes', allowed: [...ADMINS, 'RESEARCHER'] },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',

@@ -187,6 +187,8 @@ describe('a cached batch equals its uncached path', () => {
       'log',
       'cancelledFeeLog',
       'cancelledFee',
+      'confiabilidadeLedger',
+      'confiabilidadeScore',
       'update',
       'notes',
       'promotedLog',

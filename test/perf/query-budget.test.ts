@@ -43,6 +43,7 @@ import { runCron } from '../helpers/activity-log';
 import { signedHeaders } from '../helpers/mercadopago';
 import { buttonReply, signature } from '../helpers/whatsapp';
 import { conviteToken } from '../../src/services/core/whatsapp';
+import { makeLedger } from '../helpers/reliability';
 import { FLORIANOPOLIS, makeInstituicao } from '../helpers/rules';
 import { eventCode, eventKey, personalCode, personalKey, stepOf } from '../../src/services/checkin/codes';
 
@@ -986,6 +987,70 @@ async function calls(): Promise<Call[]> {
     ...(await financeCalls(a)),
     ...(await availabilityCalls(a)),
     ...(await rulesCalls(a)),
+    ...(await reliabilityCalls(a)),
+  ];
+}
+
+// Reliability (D28): the listing's professional's ledger (grown by GROW_ROWS rows in the large phase:
+// its view answers every row), a contest to open and one to answer, the aggregates.
+async function reliabilityCalls(a: string): Promise<Call[]> {
+  const [mine] = await db
+    .select({ id: profissionais.id })
+    .from(profissionais)
+    .where(eq(profissionais.usuarioId, pro.id));
+  const ledger = await makeLedger({ id: mine!.id, regiao: 'SP' }, [
+    { tipo: 'chegada', credito: 1, peso: 1, minutos: 0 },
+    { tipo: 'chegada', credito: 0.5, peso: 1, minutos: 20 },
+  ]);
+  if (phase === 'large')
+    for (let i = 0; i < GROW_ROWS; i += 100)
+      await makeLedger(
+        { id: mine!.id, regiao: 'SP' },
+        Array.from({ length: 100 }, (_, k) => ({
+          tipo: 'chegada' as const,
+          credito: 1,
+          peso: 1,
+          diasAtras: (i + k) / 10,
+        })),
+      );
+  const opened = await api('POST', '/api/profissionais/me/confiabilidade/contestacoes', {
+    token: pro.token,
+    body: { evento_id: ledger[1]!.id, motivo: 'trânsito parado' },
+  });
+  const c = '/api/confiabilidade/contestacoes';
+  return [
+    {
+      name: 'confiabilidade mine',
+      method: 'GET',
+      path: '/api/profissionais/me/confiabilidade',
+      token: pro.token,
+      expect: 200,
+    },
+    {
+      name: 'confiabilidade of',
+      method: 'GET',
+      path: `/api/profissionais/${mine!.id}/confiabilidade`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'confiabilidade contestar',
+      method: 'POST',
+      path: '/api/profissionais/me/confiabilidade/contestacoes',
+      token: pro.token,
+      body: { evento_id: ledger[0]!.id, motivo: 'cheguei antes' },
+      expect: 201,
+    },
+    { name: 'confiabilidade contestacoes', method: 'GET', path: `${c}?status=aberta&limit=20`, token: a, expect: 200 },
+    {
+      name: 'confiabilidade abonar',
+      method: 'PATCH',
+      path: `${c}/${opened.body.id}`,
+      token: a,
+      body: { decisao: 'abonar', resposta: 'trânsito confirmado' },
+      expect: 200,
+    },
+    { name: 'confiabilidade regioes', method: 'GET', path: '/api/confiabilidade/regioes', token: a, expect: 200 },
   ];
 }
 

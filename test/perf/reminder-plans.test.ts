@@ -17,18 +17,18 @@ async function plan(statement: Parameters<SQLiteAsyncDialect['sqlToQuery']>[0]) 
 }
 
 describe('scheduled job lembretes: query plans', () => {
-  it('finds events by the data_evento index and this run’s rows by the execucao index (the WhatsApp statement too)', async () => {
+  it('finds events by the data_evento index and this run’s rows by the execucao index (the WhatsApp and the missed confirmations' statements too)', async () => {
     const statements = reminderStatements(
       { db, config: getConfig(env) },
       new Date('2031-01-01T12:00:00.000Z'),
       crypto.randomUUID(),
     );
-    expect(statements).toHaveLength(6);
+    expect(statements).toHaveLength(8);
     for (const [i, s] of statements.entries()) {
       const details = await plan(s);
       const fullScans = details.filter(
         (d) =>
-          /^SCAN (agenda|convites|lembretes_enviados|notifications|profissionais|whatsapp_outbox)\b/.test(d) &&
+          /^SCAN (agenda|convites|lembretes_enviados|notifications|confiabilidade_eventos|profissionais|whatsapp_outbox)\b/.test(d) &&
           !/USING/.test(d),
       );
       expect(fullScans, `statement ${i}: ${details.join(' | ')}`).toEqual([]);

@@ -148,8 +148,8 @@ describe('scheduled job lembretes', () => {
       roundTrips: c.roundTrips,
       statements: c.statements,
     });
-    // Five, and the D-2/D-1 WhatsApp messages' (the channel is on in the tests).
-    expect(cost(one.count)).toEqual({ roundTrips: 1, statements: 6 });
+    // Five, the two of the missed confirmations (D28), and the D-2/D-1 WhatsApp messages' (the channel is on in the tests).
+    expect(cost(one.count)).toEqual({ roundTrips: 1, statements: 8 });
     expect(cost(many.count)).toEqual(cost(one.count));
   });
 });

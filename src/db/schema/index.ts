@@ -20,3 +20,4 @@ export * from './lugares';
 export * from './disponibilidades';
 export * from './regras';
 export * from './presencas';
+export * from './confiabilidade';

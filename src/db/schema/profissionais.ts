@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { funcoes } from './catalogs';
 import { timestamps, uuidPk } from './columns';
 import { users } from './users';
@@ -65,6 +65,29 @@ export const profissionais = sqliteTable(
      * insert binds nothing for it.
      */
     listado: integer('listado')
+      .notNull()
+      .default(sql`0`),
+    /**
+     * The reliability score R (0-100), docs/decisions.md#d28: written by services/reliability/ in the
+     * ledger's own batch and by the nightly refresh (decay), never by a profile write; null while the
+     * professional never had a ledger row (the score is then the region's prior). Read only by
+     * administrators and the professional itself.
+     */
+    confiabilidade: real('confiabilidade'),
+    /**
+     * Kept by triggers on confiabilidade_eventos (drizzle/ confiabilidade_triggers), never written by the
+     * application: over the rows that count, Σ peso (`novo` while under 3) and, anchored at 2020-01-01
+     * (t = days since then), Σ peso·credito·2^(t/180) and Σ peso·2^(t/180). Multiplied by 2^(-now/180)
+     * they are the score's decayed sums, so the score is computed from this row alone whatever the
+     * ledger's length (services/reliability/ledger.ts refreshScores).
+     */
+    confiabilidadePeso: real('confiabilidade_peso')
+      .notNull()
+      .default(sql`0`),
+    confiabilidadeCreditos: real('confiabilidade_creditos')
+      .notNull()
+      .default(sql`0`),
+    confiabilidadePesos: real('confiabilidade_pesos')
       .notNull()
       .default(sql`0`),
     ...timestamps,

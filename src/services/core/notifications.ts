@@ -45,6 +45,9 @@ export const NOTIFICATION_TIPOS = [
   // QR check-in (docs/decisions.md#d27): administrators told of probable no-shows; a professional of a confirmed one.
   'falta_provavel',
   'falta_registrada',
+  // Reliability (docs/decisions.md#d28): a contest to the region's administrators, its answer to the professional.
+  'confiabilidade_contestacao',
+  'confiabilidade_resposta',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

@@ -7,6 +7,7 @@ import type { Config } from '../../env';
 import { eventStartSql, saoPauloDate } from '../../lib/dates';
 import type { PushMessage } from '../../lib/messages';
 import { prepareWhatsappRows, quandoSql } from '../core/whatsapp';
+import { missedConfirmationStatements } from '../reliability/ledger';
 
 /**
  * Reminders (docs/decisions.md#d16), run by the scheduled job `lembretes` every 15 minutes.
@@ -15,8 +16,9 @@ import { prepareWhatsappRows, quandoSql } from '../core/whatsapp';
  * into `lembretes_enviados` (primary key (alvo_id, tipo), ON CONFLICT DO NOTHING) tagged with the
  * run's own id, then inserts the notifications of exactly the rows IT inserted, in the same batch
  * (one transaction): a repeated or overlapping run finds the keys taken and notifies nobody.
- * Five statements per run in one round trip, whatever the number of invitations; the events are
- * found by the `agenda_data_idx` range on `data_evento`.
+ * Seven statements per run in one round trip, whatever the number of invitations (the last two: the
+ * confirmations missed by the 12-hour deadline, into the reliability ledger, and the scores they
+ * move); the events are found by the `agenda_data_idx` range on `data_evento`.
  *
  *   lembrete_d7 / _d2 / _d1  to each accepted member, 7, 2 and 1 days before the start; only the
  *                            latest kind due (accepted 21 h before: d1 only, never a late d7 or d2)
@@ -84,7 +86,7 @@ function whatsappReminders({ db, config }: RunCtx, now: Date, run: string) {
   );
 }
 
-/** The run's statements, in batch order: five, and the WhatsApp one while the channel is on (exported for the query-plan test). */
+/** The run's statements, in batch order: five, the two of the missed confirmations (docs/decisions.md#d28), and the WhatsApp one while the channel is on (exported for the query-plan test). */
 export function reminderStatements(ctx: RunCtx, now: Date, run: string) {
   const at = now.toISOString();
   const ini = eventStartSql(agenda.dataEvento, agenda.horario);
@@ -134,14 +136,25 @@ export function reminderStatements(ctx: RunCtx, now: Date, run: string) {
       join ${users} on ${users.role} in (${admins}) and ${users.ativo} = 1
     where l.execucao = ${run} and l.tipo = 'equipe_nao_confirmada'
     returning id, user_id, titulo, mensagem, dados`;
+  // The confirmations missed by the 12-hour deadline enter the reliability ledger (docs/decisions.md#d28).
+  const missed = missedConfirmationStatements(ctx.db, now, range);
   const whatsapp = whatsappReminders(ctx, now, run);
-  return [memberKinds, unconfirmed, team, toMembers, toAdmins, ...(whatsapp ? [whatsapp.getSQL()] : [])];
+  return [
+    memberKinds,
+    unconfirmed,
+    team,
+    toMembers,
+    toAdmins,
+    missed.ledger.getSQL(),
+    missed.score.getSQL(),
+    ...(whatsapp ? [whatsapp.getSQL()] : []),
+  ];
 }
 
 type Sent = { id: string; user_id: string; titulo: string; mensagem: string; dados: string };
 
 export async function sendReminders(ctx: RunCtx, now: Date) {
-  const [a, b, c, members, adminRows, whatsapp] = await rawBatch(
+  const [a, b, c, members, adminRows, , , whatsapp] = await rawBatch(
     ctx.db,
     reminderStatements(ctx, now, crypto.randomUUID()),
   );

@@ -16,6 +16,7 @@ import {
 import { ApiError } from '../../lib/errors';
 import { isAdmin } from '../../lib/permissions';
 import { feeOnCancel } from '../money/financeiro';
+import { cancellationStatements } from '../reliability/ledger';
 import { notifiedPush, notifyFromRow, type Push } from '../core/notifications';
 import type { WriteCtx } from '../core/context';
 import { logRowWrite, WRITE_PARAMS, writerOf, writeValues } from '../core/activity-log';
@@ -220,6 +221,10 @@ export const declineBatch = cachedBatch({
         ),
       ),
       ...runEach(cancelled, 'cancelled'),
+      // An accepted invitation cancelled enters the reliability ledger by how early, with the score
+      // refreshed (docs/decisions.md#d28; the neutral cases write nothing), before the update moves it
+      // out of `aceito`.
+      ...runEach(cancellationStatements(db, { where, now: a.now, conviteId: p.id }), 'confiabilidade'),
       // Declining withdraws a presence confirmed before (D16): a later acceptance must confirm again.
       update: run(
         db.update(convites).set({ status, respondidoEm: a.now, updatedAt: a.now, confirmadoEm: null }).where(where),

@@ -518,6 +518,11 @@ describe('the scheduled dispatcher', () => {
       'lembrar-campanhas': { campanhas: expect.any(Number), lembretes: expect.any(Number) },
       'lembrar-credenciamento': { lembretes: expect.any(Number) },
       'faltas-provaveis': { faltas: expect.any(Number), avisos: expect.any(Number) },
+      'confiabilidade-noturna': {
+        dia: expect.any(String),
+        executado: expect.any(Boolean),
+        profissionais: expect.any(Number),
+      },
     });
   });
 
