@@ -51,6 +51,9 @@ export interface RegionRows {
   pesquisa: { id: string };
   campanha: { id: string };
   presenca: { id: string };
+  /** Two ledger rows of the region's professional (D28): one to contest, one contested (`contestacao`, open). */
+  confiabilidadeEvento: { id: string };
+  contestacao: { id: string };
 }
 
 export interface World {
@@ -251,9 +254,30 @@ async function regionRows(
       uf: 'SP',
     })
     .returning();
+  // The reliability ledger (D28): a row left to contest, and one with an open contest.
+  const [livre, contestado] = await db
+    .insert(schema.confiabilidadeEventos)
+    .values(
+      [20, 75].map((minutos) => ({
+        profissionalId: profissional.id,
+        regiao,
+        tipo: 'chegada' as const,
+        minutos,
+        credito: minutos > 60 ? 0.2 : 0.5,
+        peso: 1,
+        ocorridoEm: new Date().toISOString(),
+      })),
+    )
+    .returning();
+  const [contestacao] = await db
+    .insert(schema.confiabilidadeContestacoes)
+    .values({ eventoId: contestado!.id, profissionalId: profissional.id, regiao, motivo: 'Trânsito parado' })
+    .returning();
   return {
     regra: regra!,
     feriado: feriado!,
+    confiabilidadeEvento: livre!,
+    contestacao: contestacao!,
     campanha: campanha!,
     presenca: presenca!,
     chamado: chamado!,
@@ -328,6 +352,7 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
     [/^\/api\/regras\/\{id\}/, () => rows.regra.id],
     [/^\/api\/feriados\/\{id\}/, () => rows.feriado.id],
     [/^\/api\/presencas\/\{id\}/, () => rows.presenca.id],
+    [/^\/api\/confiabilidade\/contestacoes\/\{id\}/, () => rows.contestacao.id],
   ];
   return table.find(([re]) => re.test(path))?.[1]();
 }
@@ -495,6 +520,11 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     }),
     'PUT /api/campanhas-disponibilidade/{id}/respostas': () => ({ datas: [{ data: '2035-03-02', resposta: 'sim' }] }),
     'POST /api/profissionais/me/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
+    'POST /api/profissionais/me/confiabilidade/contestacoes': () => ({
+      evento_id: rows.confiabilidadeEvento.id,
+      motivo: 'O portão estava fechado',
+    }),
+    'PATCH /api/confiabilidade/contestacoes/{id}': () => ({ decisao: 'manter', resposta: 'Registro mantido' }),
     'POST /api/profissionais/{id}/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
     'POST /api/profissionais': () => ({ nome: uniq('Profissional') }),
     'PUT /api/profissionais/{id}': () => ({ whatsapp: '11 98888-0000' }),
