@@ -1017,8 +1017,54 @@ async function reliabilityCalls(a: string): Promise<Call[]> {
     token: pro.token,
     body: { evento_id: ledger[1]!.id, motivo: 'trânsito parado' },
   });
+  // A cancellation that counts (12 hours ahead, accepted two days ago) by a professional whose ledger
+  // has GROW_ROWS rows in the large phase: the row and the score's refresh cost the same. In MG: the SP
+  // lists of this file measure SP's rows.
+  const cancelling = await makeUser({ role: 'profissional' });
+  const cancellingProf = await makeProfissional('MG', { usuarioId: cancelling.id }, [ctx.funcao!]);
+  if (phase === 'large')
+    for (let i = 0; i < GROW_ROWS; i += 100)
+      await makeLedger(
+        { id: cancellingProf.id, regiao: 'MG' },
+        Array.from({ length: 100 }, (_, k) => ({
+          tipo: 'chegada' as const,
+          credito: 1,
+          peso: 1,
+          diasAtras: (i + k) / 10,
+        })),
+      );
+  const soon = new Date(Date.now() + 12 * 3_600_000 - 3 * 3_600_000).toISOString();
+  const [soonEvent] = await db
+    .insert(agenda)
+    .values({
+      regiao: 'MG',
+      userId: viewer.id,
+      fotId: ctx.fot!,
+      tipoEventoId: ctx.tipo!,
+      dataEvento: soon.slice(0, 10),
+      horario: soon.slice(11, 16),
+    })
+    .returning();
+  const [toCancelSoon] = await db
+    .insert(convites)
+    .values({
+      agendaId: soonEvent!.id,
+      profissionalId: cancellingProf.id,
+      funcaoId: ctx.funcao!,
+      status: 'aceito',
+      respondidoEm: new Date(Date.now() - 48 * 3_600_000).toISOString(),
+    })
+    .returning();
   const c = '/api/confiabilidade/contestacoes';
   return [
+    {
+      name: 'convite decline (a late cancellation: ledger row and score)',
+      method: 'PATCH',
+      path: `/api/convites/${toCancelSoon!.id}`,
+      token: cancelling.token,
+      body: { status: 'recusado' },
+      expect: 200,
+    },
     {
       name: 'confiabilidade mine',
       method: 'GET',
@@ -1584,6 +1630,11 @@ const GROWS_WITH_DATA: Record<string, number> = {
   // QR check-in (D27): the attendance list answers the whole team, each member's invitation, profile and
   // function read to name it (GROW_ROWS / 10 members more here), as 'convites of an event' does.
   'presencas list': 327,
+  // Reliability (D28): the view answers every row of the professional's ledger (GROW_ROWS of them here,
+  // unpaged: LGPD art. 20), each read once from its index and once from the table. The score itself is
+  // computed from the profile's kept sums: 'confiabilidade abonar' recomputes it for this same ledger flat.
+  'confiabilidade mine': 1001,
+  'confiabilidade of': 1001,
 };
 
 /**
@@ -1631,6 +1682,7 @@ const FOLDED_WRITES = [
   'convite accept',
   'candidatura approve',
   'convite decline (promotes a waiter)',
+  'convite decline (a late cancellation: ledger row and score)',
 ];
 
 /** Each route case's statement that read the most rows at 1,000+ rows (printed for the growing cases: where to look next). */
