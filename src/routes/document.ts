@@ -51,7 +51,7 @@ export const TAGS: Record<string, string> = {
   Rules:
     'Institution and company rules (team sizes per graduates, deadlines in business days, fees), their explained evaluation and application, holidays, the credential list (docs/guide/rules.md).',
   Reliability:
-    "The reliability score: decayed, explained row by row to the professional, contestable; aggregates per region for research (docs/guide/reliability.md).",
+    'The reliability score: decayed, explained row by row to the professional, contestable; aggregates per region for research (docs/guide/reliability.md).',
 };
 
 export interface DocumentOptions {

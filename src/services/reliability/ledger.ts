@@ -173,7 +173,7 @@ export function cancellationStatements(db: Db, o: { where: SQL; now: V; conviteI
   };
 }
 
-/** An outcome of the event day (docs/decisions.md#d27): the entry's lateness in minutes, or a confirmed no-show. */
+/** An outcome of the event day (decision D27, issue 38): the entry's lateness in minutes, or a confirmed no-show. */
 export type DayOutcome = { tipo: 'chegada'; atrasoMin: number | SQL } | { tipo: 'falta' };
 
 /**

@@ -4,7 +4,7 @@ import { outcomeStatements, type DayOutcome } from '../../../src/services/reliab
 import { db, makeAdmin, makeConvite, makeEvento, makePro } from '../../helpers/factories';
 import { keptScore, ledgerOf } from '../../helpers/reliability';
 
-// The event day's outcomes (docs/decisions.md#d27, #d28) as statements any batch joins: the check-in's
+// The event day's outcomes (decision D27, issue 38; docs/decisions.md#d28) as statements any batch joins: the check-in's
 // lateness at the entry and the no-show an administrator confirms. The check-in flows put them in
 // their own batches; here a bare batch stands for them.
 
