@@ -17,7 +17,7 @@ async function plan(statement: Parameters<SQLiteAsyncDialect['sqlToQuery']>[0]) 
 }
 
 describe('scheduled job lembretes: query plans', () => {
-  it('finds events by the data_evento index and this run’s rows by the execucao index (the WhatsApp and the missed confirmations' statements too)', async () => {
+  it('finds events by the data_evento index and this run’s rows by the execucao index (the WhatsApp and the missed-confirmation statements too)', async () => {
     const statements = reminderStatements(
       { db, config: getConfig(env) },
       new Date('2031-01-01T12:00:00.000Z'),
@@ -28,8 +28,9 @@ describe('scheduled job lembretes: query plans', () => {
       const details = await plan(s);
       const fullScans = details.filter(
         (d) =>
-          /^SCAN (agenda|convites|lembretes_enviados|notifications|confiabilidade_eventos|profissionais|whatsapp_outbox)\b/.test(d) &&
-          !/USING/.test(d),
+          /^SCAN (agenda|convites|lembretes_enviados|notifications|confiabilidade_eventos|profissionais|whatsapp_outbox)\b/.test(
+            d,
+          ) && !/USING/.test(d),
       );
       expect(fullScans, `statement ${i}: ${details.join(' | ')}`).toEqual([]);
     }
