@@ -36,6 +36,6 @@ describe('scheduled job lembretes: query plans', () => {
     }
     expect((await plan(statements[0]!)).join(' ')).toContain('agenda_data_idx');
     expect((await plan(statements[3]!)).join(' ')).toContain('lembretes_execucao_idx');
-    expect((await plan(statements[5]!)).join(' ')).toContain('lembretes_execucao_idx');
+    expect((await plan(statements[7]!)).join(' ')).toContain('lembretes_execucao_idx'); // the WhatsApp one, last
   });
 });
