@@ -42,7 +42,11 @@ export const VagaSchema = z
     conflito_horario: z.boolean().openapi({
       description: "true when the caller is already accepted on another event whose time window overlaps this one's",
     }),
-    conflito_deslocamento: z
+    conflito_deslocamento: z.boolean().openapi({
+      description:
+        'true when accepting this place would meet a travel conflict (409 TRAVEL_CONFLICT, docs/decisions.md#d11): another accepted event of the day before, the same day or the day after leaves less than the travel plus MARGEM_DESLOCAMENTO_MIN between the two; false otherwise (or a city unknown)',
+    }),
+    conflito_deslocamento_detalhe: z
       .object({
         conflito_com: out.id().openapi({ description: 'the other accepted event (agenda id)' }),
         folga_min: z
@@ -53,8 +57,7 @@ export const VagaSchema = z
       })
       .nullable()
       .openapi({
-        description:
-          'The travel conflict accepting this place would meet (409 TRAVEL_CONFLICT, docs/decisions.md#d11): another accepted event of the day before, the same day or the day after leaves less than the travel plus MARGEM_DESLOCAMENTO_MIN between the two; null: none (or a city unknown). Its presence is the boolean of the decision.',
+        description: 'the conflict conflito_deslocamento announces, as the 409 would say it; null without one',
       }),
   })
   .openapi('Vaga');

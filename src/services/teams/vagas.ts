@@ -391,7 +391,8 @@ function toVaga(r: VagaRow) {
     vagas_restantes: r.restantes,
     valor: r.valorCentavos === null ? null : fromCentavos(r.valorCentavos),
     conflito_horario: !!r.conflito,
-    conflito_deslocamento: r.deslocamento === null ? null : (JSON.parse(r.deslocamento) as TravelConflict),
+    conflito_deslocamento: r.deslocamento !== null,
+    conflito_deslocamento_detalhe: r.deslocamento === null ? null : (JSON.parse(r.deslocamento) as TravelConflict),
   };
 }
 

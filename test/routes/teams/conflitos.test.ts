@@ -512,13 +512,15 @@ describe('GET /api/vagas: hidden dates and conflito_deslocamento', () => {
       token: pro.user.token,
     });
     const byId = Object.fromEntries(res.body.map((v: { agenda_id: string }) => [v.agenda_id, v]));
-    expect(byId[baile19.id].conflito_deslocamento).toEqual({
+    expect(byId[baile19.id].conflito_deslocamento).toBe(true);
+    expect(byId[baile19.id].conflito_deslocamento_detalhe).toEqual({
       conflito_com: colacao.id,
       folga_min: 120,
       deslocamento_min: await estimated(CAMPINAS, SAO_PAULO),
     });
     expect(byId[baile19.id].conflito_horario).toBe(false);
-    expect(byId[baile21.id].conflito_deslocamento).toBeNull();
+    expect(byId[baile21.id].conflito_deslocamento).toBe(false);
+    expect(byId[baile21.id].conflito_deslocamento_detalhe).toBeNull();
   });
 });
 

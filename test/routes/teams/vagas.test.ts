@@ -157,7 +157,8 @@ describe('GET /api/vagas', () => {
         vagas_restantes: 2,
         valor: 350.5,
         conflito_horario: false,
-        conflito_deslocamento: null,
+        conflito_deslocamento: false,
+        conflito_deslocamento_detalhe: null,
       },
     ]);
     void admin;
