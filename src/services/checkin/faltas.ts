@@ -22,6 +22,7 @@ import { regionAdmin } from '../accounts/profile';
 import { logStatement } from '../core/activity-log';
 import type { Ctx } from '../core/context';
 import { notifyFromRow } from '../core/notifications';
+import { outcomeStatements } from '../reliability/ledger';
 import { hasEntry } from './presencas';
 
 /**
@@ -103,7 +104,9 @@ export function faltaWrites(
       now: agora,
     },
   );
-  return { statements: [upsert, entry], notes };
+  // The reliability ledger's no-show (docs/decisions.md#d28): written only with this confirmation.
+  const ledger = outcomeStatements(db, { conviteId, outcome: { tipo: 'falta' }, em: agora, when: marked });
+  return { statements: [upsert, entry, ledger.ledger, ledger.score], notes };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import { saoPauloDate } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import type { Ctx } from '../core/context';
+import { outcomeStatements } from '../reliability/ledger';
 import { parseCode, personalCode, personalKey, sealedBy, STEP_MS, stepOf, stepStart } from './codes';
 import {
   checkinSecret,
@@ -250,8 +251,20 @@ export async function registrarLeituras(ctx: Ctx, agendaId: string, body: { toke
             eq(presencas.tipo, tipo),
           ),
         ),
-    ]);
-    rows = results[1];
+      // Each entry's lateness enters the reliability ledger (docs/decisions.md#d28), only with its own row.
+      ...list.flatMap((p) => {
+        if (p.tipo !== 'entrada' || p.atrasoMin === null) return [];
+        const o = outcomeStatements(db, {
+          conviteId: p.conviteId,
+          outcome: { tipo: 'chegada', atrasoMin: p.atrasoMin },
+          em: p.momento,
+          now: ts,
+          when: sql`exists (select 1 from ${presencas} where ${presencas.id} = ${p.id})`,
+        });
+        return [o.ledger, o.score];
+      }),
+    ] as unknown as Parameters<typeof db.batch>[0]);
+    rows = results[1] as PresencaRow[];
   }
   const mineIds = new Set([...planned.values()].map((p) => p.id));
   for (const r of out) {

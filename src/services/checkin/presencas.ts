@@ -16,6 +16,7 @@ import {
 import { ApiError } from '../../lib/errors';
 import { created, logStatement, loggedUpdate } from '../core/activity-log';
 import type { Ctx } from '../core/context';
+import { outcomeStatements } from '../reliability/ledger';
 import { eventKey, parseCode, sealedBy, stepOf } from './codes';
 import {
   checkinSecret,
@@ -110,17 +111,30 @@ export function presenceWrites(
         where ${o.guard} and ${presenceAllowed(p.conviteId)}`,
     )
     .onConflictDoNothing();
-  if (!o.logAcao) return [insert];
+  const recorded = sql`exists (select 1 from ${presencas} where ${presencas.id} = ${p.id})`;
+  // An entry with a lateness enters the reliability ledger (docs/decisions.md#d28), only with its row.
+  const ledger =
+    p.tipo === 'entrada' && p.atrasoMin !== null
+      ? outcomeStatements(db, {
+          conviteId: p.conviteId,
+          outcome: { tipo: 'chegada', atrasoMin: p.atrasoMin },
+          em: p.momento,
+          now,
+          when: recorded,
+        })
+      : null;
+  const withLedger = ledger ? [insert, ledger.ledger, ledger.score] : [insert];
+  if (!o.logAcao) return withLedger;
   const { id: _id, ...values } = p;
   return [
-    insert,
+    ...withLedger,
     logStatement(db, log, {
       acao: o.logAcao,
       entidade: 'presencas',
       entidadeId: p.id,
       regiao: o.regiao ?? null,
       dados: created(presencas, values),
-      when: sql`exists (select 1 from ${presencas} where ${presencas.id} = ${p.id})`,
+      when: recorded,
     }),
   ];
 }
