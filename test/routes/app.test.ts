@@ -134,6 +134,14 @@ describe('app skeleton', () => {
     expect(z.number().multipleOf(0.5).safeParse(0.3).error?.issues[0]?.message).toBe('deve ser múltiplo de 0.5');
   });
 
+  it('imports zod without compile and fromJSONSchema, as the Worker bundle does, and validates the same', () => {
+    // wrangler.toml [alias] gives both modules src/lib/zod-omitted.ts (about 11 KiB gzipped less).
+    expect(() => z.fromJSONSchema({ type: 'string' })).toThrow(/left out/);
+    expect(() => z.compile(z.string())).toThrow(/left out/);
+    expect(z.object({ a: z.string().min(2) }).safeParse({ a: 'x' }).success).toBe(false);
+    expect(z.object({ a: z.string().min(2) }).safeParse({ a: 'xy' }).success).toBe(true);
+  });
+
   it('fieldErrorMap has a Portuguese sentence for every kind of issue', () => {
     applyFieldErrors();
     const message = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
