@@ -1,8 +1,6 @@
 import type { Bindings } from '../env';
+import { enqueueAll } from '../lib/background';
 import { marcarFaltasProvaveis } from '../services/checkin/faltas';
-
-/** Push messages per queue sendBatch call (the Queues limit is 100). */
-const PUSH_PER_BATCH = 100;
 
 /**
  * Probable no-shows (docs/decisions.md#d27): every accepted invitation without an entrada once its
@@ -12,16 +10,6 @@ const PUSH_PER_BATCH = 100;
  */
 export async function faltasProvaveisJob(env: Bindings, now: Date) {
   const { push, ...counts } = await marcarFaltasProvaveis(env, now);
-  if (env.PUSH_QUEUE)
-    for (let i = 0; i < push.length; i += PUSH_PER_BATCH)
-      await env.PUSH_QUEUE.sendBatch(push.slice(i, i + PUSH_PER_BATCH).map((body) => ({ body }))).catch(
-        (err: unknown) =>
-          console.error(
-            JSON.stringify({
-              level: 'error',
-              message: `no-show push enqueue failed: ${err instanceof Error ? err.message : String(err)}`,
-            }),
-          ),
-      );
+  await enqueueAll(env.PUSH_QUEUE, push, 'no-show push enqueue failed');
   return counts;
 }
