@@ -1,8 +1,10 @@
+import type { Bindings } from '../env';
 import { errorText, type LogFields, type Logger } from '../lib/logger';
 
 /**
  * What the queue consumers share (docs/architecture.md#a-queue-consumer): backoff, the retry
- * delay, and the loop that handles a batch's messages one by one, each acknowledged or retried once.
+ * delay, the loop that handles a batch's messages one by one, each acknowledged or retried once, and
+ * the batch handler built around it (`queueConsumer`); the outbox consumers' steps are in outbox.ts.
  * Queues deliver at least once, so every handler's effects are guarded (a claim, a guarded UPDATE):
  * a redelivered message changes nothing twice.
  */
@@ -69,3 +71,25 @@ export async function consumeEach<T>(
     }),
   );
 }
+
+/** A message's handler, made once per batch (its config, db and adapter) by `queueConsumer`'s setup. */
+export type Setup<T> = (
+  env: Bindings,
+  fetchImpl: typeof fetch,
+  now: () => Date,
+) => (msg: Message<T>) => Promise<Handled>;
+
+/**
+ * A queue's batch handler, `(batch, env, fetchImpl = fetch, now = () => new Date())`: `setup` runs
+ * once (a bad config throws for the whole batch), then `consumeEach` hands it each message. The
+ * injectable `fetchImpl` and `now` let tests stand in for the provider and the clock.
+ */
+export const queueConsumer =
+  <T>(opts: ConsumeOptions<T>, setup: Setup<T>) =>
+  async (
+    batch: MessageBatch<T>,
+    env: Bindings,
+    fetchImpl: typeof fetch = fetch,
+    now: () => Date = () => new Date(),
+  ): Promise<void> =>
+    consumeEach(batch, opts, setup(env, fetchImpl, now));

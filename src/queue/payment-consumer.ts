@@ -1,13 +1,13 @@
 import { createDb } from '../db/client';
 import type { Db } from '../db/client';
-import { getConfig, type Bindings } from '../env';
+import { getConfig } from '../env';
 import { enqueueAll } from '../lib/background';
 import { createLogger } from '../lib/logger';
 import type { PaymentMessage, PushMessage } from '../lib/messages';
 import { applyPayment, ignoreNotification, notificationById } from '../services/payments/pagamentos';
 import { pedidoForPreference, savePreference } from '../services/payments/pedidos';
 import { gatewayFor, type Gateway, type GatewayResult } from '../services/payments/gateways';
-import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
+import { ACK, backoff, queueConsumer, retryDelay } from './consume';
 
 /**
  * The payment queue consumer (docs/decisions.md#d19). Two kinds of message:
@@ -85,24 +85,17 @@ async function processNotification(
  * Handles a batch of PAYMENT_QUEUE messages. `fetchImpl` (the gateway's HTTP) and `now` are
  * injectable so that tests stand in for Mercado Pago and the clock.
  */
-export async function handlePaymentBatch(
-  batch: MessageBatch<PaymentMessage>,
-  env: Bindings,
-  fetchImpl: typeof fetch = fetch,
-  now: () => Date = () => new Date(),
-): Promise<void> {
-  const config = getConfig(env);
-  const db = createDb(env.DB);
-  const gateway = gatewayFor(config, fetchImpl);
-  await consumeEach(
-    batch,
-    {
-      log,
-      backoff: paymentRetryDelaySeconds,
-      failure: 'payment message failed',
-      fields: (body) => ({ payment_message: body ?? null }),
-    },
-    async (msg): Promise<Handled> => {
+export const handlePaymentBatch = queueConsumer<PaymentMessage>(
+  {
+    log,
+    backoff: paymentRetryDelaySeconds,
+    failure: 'payment message failed',
+    fields: (body) => ({ payment_message: body ?? null }),
+  },
+  (env, fetchImpl, now) => {
+    const gateway = gatewayFor(getConfig(env), fetchImpl);
+    const db = createDb(env.DB);
+    return async (msg) => {
       const body = msg.body;
       let done: Done;
       if (body?.kind === 'preferencia' && typeof body.pedidoId === 'string')
@@ -116,6 +109,6 @@ export async function handlePaymentBatch(
       if (done.kind === 'done') return ACK;
       const delaySeconds = retryDelay(paymentRetryDelaySeconds(msg.attempts), done.after);
       return { kind: 'retry', delaySeconds, error: done.error, fields: { payment_message: body } };
-    },
-  );
-}
+    };
+  },
+);
