@@ -1,32 +1,20 @@
-import { createDb } from '../db/client';
-import { outboxSteps } from '../db/outbox-claim';
-import type { Db } from '../db/client';
 import { emailOutbox } from '../db/schema';
-import { getConfig, type Bindings, type Config } from '../env';
-import type { MailMessage } from '../lib/messages';
+import type { Bindings, Config } from '../env';
 import { createLogger } from '../lib/logger';
 import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
-import { ACK, backoff, consumeEach, retryDelay, type Handled } from './consume';
+import { backoff } from './consume';
+import { outboxConsumer, type Outcome } from './outbox';
 
 /**
- * The e-mail queue consumer (docs/decisions.md#d14). A message carries an outbox id; the consumer
- *
- * 1. claims the row with ONE guarded UPDATE (`pendente` → `enviando`, attempts + 1). A row already
- *    `enviado`/`falhou`, or claimed by another delivery of the same message, changes nothing: the
- *    message is acknowledged without calling the provider. So a message delivered twice (queue
- *    retries are at least once) is sent once;
- * 2. renders it (services/core/mail.ts) and sends it through MAIL_PROVIDER, with the outbox id as the
- *    provider's idempotency key: should the worker die after the provider accepted the message but
- *    before step 3, the row goes back to `pendente` after the claim lease (requeuePendingEmails) and
- *    the resend carries the same key, which Resend deduplicates (for 24 hours);
- * 3. records the outcome: `enviado`; or, on a transient failure (network, 5xx, 429, 409 of a
- *    concurrent idempotent request), back to `pendente` with `msg.retry({ delaySeconds })` and
- *    exponential backoff, `falhou` after MAX_ATTEMPTS; or `falhou` at once when the provider refuses
- *    the message (other 4xx) or the link's token cannot be opened (JWT_SECRET rotated).
- *
- * Messages the consumer cannot even process (D1 failing) are retried by the queue and, after
- * max_retries (wrangler.toml), land in the dead-letter queue; their rows stay `pendente`, so the
- * scheduled re-enqueue sends them once D1 is back.
+ * The e-mail queue consumer (docs/decisions.md#d14) on the one outbox consumer (src/queue/outbox.ts:
+ * claim the row, send, settle; a message delivered twice is sent once). Its own part: the row is
+ * rendered (services/core/mail.ts) and sent through MAIL_PROVIDER with the outbox id as the
+ * provider's idempotency key: should the worker die after the provider accepted the message but
+ * before the settle, the row goes back to `pendente` after the claim lease (requeuePendingEmails)
+ * and the resend carries the same key, which Resend deduplicates (for 24 hours). Transient failures
+ * (network, 5xx, 429, 409 of a concurrent idempotent request) retry with backoff, the row `falhou`
+ * after MAX_ATTEMPTS and its message acknowledged; a refusal (other 4xx), or a link token that
+ * cannot be opened (JWT_SECRET rotated), is `falhou` at once.
  */
 
 /** Attempts per e-mail (the claim counts them); after the last transient failure the row is `falhou`. */
@@ -47,10 +35,7 @@ export interface OutgoingEmail {
   link?: string;
 }
 
-export type SendOutcome =
-  | { kind: 'sent'; providerId?: string }
-  | { kind: 'retry'; error: string; after?: number }
-  | { kind: 'failed'; error: string };
+export type SendOutcome = Outcome<{ providerId?: string }>;
 
 /** A mail provider: sends one message, says what happened, never throws. */
 export type Mailer = (email: OutgoingEmail) => Promise<SendOutcome>;
@@ -142,87 +127,25 @@ export function mailerFor(env: Bindings, config: Config, fetchImpl: typeof fetch
   }
 }
 
-/** Step 1 claims the row, step 3 settles it (db/outbox-claim.ts). */
-const { claim, settle } = outboxSteps(emailOutbox);
-
-async function deliver(
-  db: Db,
-  config: Config,
-  mailer: Mailer,
-  msg: Message<MailMessage>,
-  now: () => Date,
-): Promise<Handled> {
-  const id = msg.body?.outboxId;
-  if (typeof id !== 'string') {
-    log.error('message without outboxId dropped');
-    return ACK;
-  }
-  const row = await claim(db, id, now().toISOString());
-  if (!row) return ACK; // sent or failed already, claimed by another delivery, or no such row
-  let token: string | undefined;
-  if (emailNeedsToken(row.tipo)) {
-    token = row.segredo ? await openSecret(config.JWT_SECRET, row.segredo) : undefined;
-    if (token === undefined) {
-      log.error('the link token cannot be opened (JWT_SECRET rotated?); e-mail not sent', { outboxId: id });
-      await settle(db, id, { status: 'falhou', erro: 'token unreadable', updatedAt: now().toISOString() });
-      return ACK;
-    }
-  }
-  const rendered = renderEmail(row, config, token);
-  const outcome = await mailer({ id, from: config.MAIL_FROM, to: row.para, ...rendered });
-  const at = now();
-  if (outcome.kind === 'sent') {
-    await settle(db, id, {
-      status: 'enviado',
-      enviadoEm: at.toISOString(),
-      providerId: outcome.providerId ?? null,
-      erro: null,
-      updatedAt: at.toISOString(),
-    });
-    return ACK;
-  }
-  if (outcome.kind === 'failed' || row.tentativas >= MAX_ATTEMPTS) {
-    log.error(`e-mail not sent: ${outcome.error}`, { outboxId: id, attempts: row.tentativas });
-    await settle(db, id, { status: 'falhou', erro: outcome.error, updatedAt: at.toISOString() });
-    return ACK;
-  }
-  // The backoff counts the row's attempts (the claims), not this message's deliveries.
-  const delay = retryDelay(emailRetryDelaySeconds(row.tentativas), outcome.after);
-  await settle(db, id, {
-    status: 'pendente',
-    erro: outcome.error,
-    disponivelEm: new Date(at.getTime() + delay * 1000).toISOString(),
-    updatedAt: at.toISOString(),
-  });
-  return {
-    kind: 'retry',
-    delaySeconds: delay,
-    error: outcome.error,
-    fields: { outboxId: id, attempts: row.tentativas },
-  };
-}
-
 /**
- * Delivers a batch of EMAIL_QUEUE messages. `fetchImpl` (the Resend call) and `now` are injectable
- * so that tests stand in for the provider and the clock.
+ * Delivers a batch of EMAIL_QUEUE messages (src/queue/outbox.ts: claim, send, settle). `fetchImpl`
+ * (the Resend call) and `now` are injectable so that tests stand in for the provider and the clock.
  */
-export async function handleEmailBatch(
-  batch: MessageBatch<MailMessage>,
-  env: Bindings,
-  fetchImpl: typeof fetch = fetch,
-  now: () => Date = () => new Date(),
-): Promise<void> {
-  const config = getConfig(env);
-  const db = createDb(env.DB);
-  const mailer = mailerFor(env, config, fetchImpl);
-  await consumeEach(
-    batch,
-    {
-      log,
-      backoff: emailRetryDelaySeconds,
-      failure: 'delivery failed',
-      fields: (body) => ({ outboxId: body?.outboxId ?? null }),
-    },
-    (msg) => deliver(db, config, mailer, msg, now),
-  );
-}
+export const handleEmailBatch = outboxConsumer({
+  table: emailOutbox,
+  log,
+  maxAttempts: MAX_ATTEMPTS,
+  deadLetter: false,
+  backoff: emailRetryDelaySeconds,
+  adapter: mailerFor,
+  async send(row, mailer: Mailer, config) {
+    let token: string | undefined;
+    if (emailNeedsToken(row.tipo)) {
+      token = row.segredo ? await openSecret(config.JWT_SECRET, row.segredo) : undefined;
+      // The link's token cannot be opened (JWT_SECRET rotated since): a link-less e-mail would be useless.
+      if (token === undefined) return { kind: 'failed', error: 'token unreadable' };
+    }
+    return mailer({ id: row.id, from: config.MAIL_FROM, to: row.para, ...renderEmail(row, config, token) });
+  },
+  sentColumns: (sent) => ({ providerId: sent.providerId ?? null }),
+});
