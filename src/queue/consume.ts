@@ -15,6 +15,9 @@ export const backoff =
   (attempts: number): number =>
     Math.min(baseSeconds * 2 ** Math.max(0, attempts - 1), capSeconds);
 
+/** An error's own message (a provider's, a network failure's): what an outcome's `error` says. */
+export const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /** The delay of a retry: the backoff, or longer if the provider asked (`Retry-After`), at most an hour. */
 export const retryDelay = (backoffSeconds: number, after?: number) =>
   Math.min(3600, Math.max(after ?? 0, backoffSeconds));

@@ -2,7 +2,7 @@ import { emailOutbox } from '../db/schema';
 import type { Bindings, Config } from '../env';
 import { createLogger } from '../lib/logger';
 import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
-import { backoff } from './consume';
+import { backoff, errText } from './consume';
 import { outboxConsumer, type Outcome } from './outbox';
 
 /**
@@ -41,8 +41,6 @@ export type SendOutcome = Outcome<{ providerId?: string }>;
 export type Mailer = (email: OutgoingEmail) => Promise<SendOutcome>;
 
 const log = createLogger({ prefix: 'mail: ' });
-
-const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Resend's HTTP API (POST {RESEND_API_URL}/emails), with the outbox id as its `Idempotency-Key`. */
 export function resendMailer(config: Config, fetchImpl: typeof fetch): Mailer {

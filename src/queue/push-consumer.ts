@@ -5,7 +5,7 @@ import { notifications, pushTokens } from '../db/schema';
 import { getConfig, type Bindings } from '../env';
 import { createLogger, errorText } from '../lib/logger';
 import type { PushMessage } from '../lib/messages';
-import { backoff, retryDelay } from './consume';
+import { backoff, errText, retryDelay } from './consume';
 
 /** Expo accepts at most 100 messages per request. */
 export const EXPO_CHUNK = 100;
@@ -52,7 +52,7 @@ async function sendChunk(endpoint: string, chunk: Send[], fetchImpl: typeof fetc
     });
   } catch (err) {
     log.warn('provider unreachable, will retry', {
-      error: err instanceof Error ? err.message : String(err),
+      error: errText(err),
       messages: chunk.length,
     });
     return { kind: 'retry' };
