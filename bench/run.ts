@@ -103,6 +103,9 @@ const INVITATIONS = 30_000;
 const runTag = randomHex(3);
 let loginConnections = 0;
 
+/** The planner's season: 90 days of the seed's second year (its events are drawn from 2025-08 to 2027-07). */
+const PLANNER_SEASON = 'de=2026-12-01&ate=2027-02-28';
+
 /** Add a route here; `pageable` lists get their `?limit=50` variant automatically. */
 const ROUTES: BenchRoute[] = [
   {
@@ -184,6 +187,15 @@ const ROUTES: BenchRoute[] = [
     request: () => ({ path: `/api/financeiro/resultado?fot_id=${data.fotId}` }),
     expect: 200,
     hot: true,
+  },
+  {
+    // The season planner (D26): 90 days of region SP by day, every function and equipment resource.
+    // Informational: the baseline reads the same rows in one batch but computes no peak and no availability.
+    name: 'GET /api/planejamento/capacidade (90 days)',
+    method: 'GET',
+    path: `/api/planejamento/capacidade?${PLANNER_SEASON}`,
+    as: 'admin',
+    expect: 200,
   },
   {
     name: 'GET /api/logs-atividade (SUPERADMIN)',

@@ -22,6 +22,7 @@ export const DOMAINS = [
   'rules',
   'checkin',
   'availability',
+  'planning',
   'money',
   'teams',
   'whatsapp',

@@ -30,6 +30,7 @@ import { meAvaliacoesRoutes, profissionaisRoutes } from './routes/professionals'
 import { importacoesRoutes } from './routes/imports';
 import { campanhasRoutes, disponibilidadesResumoRoutes, disponibilidadesRoutes } from './routes/availability';
 import { confiabilidadeProfRoutes, confiabilidadeRoutes } from './routes/reliability';
+import { equipamentosRoutes, planejamentoRoutes } from './routes/planning';
 import { MAX_BYTES as IMPORT_MAX_BYTES } from './services/imports/importacoes';
 import {
   anosFormaturasConfig,
@@ -162,6 +163,8 @@ export function createApp() {
     .route('/api/confiabilidade', confiabilidadeRoutes)
     .route('/api/disponibilidades', disponibilidadesResumoRoutes)
     .route('/api/campanhas-disponibilidade', campanhasRoutes)
+    .route('/api/planejamento', planejamentoRoutes)
+    .route('/api/equipamentos', equipamentosRoutes)
     .route('/api/v1/notifications', notificationsRoutes)
     .route('/api/agenda', agendaRoutes)
     .route('/api/agenda', agendaTeamRoutes)

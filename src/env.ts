@@ -61,6 +61,8 @@ export interface Bindings {
   DESLOCAMENTO_MESMA_CIDADE_MIN?: string;
   /** Minutes an accepted professional needs between two events beyond the travel (docs/decisions.md#d11). */
   MARGEM_DESLOCAMENTO_MIN?: string;
+  /** Days ahead the weekly capacity job looks for a deficit (docs/decisions.md#d26). */
+  PLANEJAMENTO_HORIZONTE_DIAS?: string;
 }
 
 const csv = (s: string) =>
@@ -282,6 +284,8 @@ export const configSchema = z.object({
     .refine((s) => s === undefined || s.length >= 32, 'CHECKIN_SECRET must be at least 32 characters'),
   DESLOCAMENTO_MESMA_CIDADE_MIN: z.coerce.number().int().min(0).max(600).default(40),
   MARGEM_DESLOCAMENTO_MIN: z.coerce.number().int().min(0).max(600).default(30),
+  /** Days ahead the weekly capacity job looks for deficits (docs/decisions.md#d26). */
+  PLANEJAMENTO_HORIZONTE_DIAS: z.coerce.number().int().min(1).max(120).default(120),
   /** The activity log's chain keys (parseLogChainSecret); unset: the sealing job refuses to run. */
   LOG_CHAIN_SECRET: z
     .string()

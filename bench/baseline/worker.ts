@@ -585,6 +585,46 @@ function acceptEffects(env: Env, req: Request, id: string, now: string) {
   };
 }
 
+/**
+ * The season planner's essential reads (D26), raw, in one batch: the range's events with their
+ * quotas, the functions with their kept head counts, the accepted invitations, the travel matrix
+ * between the range's cities, the stock. No peak, no availability rule: what reading costs.
+ */
+async function capacidade(env: Env, url: URL, regiao: string): Promise<Response> {
+  const de = url.searchParams.get('de') ?? '';
+  const ate = url.searchParams.get('ate') ?? '';
+  const range = 'a.regiao = ?1 AND a.data_evento BETWEEN ?2 AND ?3';
+  const st = (q: string) => env.DB.prepare(q).bind(regiao, de, ate);
+  const [events, teams, funcs, accepted, matrix, stock] = await env.DB.batch<Row>([
+    st(`SELECT a.id, a.data_evento, a.horario, a.horario_fim, a.cidade_ibge, a.qtd_fotografos, a.qtd_cinegrafistas,
+      a.qtd_recepcionistas, a.qtd_estudios, a.qtd_ponto_foto, a.qtd_ponto_id, a.qtd_ponto_decorado, a.qtd_pontos_led,
+      a.qtd_plataforma_360 FROM agenda a WHERE ${range} ORDER BY a.data_evento, a.horario, a.id`),
+    st(
+      `SELECT e.agenda_id, e.funcao_id, e.quantidade FROM agenda a JOIN agenda_equipe e ON e.agenda_id = a.id WHERE ${range}`,
+    ),
+    env.DB.prepare(
+      `SELECT f.id, f.nome, coalesce((SELECT k.n FROM contagens k WHERE k.tabela = 'funcoes' AND k.regiao = '' AND k.dono = f.id AND k.dia = ''), 0) AS pool
+       FROM funcoes f WHERE f.regiao = ? ORDER BY f.nome_key, f.id`,
+    ).bind(regiao),
+    st(
+      `SELECT a.data_evento, c.profissional_id, c.funcao_id FROM agenda a JOIN convites c ON c.agenda_id = a.id AND c.status = 'aceito' WHERE ${range}`,
+    ),
+    st(`SELECT origem_ibge, destino_ibge, minutos FROM deslocamentos WHERE regiao = ?1
+      AND origem_ibge IN (SELECT a.cidade_ibge FROM agenda a WHERE ${range}) AND destino_ibge IN (SELECT a.cidade_ibge FROM agenda a WHERE ${range})`),
+    env.DB.prepare('SELECT recurso, quantidade FROM estoque_equipamentos WHERE regiao = ?').bind(regiao),
+  ]);
+  return json({
+    de,
+    ate,
+    eventos: events!.results.length,
+    equipes: teams!.results.length,
+    funcoes: funcs!.results,
+    aceitos: accepted!.results.length,
+    deslocamentos: matrix!.results.length,
+    estoque: stock!.results,
+  });
+}
+
 async function accept(env: Env, req: Request, id: string): Promise<Response> {
   const { status } = (await req.json()) as { status?: string };
   if (status !== 'aceito') return json({ error: 'only aceito is benched' }, 400);
@@ -665,6 +705,8 @@ export default {
         return resultado(env, regiao, url.searchParams.get('fot_id') ?? '');
       case 'GET /api/logs-atividade':
         return logs(env, url);
+      case 'GET /api/planejamento/capacidade':
+        return capacidade(env, url, regiao);
       case 'POST /api/cadastro-fot':
         return createFot(env, req, regiao);
       case 'POST /api/financeiro/lancamentos':

@@ -52,6 +52,8 @@ export const TAGS: Record<string, string> = {
     'Institution and company rules (team sizes per graduates, deadlines in business days, fees), their explained evaluation and application, holidays, the credential list (docs/guide/rules.md).',
   Reliability:
     'The reliability score: decayed, explained row by row to the professional, contestable; aggregates per region for research (docs/guide/reliability.md).',
+  Planning:
+    'The season planner: demand per day or week against the pool, per function and equipment, with what-if events; the equipment stock (administrators; docs/guide/planning.md).',
 };
 
 export interface DocumentOptions {

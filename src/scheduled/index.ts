@@ -11,6 +11,7 @@ import { lembrarCampanhasJob } from './campanhas';
 import { lembrarCredenciamentoJob } from './credenciamento';
 import { faltasProvaveisJob } from './faltas';
 import { confiabilidadeNoturna } from './confiabilidade';
+import { capacidadeDeficitJob } from './capacidade';
 
 /**
  * The one dispatcher of scheduled work (docs/architecture.md, "A scheduled job"): the Cron Trigger
@@ -44,6 +45,8 @@ export const jobs: Record<string, Job> = {
   'faltas-provaveis': faltasProvaveisJob,
   // The reliability scores' nightly refresh (decay, the region's mean), once per São Paulo day (docs/decisions.md#d28).
   'confiabilidade-noturna': confiabilidadeNoturna,
+  // The season planner's (date, function) pairs in deficit, to the administrators once a week (docs/decisions.md#d26).
+  'capacidade-deficit': capacidadeDeficitJob,
 };
 
 export async function runScheduled(env: Bindings, now: Date, only: Record<string, Job> = jobs) {

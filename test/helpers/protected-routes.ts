@@ -213,6 +213,21 @@ export const protectedRoutes: ProtectedRoute[] = [
     body: { decisao: 'manter', resposta: 'mantido' },
   },
   { method: 'GET', path: '/api/confiabilidade/regioes', allowed: [...ADMINS, 'RESEARCHER'] },
+  // The season planner (docs/decisions.md#d26): administrators only.
+  { method: 'GET', path: '/api/planejamento/capacidade', allowed: ADMINS },
+  {
+    method: 'POST',
+    path: '/api/planejamento/simulacao',
+    allowed: ADMINS,
+    body: { eventos: [{ data_evento: '2099-03-02', tipo_evento_id: ID }] },
+  },
+  { method: 'GET', path: '/api/equipamentos', allowed: ADMINS },
+  {
+    method: 'PUT',
+    path: '/api/equipamentos',
+    allowed: ADMINS,
+    body: { itens: [{ recurso: 'qtd_estudios', quantidade: 1 }] },
+  },
   { method: 'GET', path: `/api/profissionais/${ID}`, allowed: [...ADMINS, 'profissional'] },
   {
     method: 'POST',

@@ -22,7 +22,7 @@ import {
   profissionais,
   tiposEventos,
 } from '../../src/db/schema';
-import { chamadoMensagens, chamados, pesquisaEnvios } from '../../src/db/schema';
+import { chamadoMensagens, chamados, disponibilidades, pesquisaEnvios } from '../../src/db/schema';
 import { sha256Hex } from '../../src/lib/tokens';
 import { saoPauloDate } from '../../src/lib/dates';
 import {
@@ -988,6 +988,7 @@ async function calls(): Promise<Call[]> {
     ...(await availabilityCalls(a)),
     ...(await rulesCalls(a)),
     ...(await reliabilityCalls(a)),
+    ...(await planningCalls(a)),
   ];
 }
 
@@ -1297,6 +1298,113 @@ async function checkinCalls(a: string): Promise<Call[]> {
       headers,
       body: { motivo: 'não veio' },
       expect: 201,
+    },
+  ];
+}
+
+// The season planner (D26): a 90-day season of its own in region MG (two evenings' events, an accepted
+// invitation, a declaration), made once, away from the region SP that grow() fills and from the other
+// calls' declarations and invitations: its reads must stay flat at both sizes (rows near the events and
+// invitations in range, never the tables).
+const planning: { funcao?: string; tipo?: string } = {};
+async function planningWorld(a: string) {
+  if (planning.funcao) return;
+  const f = await makeCatalog(funcoes, 'MG');
+  const tipo = await makeCatalog(tiposEventos, 'MG');
+  Object.assign(planning, { funcao: f.id, tipo: tipo.id });
+  const event = async (horario: string, horario_fim: string, quantidade: number, extra: object = {}) => {
+    const fot = await makeFot('MG');
+    const e = await api('POST', '/api/agenda', {
+      token: a,
+      regiao: 'MG',
+      body: {
+        fot_id: fot.id,
+        tipo_evento_id: tipo.id,
+        data_evento: '2026-12-12',
+        horario,
+        horario_fim,
+        cidade_ibge: 3106200,
+        ...extra,
+      },
+    });
+    await api('PUT', `/api/agenda/${e.body.id}/equipe`, {
+      token: a,
+      regiao: 'MG',
+      body: [{ funcao_id: f.id, quantidade }],
+    });
+    return e.body.id as string;
+  };
+  const baile = await event('22:00', '04:00', 3);
+  await event('14:00', '17:00', 2, { qtd_estudios: 1 });
+  const [taken, out] = [await makeProfissional('MG', {}, [f.id]), await makeProfissional('MG', {}, [f.id])];
+  await makeProfissional('MG', { temEstudio: true, qtdEstudio: 1 }, [f.id]);
+  await db.insert(convites).values({ agendaId: baile, profissionalId: taken.id, funcaoId: f.id, status: 'aceito' });
+  await db.insert(disponibilidades).values({
+    profissionalId: out.id,
+    tipo: 'indisponivel',
+    dataInicio: '2026-12-12',
+    dataFim: '2026-12-12',
+    horaInicio: '20:00',
+    horaFim: '23:59',
+    origem: 'admin',
+  });
+}
+
+async function planningCalls(a: string): Promise<Call[]> {
+  await planningWorld(a);
+  const season = 'de=2026-10-01&ate=2026-12-29';
+  const eventos = [
+    {
+      data_evento: '2026-12-12',
+      horario: '18:00',
+      tipo_evento_id: planning.tipo,
+      equipe: [{ funcao_id: planning.funcao, quantidade: 3 }],
+    },
+    { data_evento: '2026-12-13', tipo_evento_id: planning.tipo, cidade_ibge: 3106200, qtd_estudios: 1 },
+  ];
+  const cap = '/api/planejamento/capacidade';
+  const mg = { 'x-regiao': 'MG' };
+  return [
+    { name: 'planejamento capacidade', method: 'GET', path: `${cap}?${season}`, token: a, headers: mg, expect: 200 },
+    {
+      name: 'planejamento capacidade (funcao, semana)',
+      method: 'GET',
+      path: `${cap}?${season}&funcao_id=${planning.funcao}&agrupar=semana`,
+      token: a,
+      headers: mg,
+      expect: 200,
+    },
+    {
+      name: 'planejamento capacidade (csv)',
+      method: 'GET',
+      path: `${cap}?${season}&funcao_id=${planning.funcao}`,
+      token: a,
+      headers: { ...mg, accept: 'text/csv' },
+      expect: 200,
+    },
+    {
+      name: 'planejamento simulacao',
+      method: 'POST',
+      path: '/api/planejamento/simulacao',
+      token: a,
+      headers: mg,
+      body: { de: '2026-10-01', ate: '2026-12-29', funcao_id: planning.funcao, eventos },
+      expect: 200,
+    },
+    { name: 'equipamentos list', method: 'GET', path: '/api/equipamentos', token: a, headers: mg, expect: 200 },
+    {
+      name: 'equipamentos put',
+      method: 'PUT',
+      path: '/api/equipamentos',
+      token: a,
+      headers: mg,
+      body: {
+        itens: [
+          { recurso: 'qtd_estudios', quantidade: 2 },
+          { recurso: 'qtd_pontos_led', quantidade: 4 },
+        ],
+      },
+      expect: 200,
     },
   ];
 }

@@ -638,6 +638,8 @@ const BETWEEN_FIELDS = new Set([
   'não pode ser antes de vigencia_inicio',
   'é obrigatório num feriado municipal',
   'é obrigatório num feriado da instituição',
+  // The planner's equipment stock (D26): each resource once (uniqueItems compares whole items).
+  'recurso: cada recurso no máximo uma vez',
 ]);
 
 const fromDoc = new FromDocument(doc);

@@ -519,6 +519,16 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
       prazo: '2035-02-20',
     }),
     'PUT /api/campanhas-disponibilidade/{id}/respostas': () => ({ datas: [{ data: '2035-03-02', resposta: 'sim' }] }),
+    'POST /api/planejamento/simulacao': () => ({
+      eventos: [
+        {
+          data_evento: '2035-03-02',
+          tipo_evento_id: rows.tipoEvento.id,
+          equipe: [{ funcao_id: rows.funcao.id, quantidade: 2 }],
+        },
+      ],
+    }),
+    'PUT /api/equipamentos': () => ({ itens: [{ recurso: 'qtd_estudios', quantidade: 2 }] }),
     'POST /api/profissionais/me/disponibilidades': () => ({ tipo: 'preferencial', data_inicio: '2035-01-10' }),
     'POST /api/profissionais/me/confiabilidade/contestacoes': () => ({
       evento_id: rows.confiabilidadeEvento.id,
@@ -735,6 +745,23 @@ export async function realArrayCall(
       );
       return { body: { tokens } };
     }
+    case 'POST /api/planejamento/simulacao eventos':
+      // n hypothetical events of the region's type and function, one a day.
+      return {
+        body: {
+          de: '2035-03-01',
+          ate: '2035-03-31',
+          eventos: Array.from({ length: n }, (_, i) => ({
+            data_evento: new Date(Date.UTC(2035, 2, 1 + (i % 31))).toISOString().slice(0, 10),
+            horario: '19:00',
+            cidade_ibge: 3509502,
+            tipo_evento_id: w.sp.tipoEvento.id,
+            equipe: [{ funcao_id: w.sp.funcao.id, quantidade: 2 }],
+          })),
+        },
+      };
+    case 'PUT /api/equipamentos itens':
+      return { body: { itens: schema.RECURSOS.slice(0, n).map((recurso) => ({ recurso, quantidade: 1 })) } };
     case 'POST /api/pesquisas perguntas':
       return { body: { titulo: 'Pesquisa grande', publico: 'cliente', perguntas: perguntas() } };
     case 'PUT /api/pesquisas/{id} perguntas':

@@ -56,6 +56,7 @@ export const TEST_VARS = {
   DESLOCAMENTO_MESMA_CIDADE_MIN: '40',
   // The margin beyond the travel between two accepted events (docs/decisions.md#d11).
   MARGEM_DESLOCAMENTO_MIN: '30',
+  PLANEJAMENTO_HORIZONTE_DIAS: '120',
 } as const;
 
 /** The access token the payment consumer tests bind (see MP_ACCESS_TOKEN above). */

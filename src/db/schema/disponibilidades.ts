@@ -37,6 +37,18 @@ export const disponibilidades = sqliteTable(
   (t) => [
     // "Is P unavailable on day d": P's rows, then the range.
     index('disponibilidades_profissional_idx').on(t.profissionalId, t.dataInicio, t.dataFim),
+    // The planner's "declarations near these dates" (services/planning/capacidade.ts): a declaration spans
+    // at most 120 days, so those meeting a range start in a bounded window before it. Led by the date, so
+    // that a query naming the professional keeps taking the index above; covering what the planner reads.
+    index('disponibilidades_data_idx').on(
+      t.dataInicio,
+      t.tipo,
+      t.dataFim,
+      t.profissionalId,
+      t.horaInicio,
+      t.horaFim,
+      t.diasSemana,
+    ),
     index('disponibilidades_campanha_idx').on(t.campanhaId, t.profissionalId),
     index('disponibilidades_criado_por_idx').on(t.criadoPor),
   ],

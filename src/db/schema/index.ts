@@ -21,3 +21,4 @@ export * from './disponibilidades';
 export * from './regras';
 export * from './presencas';
 export * from './confiabilidade';
+export * from './planejamento';

@@ -102,6 +102,11 @@ export const profissionais = sqliteTable(
     // Spreadsheet imports match professionals by CPF/CNPJ (docs/decisions.md#d20).
     index('profissionais_cpf_cnpj_idx').on(t.cpfCnpjTitular),
     index('profissionais_funcao_idx').on(t.funcaoProfissionalId),
+    // The listed professionals of a region who bring their own studio (the planner's equipment:
+    // services/planning/capacidade.ts), without reading the region's other profiles.
+    index('profissionais_estudio_idx')
+      .on(t.regiao, t.qtdEstudio)
+      .where(sql`${t.temEstudio} = 1 AND ${t.listado} = 1`),
   ],
 );
 

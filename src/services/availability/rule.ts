@@ -32,7 +32,7 @@ export interface DeclSql {
 }
 
 /** The columns of the `disponibilidades` row under `alias`. */
-const declCols = (alias: string): DeclSql => ({
+export const declCols = (alias: string): DeclSql => ({
   inicio: sql.raw(`${alias}.data_inicio`),
   fim: sql.raw(`${alias}.data_fim`),
   horaInicio: sql.raw(`${alias}.hora_inicio`),
@@ -50,6 +50,17 @@ const meetsOn = (d: DeclSql, day: SQL, w: Window) =>
   sql`(${coversDay(d, day)}
     and ${dayStart(day)} + coalesce(${minutesOf(d.horaInicio)}, 0) < ${w.end}
     and ${w.start} < ${dayStart(day)} + coalesce(${minutesOf(d.horaFim)}, 1440))`;
+
+/**
+ * coversDay in JavaScript, for a declaration already read (the planner's days without events:
+ * services/planning/capacidade.ts), where joining every day of a range in SQL would read each
+ * declaration once per day. The same two conditions; test/routes/availability/rule.test.ts holds
+ * them equal.
+ */
+export function coversDayOf(d: { data_inicio: string; data_fim: string; dias_semana: number | null }, day: string) {
+  if (day < d.data_inicio || day > d.data_fim) return false;
+  return d.dias_semana === null || ((d.dias_semana >> new Date(`${day}T00:00:00Z`).getUTCDay()) & 1) === 1;
+}
 
 /** The declaration meets the window on the window's day or the next. */
 export const declMeets = (d: DeclSql, w: Window) =>

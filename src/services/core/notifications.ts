@@ -48,6 +48,8 @@ export const NOTIFICATION_TIPOS = [
   // Reliability (docs/decisions.md#d28): a contest to the region's administrators, its answer to the professional.
   'confiabilidade_contestacao',
   'confiabilidade_resposta',
+  // The season planner (docs/decisions.md#d26): a (date, function) in deficit, once a week.
+  'capacidade_deficit',
 ] as const;
 export type NotificationTipo = (typeof NOTIFICATION_TIPOS)[number];
 

@@ -523,6 +523,11 @@ describe('the scheduled dispatcher', () => {
         executado: expect.any(Boolean),
         profissionais: expect.any(Number),
       },
+      'capacidade-deficit': {
+        regioes: expect.any(Number),
+        alertas: expect.any(Number),
+        notificacoes: expect.any(Number),
+      },
     });
   });
 

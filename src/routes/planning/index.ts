@@ -1,0 +1,2 @@
+export * from './planejamento.router';
+export * from './equipamentos.router';

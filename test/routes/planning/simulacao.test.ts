@@ -1,0 +1,169 @@
+/**
+ * POST /api/planejamento/simulacao (docs/decisions.md#d26): the answer with hypothetical events equals
+ * the answer once the same events are created through the API, and the simulation writes nothing.
+ * Days of 2041, its own functions.
+ */
+import { describe, expect, it } from 'vitest';
+import { agendaEquipe, disponibilidades } from '../../../src/db/schema';
+import {
+  db,
+  makeAdmin,
+  makeEvento,
+  makeFot,
+  makeFuncao,
+  makeProfissional,
+  makeTipoEvento,
+  uniq,
+} from '../../helpers/factories';
+import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
+import { keptColumnsAfterAll } from '../../helpers/kept-columns';
+
+const FLORIANOPOLIS = 4205407;
+
+type Linha = Record<string, any> & { eventos: string[] };
+
+/** The rows with their event lists in one order, hypothetical ids replaced by the created ones. */
+const comparable = (linhas: Linha[], ids: Record<string, string> = {}) =>
+  linhas.map((l) => ({ ...l, eventos: l.eventos.map((e) => ids[e] ?? e).sort() }));
+
+keptColumnsAfterAll();
+describe('the what-if', () => {
+  it('answers what creating the same events answers, and writes nothing', async () => {
+    const admin = await makeAdmin();
+    const f = await makeFuncao('SP', uniq('Garçom'));
+    const g = await makeFuncao('SP', uniq('Segurança'));
+    const tipo = await makeTipoEvento('SP');
+    const hs = await Promise.all([0, 1, 2].map(() => makeProfissional('SP', {}, [f.id, g.id])));
+    // One holder out on the 6th's evening; an event already there that night.
+    await db.insert(disponibilidades).values({
+      profissionalId: hs[0]!.id,
+      tipo: 'indisponivel',
+      dataInicio: '2041-03-06',
+      dataFim: '2041-03-06',
+      horaInicio: '18:00',
+      horaFim: '23:59',
+      origem: 'profissional',
+    });
+    const existing = await makeEvento('SP', null, {
+      dataEvento: '2041-03-06',
+      horario: '19:00',
+      horarioFim: '23:00',
+      cidadeIbge: FLORIANOPOLIS,
+    });
+    await db.insert(agendaEquipe).values({ agendaId: existing.id, funcaoId: f.id, quantidade: 2 });
+
+    const eventos = [
+      {
+        data_evento: '2041-03-06',
+        horario: '14:00',
+        horario_fim: '17:00',
+        cidade_ibge: FLORIANOPOLIS,
+        tipo_evento_id: tipo.id,
+        qtd_formandos: 57,
+        equipe: [
+          { funcao_id: f.id, quantidade: 2 },
+          { funcao_id: g.id, quantidade: 1 },
+        ],
+        qtd_estudios: 1,
+      },
+      {
+        data_evento: '2041-03-07',
+        horario: '20:00',
+        tipo_evento_id: tipo.id,
+        equipe: [{ funcao_id: f.id, quantidade: 4 }],
+      },
+    ];
+    const q = 'de=2041-03-05&ate=2041-03-08';
+    const get = () => api('GET', `/api/planejamento/capacidade?${q}`, { token: admin.token });
+    const before = await get();
+    const range = { de: '2041-03-05', ate: '2041-03-08' };
+    const sim = await api('POST', '/api/planejamento/simulacao', { token: admin.token, body: { ...range, eventos } });
+    expect(sim.status, JSON.stringify(sim.body)).toBe(200);
+    // Nothing written: the planner answers as before.
+    expect((await get()).body).toEqual(before.body);
+
+    // The 6th: the existing 19:00 event (2) and the 14:00-17:00 one (2) share people (17:00 + 70 <= 19:00).
+    const row = (b: { linhas: Linha[] }, periodo: string, key: string) =>
+      b.linhas.find((l) => l.periodo === periodo && (l.funcao_id ?? l.recurso) === key)!;
+    expect(row(sim.body, '2041-03-06', f.id)).toMatchObject({
+      demanda_confirmada: 4,
+      demanda_pico: 2,
+      pool: 3,
+      indisponiveis: 1,
+      oferta_livre: 2,
+      deficit: 0,
+    });
+    expect(row(sim.body, '2041-03-06', f.id).eventos.sort()).toEqual([existing.id, 'simulacao-1'].sort());
+    expect(row(sim.body, '2041-03-07', f.id)).toMatchObject({
+      demanda_pico: 4,
+      deficit: 1,
+      status: 'deficit',
+      eventos: ['simulacao-2'],
+    });
+    expect(row(before.body, '2041-03-07', f.id)).toMatchObject({ demanda_pico: 0, status: 'coberto' });
+
+    // Now create them for real, through the API.
+    const ids: Record<string, string> = {};
+    for (const [i, e] of eventos.entries()) {
+      const fot = await makeFot('SP');
+      const { equipe, ...fields } = e;
+      const created = await api('POST', '/api/agenda', { token: admin.token, body: { ...fields, fot_id: fot.id } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const team = await api('PUT', `/api/agenda/${created.body.id}/equipe`, { token: admin.token, body: equipe });
+      expect(team.status, JSON.stringify(team.body)).toBe(200);
+      ids[`simulacao-${i + 1}`] = created.body.id as string;
+    }
+    const after = await get();
+    expect(after.status).toBe(200);
+    expect(comparable(after.body.linhas)).toEqual(comparable(sim.body.linhas, ids));
+    // And simulating over the created events changes nothing more than simulating (the same CSV too).
+    // Without a range, the events' own days; as CSV on asking.
+    const csvSim = await api('POST', '/api/planejamento/simulacao', {
+      token: admin.token,
+      body: {
+        funcao_id: f.id,
+        eventos: [
+          { data_evento: '2041-03-08', tipo_evento_id: tipo.id },
+          { data_evento: '2041-03-06', tipo_evento_id: tipo.id },
+        ],
+      },
+      headers: { accept: 'text/csv' },
+    });
+    expect(csvSim.status).toBe(200);
+    expect(csvSim.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const lines = (csvSim.body as string).trimEnd().split('\r\n');
+    expect(lines.slice(1).map((l) => l.split(';')[0])).toEqual(['2041-03-06', '2041-03-07', '2041-03-08']);
+  });
+});
+
+describe('errors', () => {
+  it('refuses references of another region (404), an unknown city and a day outside the range (400)', async () => {
+    const admin = await makeAdmin();
+    const tipo = await makeTipoEvento('SP');
+    const post = (eventos: unknown[], range: object = { de: '2041-04-01', ate: '2041-04-30' }) =>
+      api('POST', '/api/planejamento/simulacao', { token: admin.token, body: { ...range, eventos } });
+    const ok = { data_evento: '2041-04-02', tipo_evento_id: tipo.id };
+    expect((await post([ok])).status).toBe(200);
+    expectError(await post([{ ...ok, tipo_evento_id: UNKNOWN_ID }]), 404, 'NOT_FOUND');
+    expectError(await post([{ ...ok, tipo_evento_id: (await makeTipoEvento('MG')).id }]), 404, 'NOT_FOUND');
+    expectError(
+      await post([{ ...ok, equipe: [{ funcao_id: (await makeFuncao('MG')).id, quantidade: 1 }] }]),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await post([{ ...ok, instituicao_id: UNKNOWN_ID }]), 404, 'NOT_FOUND');
+    expectError(await post([{ ...ok, cidade_ibge: 3599999 }]), 400, 'VALIDATION_FAILED');
+    expectError(await post([{ ...ok, data_evento: '2041-05-01' }]), 400, 'VALIDATION_FAILED');
+    expectError(await post([]), 400, 'VALIDATION_FAILED');
+    const f = await makeFuncao('SP');
+    const twice = [
+      { funcao_id: f.id, quantidade: 1 },
+      { funcao_id: f.id, quantidade: 2 },
+    ];
+    expectError(await post([{ ...ok, equipe: twice }]), 400, 'VALIDATION_FAILED');
+    expectError(await post([ok], { de: '2041-04-30', ate: '2041-04-01' }), 400, 'VALIDATION_FAILED');
+    // More than 120 days between the events (the range defaults to their first and last days).
+    expectError(await post([ok, { ...ok, data_evento: '2041-08-01' }], {}), 400, 'VALIDATION_FAILED');
+    expectError(await post([ok], { funcao_id: (await makeFuncao('MG')).id }), 404, 'NOT_FOUND');
+  });
+});
