@@ -44,9 +44,19 @@ describe('the what-if', () => {
       horaFim: '23:59',
       origem: 'profissional',
     });
+    // Another out on the 7th's evening, when only a hypothetical event runs.
+    await db.insert(disponibilidades).values({
+      profissionalId: hs[1]!.id,
+      tipo: 'indisponivel',
+      dataInicio: '2041-03-07',
+      dataFim: '2041-03-07',
+      horaInicio: '21:00',
+      horaFim: '22:00',
+      origem: 'profissional',
+    });
     const existing = await makeEvento('SP', null, {
       dataEvento: '2041-03-06',
-      horario: '19:00',
+      horario: '17:30',
       horarioFim: '23:00',
       cidadeIbge: FLORIANOPOLIS,
     });
@@ -82,21 +92,25 @@ describe('the what-if', () => {
     // Nothing written: the planner answers as before.
     expect((await get()).body).toEqual(before.body);
 
-    // The 6th: the existing 19:00 event (2) and the 14:00-17:00 one (2) share people (17:00 + 70 <= 19:00).
+    // The 6th: the existing 17:30 event (2) and the hypothetical 14:00-17:00 one (2) in the same city
+    // share nobody (17:00 + 40 + 30 > 17:30); one holder is out that evening.
     const row = (b: { linhas: Linha[] }, periodo: string, key: string) =>
       b.linhas.find((l) => l.periodo === periodo && (l.funcao_id ?? l.recurso) === key)!;
     expect(row(sim.body, '2041-03-06', f.id)).toMatchObject({
       demanda_confirmada: 4,
-      demanda_pico: 2,
+      demanda_pico: 4,
       pool: 3,
       indisponiveis: 1,
       oferta_livre: 2,
-      deficit: 0,
+      deficit: 2,
     });
     expect(row(sim.body, '2041-03-06', f.id).eventos.sort()).toEqual([existing.id, 'simulacao-1'].sort());
+    // The 7th: only the hypothetical 20:00 event (4), which the second holder's 21:00-22:00 meets.
     expect(row(sim.body, '2041-03-07', f.id)).toMatchObject({
       demanda_pico: 4,
-      deficit: 1,
+      indisponiveis: 1,
+      oferta_livre: 2,
+      deficit: 2,
       status: 'deficit',
       eventos: ['simulacao-2'],
     });
