@@ -44,6 +44,10 @@ export const CapacidadeLinhaSchema = z
     demanda_confirmada: z.number().int().openapi({
       description: "sum over the events of the team quota (or the event's legacy head count where no quota is set)",
     }),
+    demanda_regras: z.number().int().openapi({
+      description:
+        "sum over the events with neither a quota nor a head count for it of what the company's and their institution's rules suggest from qtd_formandos when one sets a minimum (as GET /api/agenda/{id}/regras's quotas_sugeridas; docs/decisions.md#d26); counted in demanda_pico",
+    }),
     demanda_pico: z.number().int().openapi({
       description:
         'the fewest people (pieces) covering the day: events whose windows, widened by travel and margin, do not overlap share them; each counts once per day (a week: its largest day)',
@@ -89,8 +93,10 @@ const EventoSimulado = z.object({
   horario_fim: hhmm().nullish().openapi({ description: 'before horario means the next day; without it 5 hours' }),
   cidade_ibge: cidadeIbge().nullish().openapi({ description: 'an unknown code is 400' }),
   tipo_evento_id: uuid(),
-  qtd_formandos: count(),
-  instituicao_id: uuid().nullish(),
+  qtd_formandos: count().openapi({ description: 'with instituicao_id, what the rules size where no quota is set' }),
+  instituicao_id: uuid()
+    .nullish()
+    .openapi({ description: "the class's institution (its rules); another region's is 404" }),
   equipe: z
     .array(z.object({ funcao_id: uuid(), quantidade: z.number().int().min(0).max(1000) }))
     .max(50)

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   agenda,
   agendaEquipe,
+  cadastroFot,
   cidades,
   convites,
   deslocamentos,
@@ -12,6 +13,7 @@ import {
   profissionais,
   profissionalFuncoes,
   RECURSOS,
+  regras,
   tiposEventos,
   type Recurso,
 } from '../../db/schema';
@@ -25,6 +27,8 @@ import { MAX_RANGE_DAYS } from '../availability/disponibilidades';
 import { coversDayOf, declCols, declMeets, eventWindowOf } from '../availability/rule';
 import type { Ctx } from '../core/context';
 import { travelMinutes, type MatrixRow, type Place } from '../places/deslocamentos';
+import { avaliarRegras, type Regra } from '../rules/avaliacao';
+import { toRegra } from '../rules/regras';
 import { peakDemand, type PeakItem } from './peak';
 
 /**
@@ -97,6 +101,8 @@ export interface CapacidadeLinha {
   recurso: Recurso | null;
   nome: string;
   demanda_confirmada: number;
+  /** What D25's rules suggest for the events with neither a quota nor a head count for the key. */
+  demanda_regras: number;
   demanda_pico: number;
   pool: number;
   indisponiveis: number;
@@ -126,6 +132,10 @@ interface Evento {
   qtd: Qtds;
   /** Quota per function (agenda_equipe). */
   equipe: Map<string, number>;
+  /** What the rules' evaluation reads (docs/decisions.md#d25). */
+  tipoEventoId: string;
+  qtdFormandos: number | null;
+  instituicaoId: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -192,7 +202,8 @@ function statements(regiao: string, q: CapacidadeQuery, sim: { json: string; ref
     // 0. The stored events, in date order (agenda_regiao_data_idx).
     sql`select a.id as id, a.data_evento as data, a.horario as horario, a.horario_fim as horario_fim,
         a.cidade_ibge as cidade, a.latitude as latitude, a.longitude as longitude,
-        ${sql.raw(QTD_COLUMNS.map((c) => `a.${c} as ${c}`).join(', '))}
+        ${sql.raw(QTD_COLUMNS.map((c) => `a.${c} as ${c}`).join(', '))}, a.tipo_evento_id as tipo_evento_id,
+        a.qtd_formandos as qtd_formandos, (select f.instituicao_id from ${cadastroFot} f where f.id = a.fot_id) as instituicao_id
       from ${agenda} a where ${inRange} order by a.data_evento, a.horario, a.id`,
     // 1. Their team quotas (by the team's key).
     sql`select e.agenda_id as agenda_id, e.funcao_id as funcao_id, e.quantidade as quantidade
@@ -222,12 +233,16 @@ function statements(regiao: string, q: CapacidadeQuery, sim: { json: string; ref
     // 6. The range's cities, for the estimate (and to refuse an unknown city of a simulation).
     sql`with ev as (${ev}) select codigo_ibge, latitude, longitude from ${cidades}
       where codigo_ibge in (select cidade_ibge from ev)`,
+    // 7. The region's rules in force on some day of the range (regras_regiao_vigencia_idx): D25's quotas
+    // for the events with none set.
+    sql`select * from ${regras} where regiao = ${regiao} and vigencia_inicio <= ${q.ate}
+      and (vigencia_fim is null or vigencia_fim >= ${q.de})`,
   ];
   if (equipment)
     list.push(
-      // 7. The stock.
+      // 8. The stock.
       sql`select recurso, quantidade from ${estoqueEquipamentos} where regiao = ${regiao}`,
-      // 8. The studios the region's listed professionals bring (profissionais_estudio_idx).
+      // 9. The studios the region's listed professionals bring (profissionais_estudio_idx).
       sql`select id as profissional_id, max(coalesce(qtd_estudio, 1), 1) as estudios from ${profissionais}
         where regiao = ${regiao} and tem_estudio = 1 and listado = 1`,
     );
@@ -296,8 +311,8 @@ interface Key {
   id: string;
   nome: string;
   pool: number;
-  /** What an event needs of this key (0: nothing). */
-  need: (e: Evento) => number;
+  /** What an event needs of this key: as set on it, or (nothing set) by the rules. */
+  need: (e: Evento) => { confirmada: number; regras: number };
 }
 
 /**
@@ -314,13 +329,14 @@ export async function capacidade(
   const { db, regiao, config } = ctx;
   const sim = simulados && simulados.length ? simulation(simulados, q) : undefined;
   const results = await rawBatch(db, statements(regiao, q, sim));
-  const [stored, teams, funcs, accepted, declarations, matrix, cities] = results.map((r) => r.rows);
+  const [stored, teams, funcs, accepted, declarations, matrix, cities, ruleRows] = results.map((r) => r.rows);
   const equipment = q.funcao_id === undefined;
-  const [stock, studios] = equipment ? [results[7]!.rows, results[8]!.rows] : [[], []];
+  const [stock, studios] = equipment ? [results[8]!.rows, results[9]!.rows] : [[], []];
   if (sim) checkSimulation(results[results.length - 1]!.rows, cities!, simulados!);
   if (q.funcao_id && funcs!.length === 0) throw new ApiError('NOT_FOUND', 'funcao_id: função não encontrada na região');
 
   const events = eventsOf(stored!, teams!, simulados);
+  const byRules = ruleNeeds(ruleRows!);
   const cityOf = new Map(cities!.map((c) => [Number(c.codigo_ibge), c as { latitude: number; longitude: number }]));
   const gap = gapOf(events, cityOf, matrix as unknown as MatrixRow[], config);
   const unavailable: Sets = {
@@ -340,8 +356,11 @@ export async function capacidade(
       id: f.id as string,
       nome: f.nome as string,
       pool: Number(f.pool),
-      // The team quota; where the event has none for this function, its legacy head count.
-      need: (e) => e.equipe.get(f.id as string) ?? (qtd ? (e.qtd[qtd] ?? 0) : 0),
+      // The team quota; where the event has none for this function, its legacy head count; else the rules'.
+      need: (e) => {
+        const set = e.equipe.get(f.id as string) ?? (qtd ? e.qtd[qtd] : null) ?? null;
+        return set !== null ? { confirmada: set, regras: 0 } : { confirmada: 0, regras: byRules(e, f.id as string) };
+      },
     };
   });
   if (equipment) {
@@ -353,7 +372,10 @@ export async function capacidade(
         id: r,
         nome: RECURSO_NOMES[r],
         pool: (inStock.get(r) ?? 0) + (r === 'qtd_estudios' ? brought : 0),
-        need: (e) => e.qtd[r] ?? 0,
+        need: (e) => {
+          const set = e.qtd[r] ?? null;
+          return set !== null ? { confirmada: set, regras: 0 } : { confirmada: 0, regras: byRules(e, r) };
+        },
       });
   }
 
@@ -368,12 +390,14 @@ export async function capacidade(
     const acc = acceptedByDay.get(dia) ?? [];
     for (const k of keys) {
       const items: PeakItem[] = [];
+      let regrasDia = 0;
       for (const e of todays) {
-        const need = k.need(e);
-        if (need > 0) items.push({ id: e.id, ...windowOf(e), need });
+        const n = k.need(e);
+        regrasDia += n.regras;
+        if (n.confirmada + n.regras > 0) items.push({ id: e.id, ...windowOf(e), need: n.confirmada + n.regras });
       }
       if (q.soComDemanda && items.length === 0) continue;
-      dayRows.push(dayRow(dia, k, items, { acc, unavailable, studioOf }, gap));
+      dayRows.push(dayRow(dia, k, items, { acc, unavailable, studioOf, regras: regrasDia }, gap));
     }
   }
   const linhas = q.agrupar === 'semana' ? byWeek(dayRows) : dayRows;
@@ -385,10 +409,10 @@ function dayRow(
   dia: string,
   k: Key,
   items: PeakItem[],
-  d: { acc: Row[]; unavailable: Sets; studioOf: Map<string, number> },
+  d: { acc: Row[]; unavailable: Sets; studioOf: Map<string, number>; regras: number },
   gap: (a: PeakItem, b: PeakItem) => number | undefined,
 ): CapacidadeLinha {
-  const demanda_confirmada = items.reduce((n, i) => n + i.need, 0);
+  const demanda_confirmada = items.reduce((n, i) => n + i.need, 0) - d.regras;
   const demanda_pico = peakDemand(items, gap);
   // Who cannot be counted on: unavailable during one of the day's windows of this key (its events'),
   // or, on a day without them, at some hour of the day.
@@ -424,6 +448,7 @@ function dayRow(
     recurso: k.tipo === 'equipamento' ? (k.id as Recurso) : null,
     nome: k.nome,
     demanda_confirmada,
+    demanda_regras: d.regras,
     demanda_pico,
     pool: k.pool,
     indisponiveis,
@@ -457,6 +482,7 @@ function byWeek(rows: CapacidadeLinha[]): CapacidadeLinha[] {
     const worse = r.deficit > w.deficit || (r.deficit === w.deficit && margin(r) < margin(w));
     const sums = {
       demanda_confirmada: w.demanda_confirmada + r.demanda_confirmada,
+      demanda_regras: w.demanda_regras + r.demanda_regras,
       demanda_pico: Math.max(w.demanda_pico, r.demanda_pico),
       eventos: [...w.eventos, ...r.eventos],
     };
@@ -485,6 +511,9 @@ function eventsOf(stored: Row[], teams: Row[], simulados: EventoSimulado[] | und
     longitude: r.longitude == null ? null : Number(r.longitude),
     qtd: qtdOf(r),
     equipe: equipe.get(r.id as string) ?? new Map(),
+    tipoEventoId: r.tipo_evento_id as string,
+    qtdFormandos: r.qtd_formandos == null ? null : Number(r.qtd_formandos),
+    instituicaoId: (r.instituicao_id as string | null) ?? null,
   }));
   (simulados ?? []).forEach((s, i) =>
     events.push({
@@ -497,11 +526,56 @@ function eventsOf(stored: Row[], teams: Row[], simulados: EventoSimulado[] | und
       longitude: null,
       qtd: qtdOf(s),
       equipe: new Map((s.equipe ?? []).map((t) => [t.funcao_id, t.quantidade])),
+      tipoEventoId: s.tipo_evento_id,
+      qtdFormandos: s.qtd_formandos ?? null,
+      instituicaoId: s.instituicao_id ?? null,
     }),
   );
   // The stored events' order (day, start, id), the hypothetical ones among them.
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return events.sort((a, b) => cmp(a.data, b.data) || cmp(a.horario ?? '', b.horario ?? '') || cmp(a.id, b.id));
+}
+
+/**
+ * What D25's rules ask of an event for a function or resource it has nothing set for
+ * (docs/decisions.md#d26): the evaluation's own suggestion (services/rules/avaliacao.ts) when a rule
+ * in force on the event's date sets a minimum (`minimo` or `exato`), lowered by a cap as the
+ * suggestion is; a cap alone asks for nobody. Evaluated once per event, when first asked.
+ */
+function ruleNeeds(rows: Row[]) {
+  const rules: Regra[] = rows.map((r) =>
+    toRegra({
+      id: r.id as string,
+      regiao: r.regiao as string,
+      nome: r.nome as string,
+      escopo: r.escopo as Regra['escopo'],
+      instituicaoId: (r.instituicao_id as string | null) ?? null,
+      tipoEventoId: (r.tipo_evento_id as string | null) ?? null,
+      fonteUrl: (r.fonte_url as string | null) ?? null,
+      vigenciaInicio: r.vigencia_inicio as string,
+      vigenciaFim: (r.vigencia_fim as string | null) ?? null,
+      definicao: r.definicao as string,
+      createdAt: r.created_at as string,
+      updatedAt: r.updated_at as string,
+    }),
+  );
+  const cache = new Map<string, Map<string, number>>();
+  return (e: Evento, key: string) => {
+    if (rules.length === 0) return 0;
+    let m = cache.get(e.id);
+    if (!m) {
+      m = new Map();
+      const a = avaliarRegras(rules, {
+        data_evento: e.data,
+        tipo_evento_id: e.tipoEventoId,
+        instituicao_id: e.instituicaoId,
+        qtd_formandos: e.qtdFormandos,
+      });
+      for (const s of a.quotas_sugeridas) if (s.minimo !== null) m.set(s.funcao_id ?? s.recurso!, s.quantidade);
+      cache.set(e.id, m);
+    }
+    return m.get(key) ?? 0;
+  };
 }
 
 /** An event's window in minutes (lib/dates.ts eventWindow: D11's rule, the whole day without a start). */
@@ -588,6 +662,7 @@ const CSV_COLUMNS = [
   'recurso',
   'nome',
   'demanda_confirmada',
+  'demanda_regras',
   'demanda_pico',
   'pool',
   'indisponiveis',

@@ -4,7 +4,7 @@
  * days of 2040 (the equipment rows count the whole region's events of a day).
  */
 import { describe, expect, it } from 'vitest';
-import { agendaEquipe, deslocamentos, disponibilidades } from '../../../src/db/schema';
+import { agendaEquipe, deslocamentos, disponibilidades, regras } from '../../../src/db/schema';
 import {
   db,
   makeAdmin,
@@ -17,6 +17,7 @@ import {
 } from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { keptColumnsAfterAll } from '../../helpers/kept-columns';
+import { makeInstituicao } from '../../helpers/rules';
 
 const FLORIANOPOLIS = 4205407;
 const JOINVILLE = 4209102;
@@ -101,6 +102,7 @@ describe('demanda_pico through the planner', () => {
       recurso: null,
       nome: f.label,
       demanda_confirmada: 7,
+      demanda_regras: 0,
       demanda_pico: 4,
       pool: 10,
       indisponiveis: 0,
@@ -139,6 +141,128 @@ describe('demanda_pico through the planner', () => {
     await evento('2040-03-12', ['10:00', '12:00'], { [foto.id]: 1 }, { qtdFotografos: 5 });
     const row = await rowOf(`de=2040-03-12&ate=2040-03-12&funcao_id=${foto.id}`, '2040-03-12', foto.id);
     expect(row).toMatchObject({ demanda_confirmada: 3, demanda_pico: 3, pool: 0, deficit: 3, status: 'deficit' });
+  });
+});
+
+describe("D25's minimum quotas (demanda_regras)", () => {
+  it("size an institution's events with no quota nor head count, by the rules in force on their date", async () => {
+    const { rowOf, get } = await planner();
+    const f = await makeFuncao('SP', uniq('Garçom'));
+    await holders(f.id, 2);
+    const [ufsc, other] = [await makeInstituicao('SP'), await makeInstituicao('SP')];
+    const minimo = (por_formandos: number) => ({
+      funcao_id: f.id,
+      por_formandos,
+      arredondar: 'cima',
+      limite: 'minimo',
+    });
+    const definicao = (quotas: object[]) => JSON.stringify({ quotas, prazos: [], taxas: [], documentos: [] });
+    await db.insert(regras).values([
+      // The company's standard: one per 10 graduates.
+      {
+        regiao: 'SP',
+        nome: uniq('Padrão'),
+        escopo: 'empresa',
+        vigenciaInicio: '2040-01-01',
+        definicao: definicao([minimo(10)]),
+      },
+      // The institution's, from 2040: one per 20, which replaces the company's for its events.
+      {
+        regiao: 'SP',
+        nome: uniq('UFSC'),
+        escopo: 'instituicao',
+        instituicaoId: ufsc.id,
+        vigenciaInicio: '2040-01-01',
+        definicao: definicao([minimo(20)]),
+      },
+      // Its version before 2040 (one per graduate) is not in force on the events' dates.
+      {
+        regiao: 'SP',
+        nome: uniq('UFSC'),
+        escopo: 'instituicao',
+        instituicaoId: ufsc.id,
+        vigenciaInicio: '2030-01-01',
+        vigenciaFim: '2039-12-31',
+        definicao: definicao([minimo(1)]),
+      },
+    ]);
+    const of = (inst: { id: string }, qtdFormandos: number | null) => ({
+      qtdFormandos,
+      fot: { instituicaoId: inst.id },
+    });
+    // The 24th: the institution's evening event with no quota: ceil(57 / 20) = 3.
+    const noQuota = await evento('2040-04-24', ['19:00', '23:00'], {}, of(ufsc, 57));
+    // Its morning event has its own quota (1): the rule (ceil(200 / 20) = 10) does not count.
+    const own = await evento('2040-04-24', ['10:00', '12:00'], { [f.id]: 1 }, of(ufsc, 200));
+    // Without qtd_formandos the rule cannot size it.
+    const unsized = await evento('2040-04-24', ['14:00', '16:00'], {}, of(ufsc, null));
+    // The 25th: another institution's event takes the company's rule: ceil(57 / 10) = 6.
+    const company = await evento('2040-04-25', ['19:00', '23:00'], {}, of(other, 57));
+    const q = `de=2040-04-24&ate=2040-04-25&funcao_id=${f.id}`;
+
+    // The morning's 1 and the evening's 3 do not overlap (no city: only overlap counts): a peak of 3
+    // against 2 free.
+    const day = await rowOf(q, '2040-04-24', f.id);
+    expect(day).toMatchObject({
+      demanda_confirmada: 1,
+      demanda_regras: 3,
+      demanda_pico: 3,
+      pool: 2,
+      oferta_livre: 2,
+      deficit: 1,
+      status: 'deficit',
+    });
+    expect(day.eventos.sort()).toEqual([noQuota.id, own.id].sort());
+    expect(day.eventos).not.toContain(unsized.id);
+    expect(await rowOf(q, '2040-04-25', f.id)).toMatchObject({
+      demanda_confirmada: 0,
+      demanda_regras: 6,
+      demanda_pico: 6,
+      deficit: 4,
+      eventos: [company.id],
+    });
+    // A week sums it like the confirmed demand (Monday the 23rd).
+    const week = await get(`${q}&agrupar=semana`);
+    expect(week.body.linhas).toEqual([
+      expect.objectContaining({ periodo: '2040-04-23', dia_critico: '2040-04-25', demanda_regras: 9, demanda_pico: 6 }),
+    ]);
+  });
+
+  it('a cap alone asks for nobody, and it lowers a minimum above it', async () => {
+    const { rowOf } = await planner();
+    const [f, g] = [await makeFuncao('SP', uniq('Garçom')), await makeFuncao('SP', uniq('Segurança'))];
+    const inst = await makeInstituicao('SP');
+    const quota = (funcao_id: string, por_formandos: number, limite: string) => ({
+      funcao_id,
+      por_formandos,
+      arredondar: 'cima',
+      limite,
+    });
+    const definicao = (quotas: object[]) => JSON.stringify({ quotas, prazos: [], taxas: [], documentos: [] });
+    await db.insert(regras).values([
+      // The company wants ceil(57 / 10) = 6 of f (a version from the event's day: one version a day per layer,
+      // and the test above keeps the one of 2040-01-01).
+      {
+        regiao: 'SP',
+        nome: uniq('Padrão'),
+        escopo: 'empresa',
+        vigenciaInicio: '2040-04-26',
+        definicao: definicao([quota(f.id, 10, 'minimo')]),
+      },
+      // The institution caps f at ceil(57 / 20) = 3 and g at ceil(57 / 30) = 2.
+      {
+        regiao: 'SP',
+        nome: uniq('UFSC'),
+        escopo: 'instituicao',
+        instituicaoId: inst.id,
+        vigenciaInicio: '2040-04-26',
+        definicao: definicao([quota(f.id, 20, 'maximo'), quota(g.id, 30, 'maximo')]),
+      },
+    ]);
+    await evento('2040-04-26', ['19:00', '23:00'], {}, { qtdFormandos: 57, fot: { instituicaoId: inst.id } });
+    const q = 'de=2040-04-26&ate=2040-04-26';
+    expect(await rowOf(q, '2040-04-26', f.id)).toMatchObject({ demanda_regras: 3, demanda_pico: 3 });
+    expect(await rowOf(q, '2040-04-26', g.id)).toMatchObject({ demanda_regras: 0, demanda_pico: 0, eventos: [] });
   });
 });
 
@@ -310,7 +434,7 @@ describe('periods, equipment, CSV', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'periodo;dia_critico;tipo;funcao_id;recurso;nome;demanda_confirmada;demanda_pico;pool;indisponiveis;ja_alocados;oferta_livre;deficit;status;eventos',
+      'periodo;dia_critico;tipo;funcao_id;recurso;nome;demanda_confirmada;demanda_regras;demanda_pico;pool;indisponiveis;ja_alocados;oferta_livre;deficit;status;eventos',
     );
     expect(lines).toHaveLength(1 + json.body.linhas.length);
     const first = json.body.linhas[0] as Linha;
@@ -323,6 +447,7 @@ describe('periods, equipment, CSV', () => {
         '',
         `"'${f.label.replace(/"/g, '""')}"`,
         2,
+        0,
         2,
         0,
         0,

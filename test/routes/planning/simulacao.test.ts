@@ -4,7 +4,7 @@
  * Days of 2041, its own functions.
  */
 import { describe, expect, it } from 'vitest';
-import { agendaEquipe, disponibilidades } from '../../../src/db/schema';
+import { agendaEquipe, disponibilidades, regras } from '../../../src/db/schema';
 import {
   db,
   makeAdmin,
@@ -17,6 +17,7 @@ import {
 } from '../../helpers/factories';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 import { keptColumnsAfterAll } from '../../helpers/kept-columns';
+import { makeInstituicao } from '../../helpers/rules';
 
 const FLORIANOPOLIS = 4205407;
 
@@ -33,6 +34,7 @@ describe('the what-if', () => {
     const f = await makeFuncao('SP', uniq('Garçom'));
     const g = await makeFuncao('SP', uniq('Segurança'));
     const tipo = await makeTipoEvento('SP');
+    const ufsc = await makeInstituicao('SP');
     const hs = await Promise.all([0, 1, 2].map(() => makeProfissional('SP', {}, [f.id, g.id])));
     // One holder out on the 6th's evening; an event already there that night.
     await db.insert(disponibilidades).values({
@@ -80,9 +82,31 @@ describe('the what-if', () => {
         data_evento: '2041-03-07',
         horario: '20:00',
         tipo_evento_id: tipo.id,
+        qtd_formandos: 41,
+        instituicao_id: ufsc.id,
         equipe: [{ funcao_id: f.id, quantidade: 4 }],
       },
     ];
+    // The security of an event with no quota for it: the company's rule asks ceil(41 / 10) = 5, the
+    // institution's (which replaces it for its events) ceil(41 / 20) = 3.
+    const definicao = (por_formandos: number) =>
+      JSON.stringify({
+        quotas: [{ funcao_id: g.id, por_formandos, arredondar: 'cima', limite: 'minimo' }],
+        prazos: [],
+        taxas: [],
+        documentos: [],
+      });
+    await db.insert(regras).values([
+      { regiao: 'SP', nome: uniq('Padrão'), escopo: 'empresa', vigenciaInicio: '2041-01-01', definicao: definicao(10) },
+      {
+        regiao: 'SP',
+        nome: uniq('UFSC'),
+        escopo: 'instituicao',
+        instituicaoId: ufsc.id,
+        vigenciaInicio: '2041-01-01',
+        definicao: definicao(20),
+      },
+    ]);
     const q = 'de=2041-03-05&ate=2041-03-08';
     const get = () => api('GET', `/api/planejamento/capacidade?${q}`, { token: admin.token });
     const before = await get();
@@ -115,12 +139,24 @@ describe('the what-if', () => {
       eventos: ['simulacao-2'],
     });
     expect(row(before.body, '2041-03-07', f.id)).toMatchObject({ demanda_pico: 0, status: 'coberto' });
+    // The hypothetical 20:00 event of the institution, with no quota for security: its rule's 3. The 6th's
+    // has its own quota (1), the existing event no qtd_formandos: no rule counts for them.
+    expect(row(sim.body, '2041-03-07', g.id)).toMatchObject({
+      demanda_confirmada: 0,
+      demanda_regras: 3,
+      demanda_pico: 3,
+      deficit: 1,
+      eventos: ['simulacao-2'],
+    });
+    expect(row(sim.body, '2041-03-06', g.id)).toMatchObject({ demanda_confirmada: 1, demanda_regras: 0 });
+    expect(row(before.body, '2041-03-07', g.id)).toMatchObject({ demanda_regras: 0, demanda_pico: 0 });
 
     // Now create them for real, through the API.
     const ids: Record<string, string> = {};
     for (const [i, e] of eventos.entries()) {
-      const fot = await makeFot('SP');
-      const { equipe, ...fields } = e;
+      // The institution is the class's (its FOT record's), as on the agenda.
+      const { equipe, instituicao_id, ...fields } = e;
+      const fot = await makeFot('SP', instituicao_id ? { instituicaoId: instituicao_id } : {});
       const created = await api('POST', '/api/agenda', { token: admin.token, body: { ...fields, fot_id: fot.id } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const team = await api('PUT', `/api/agenda/${created.body.id}/equipe`, { token: admin.token, body: equipe });
