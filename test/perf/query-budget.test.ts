@@ -20,6 +20,7 @@ import {
   pedidos,
   precos,
   profissionais,
+  regras,
   tiposEventos,
 } from '../../src/db/schema';
 import { chamadoMensagens, chamados, disponibilidades, pesquisaEnvios } from '../../src/db/schema';
@@ -1302,11 +1303,12 @@ async function checkinCalls(a: string): Promise<Call[]> {
   ];
 }
 
-// The season planner (D26): a 90-day season of its own in region MG (two evenings' events, an accepted
-// invitation, a declaration), made once, away from the region SP that grow() fills and from the other
-// calls' declarations and invitations: its reads must stay flat at both sizes (rows near the events and
-// invitations in range, never the tables).
-const planning: { funcao?: string; tipo?: string } = {};
+// The season planner (D26): a 90-day season of its own in region MG (two evenings' events, a class of
+// an institution whose rule sizes its event (no quota), an accepted invitation, a declaration), made
+// once, away from the region SP that grow() fills and from the other calls' declarations and
+// invitations (the check-in's MG events are today's, its invitations grow: the season is in 2039): its
+// reads must stay flat at both sizes (rows near the events and invitations in range, never the tables).
+const planning: { funcao?: string; tipo?: string; instituicao?: string } = {};
 async function planningWorld(a: string) {
   if (planning.funcao) return;
   const f = await makeCatalog(funcoes, 'MG');
@@ -1320,7 +1322,7 @@ async function planningWorld(a: string) {
       body: {
         fot_id: fot.id,
         tipo_evento_id: tipo.id,
-        data_evento: '2026-12-12',
+        data_evento: '2039-12-10',
         horario,
         horario_fim,
         cidade_ibge: 3106200,
@@ -1336,14 +1338,44 @@ async function planningWorld(a: string) {
   };
   const baile = await event('22:00', '04:00', 3);
   await event('14:00', '17:00', 2, { qtd_estudios: 1 });
+  // The institution's rule (D25) sizes its class's event, which has no quota: ceil(57 / 20) = 3.
+  const inst = await makeInstituicao('MG');
+  planning.instituicao = inst.id;
+  await db.insert(regras).values({
+    regiao: 'MG',
+    nome: uniq('Regra'),
+    escopo: 'instituicao',
+    instituicaoId: inst.id,
+    vigenciaInicio: '2039-01-01',
+    definicao: JSON.stringify({
+      quotas: [{ funcao_id: f.id, por_formandos: 20, arredondar: 'cima', limite: 'minimo' }],
+      prazos: [],
+      taxas: [],
+      documentos: [],
+    }),
+  });
+  const sized = await api('POST', '/api/agenda', {
+    token: a,
+    regiao: 'MG',
+    body: {
+      fot_id: (await makeFot('MG', { instituicaoId: inst.id })).id,
+      tipo_evento_id: tipo.id,
+      data_evento: '2039-12-10',
+      horario: '10:00',
+      horario_fim: '12:00',
+      cidade_ibge: 3106200,
+      qtd_formandos: 57,
+    },
+  });
+  expect(sized.status, JSON.stringify(sized.body)).toBe(201);
   const [taken, out] = [await makeProfissional('MG', {}, [f.id]), await makeProfissional('MG', {}, [f.id])];
   await makeProfissional('MG', { temEstudio: true, qtdEstudio: 1 }, [f.id]);
   await db.insert(convites).values({ agendaId: baile, profissionalId: taken.id, funcaoId: f.id, status: 'aceito' });
   await db.insert(disponibilidades).values({
     profissionalId: out.id,
     tipo: 'indisponivel',
-    dataInicio: '2026-12-12',
-    dataFim: '2026-12-12',
+    dataInicio: '2039-12-10',
+    dataFim: '2039-12-10',
     horaInicio: '20:00',
     horaFim: '23:59',
     origem: 'admin',
@@ -1352,15 +1384,22 @@ async function planningWorld(a: string) {
 
 async function planningCalls(a: string): Promise<Call[]> {
   await planningWorld(a);
-  const season = 'de=2026-10-01&ate=2026-12-29';
+  const season = 'de=2039-10-01&ate=2039-12-29';
   const eventos = [
     {
-      data_evento: '2026-12-12',
+      data_evento: '2039-12-10',
       horario: '18:00',
       tipo_evento_id: planning.tipo,
       equipe: [{ funcao_id: planning.funcao, quantidade: 3 }],
     },
-    { data_evento: '2026-12-13', tipo_evento_id: planning.tipo, cidade_ibge: 3106200, qtd_estudios: 1 },
+    {
+      data_evento: '2039-12-11',
+      tipo_evento_id: planning.tipo,
+      cidade_ibge: 3106200,
+      qtd_estudios: 1,
+      qtd_formandos: 41,
+      instituicao_id: planning.instituicao,
+    },
   ];
   const cap = '/api/planejamento/capacidade';
   const mg = { 'x-regiao': 'MG' };
@@ -1388,7 +1427,7 @@ async function planningCalls(a: string): Promise<Call[]> {
       path: '/api/planejamento/simulacao',
       token: a,
       headers: mg,
-      body: { de: '2026-10-01', ate: '2026-12-29', funcao_id: planning.funcao, eventos },
+      body: { de: '2039-10-01', ate: '2039-12-29', funcao_id: planning.funcao, eventos },
       expect: 200,
     },
     { name: 'equipamentos list', method: 'GET', path: '/api/equipamentos', token: a, headers: mg, expect: 200 },
