@@ -93,6 +93,9 @@ const data = {
   icalPath: '',
   /** Pending invitations of `aceite`, one per event, each accepted at most once (ids ACCEPT_ID(i)). */
   invitations: 0,
+  /** The ranking's event (the last SP event) and function (the SP function with the most holders). */
+  rankingEvent: '',
+  rankingFuncao: '',
 };
 /** Writes that succeed only once (a FOT number, an invitation to accept) take the next value of ONE counter shared by both sides. */
 let onceCounter = 0;
@@ -169,6 +172,16 @@ const ROUTES: BenchRoute[] = [
     hot: true,
     pageable: true,
     scales: true,
+  },
+  {
+    // The explained ranking (D29): one statement over the holders of the SP function with the most of
+    // them, for an SP event. Informational: the baseline ranks by a few of the components only.
+    name: 'GET /api/agenda/{id}/candidatos',
+    method: 'GET',
+    path: '/api/agenda/',
+    as: 'admin',
+    request: () => ({ path: `/api/agenda/${data.rankingEvent}/candidatos?funcao_id=${data.rankingFuncao}` }),
+    expect: 200,
   },
   {
     // The feed's token is the credential (no Authorization); created by GET /api/me/calendario after login.
@@ -440,6 +453,9 @@ async function readBenchData(target: D1Target) {
       one(`SELECT id FROM anos_formaturas WHERE regiao = 'SP' ORDER BY id LIMIT 1`),
       one(`SELECT id FROM categorias_financeiras WHERE regiao = 'SP' AND sistema = 'contrato'`),
       one(`SELECT count(*) FROM convites WHERE id LIKE 'b3e0c0de-0002-%' AND status = 'pendente'`),
+      one(`SELECT id FROM agenda WHERE regiao = 'SP' ORDER BY data_evento DESC, id LIMIT 1`),
+      one(`SELECT pf.funcao_id FROM profissional_funcoes pf JOIN profissionais p ON p.id = pf.profissional_id
+        WHERE p.regiao = 'SP' GROUP BY pf.funcao_id ORDER BY count(*) DESC, pf.funcao_id LIMIT 1`),
     ].join(';\n'),
     target,
   );
@@ -450,6 +466,8 @@ async function readBenchData(target: D1Target) {
   data.anoId = String(v(3) ?? '');
   data.categoriaReceita = String(v(4) ?? '');
   data.invitations = Number(v(5) ?? 0);
+  data.rankingEvent = String(v(6) ?? '');
+  data.rankingFuncao = String(v(7) ?? '');
 }
 
 // ---------------------------------------------------------------- processes

@@ -25,6 +25,7 @@ export const DOMAINS = [
   'planning',
   'money',
   'teams',
+  'ranking',
   'whatsapp',
   'operations',
   'payments',

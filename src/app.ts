@@ -17,6 +17,7 @@ import { adminUsersRoutes } from './routes/accounts';
 import { agendaRoutes } from './routes/agenda';
 import { cidadesRoutes, deslocamentosRoutes } from './routes/places';
 import { agendaTeamRoutes, convitesRoutes } from './routes/teams';
+import { agendaRankingRoutes, rankingRoutes } from './routes/ranking';
 import { logisticaRoutes, regrasAplicarRoutes } from './routes/operations';
 import { calendarioRoutes, icalRoutes } from './routes/operations';
 import { authRoutes } from './routes/accounts';
@@ -171,6 +172,8 @@ export function createApp() {
     .route('/api/agenda', agendaRegrasRoutes)
     .route('/api/regras', regrasRoutes)
     .route('/api/feriados', feriadosRoutes)
+    .route('/api/agenda', agendaRankingRoutes)
+    .route('/api/ranking', rankingRoutes)
     .route('/api/convites', convitesRoutes)
     .route('/api/agenda', agendaCheckinRoutes)
     .route('/api/presencas', presencasRoutes)

@@ -642,6 +642,36 @@ async function accept(env: Env, req: Request, id: string): Promise<Response> {
   return json(view.results[0]);
 }
 
+/**
+ * The ranking's essential SQL (D29), raw: the region's holders of the function who are not invited to
+ * the event, not accepted on another event that day and not unavailable on it, scored by a weighted
+ * sum of rotation (accepted jobs in the 30 days before), the administrators' ratings and the main
+ * function, best 20 first. The project also computes distance, client ratings, preference, reply
+ * times and alerts, and explains each component.
+ */
+const CANDIDATOS_SQL = `SELECT p.id AS profissional_id, p.nome,
+    0.15 / (1 + (SELECT count(*) FROM convites j WHERE j.profissional_id = p.id AND j.status = 'aceito'
+        AND j.data_evento >= date(e.data_evento, '-30 days') AND j.data_evento < e.data_evento))
+    + 0.2 * coalesce((coalesce(p.qual_tec, 0) + coalesce(p.educacao_simpatia, 0) + coalesce(p.desempenho_evento, 0)
+        + coalesce(p.disp_horario, 0)) / 20.0, 0.5)
+    + 0.05 * (CASE WHEN p.funcao_profissional_id = pf.funcao_id THEN 1 ELSE 0.7 END) AS score
+  FROM agenda e JOIN profissional_funcoes pf ON pf.funcao_id = ?2
+    JOIN profissionais p ON p.id = pf.profissional_id AND p.regiao = e.regiao
+  WHERE e.id = ?1 AND e.regiao = ?3
+    AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.agenda_id = e.id AND c.profissional_id = p.id)
+    AND NOT EXISTS (SELECT 1 FROM convites c WHERE c.profissional_id = p.id AND c.status = 'aceito'
+      AND c.data_evento = e.data_evento)
+    AND NOT EXISTS (SELECT 1 FROM disponibilidades d WHERE d.profissional_id = p.id AND d.tipo = 'indisponivel'
+      AND d.data_inicio <= e.data_evento AND d.data_fim >= e.data_evento)
+  ORDER BY score DESC, p.id LIMIT 20`;
+
+async function candidatos(env: Env, url: URL, id: string, regiao: string): Promise<Response> {
+  const { results } = await env.DB.prepare(CANDIDATOS_SQL)
+    .bind(id, url.searchParams.get('funcao_id') ?? '', regiao)
+    .all<Row>();
+  return json({ agenda_id: id, candidatos: results });
+}
+
 export default {
   async fetch(req: Request, env: Env): Promise<Response> {
     const url = new URL(req.url);
@@ -716,6 +746,8 @@ export default {
         if (ics) return feed(env, ics[1]!);
         const convite = /^PATCH \/api\/convites\/([0-9a-f-]{36})$/.exec(route);
         if (convite) return accept(env, req, convite[1]!);
+        const ranked = /^GET \/api\/agenda\/([0-9a-f-]{36})\/candidatos$/.exec(route);
+        if (ranked) return candidatos(env, url, ranked[1]!, regiao);
         return json({ error: `no route ${route}` }, 404);
       }
     }

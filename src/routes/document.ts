@@ -54,6 +54,8 @@ export const TAGS: Record<string, string> = {
     'The reliability score: decayed, explained row by row to the professional, contestable; aggregates per region for research (docs/guide/reliability.md).',
   Planning:
     'The season planner: demand per day or week against the pool, per function and equipment, with what-if events; the equipment stock (administrators; docs/guide/planning.md).',
+  Ranking:
+    "Who to invite and why: an event's candidates per function with each component of their score, the region's weights, and batch invitations that keep the ranking's snapshot.",
 };
 
 export interface DocumentOptions {

@@ -258,6 +258,21 @@ export const protectedRoutes: ProtectedRoute[] = [
   },
   { method: 'GET', path: `/api/agenda/${ID}/convites`, allowed: [...ADMINS, 'agenda_viewer'] },
   { method: 'GET', path: '/api/convites', allowed: ['profissional'] },
+  // Ranking (D29): the planners rank and invite in batch; administrators set the region's weights.
+  { method: 'GET', path: `/api/agenda/${ID}/candidatos`, allowed: [...ADMINS, 'agenda_viewer'] },
+  {
+    method: 'POST',
+    path: `/api/agenda/${ID}/convites/lote`,
+    allowed: [...ADMINS, 'agenda_viewer'],
+    body: { funcao_id: ID, top_n: 1 },
+  },
+  { method: 'GET', path: '/api/ranking/pesos', allowed: ADMINS },
+  {
+    method: 'PUT',
+    path: '/api/ranking/pesos',
+    allowed: ADMINS,
+    body: { distancia: 1, avaliacao: 1, confiabilidade: 1, rodizio: 1, funcao: 1, preferencia: 1, responsividade: 1 },
+  },
   { method: 'PATCH', path: `/api/convites/${ID}`, allowed: ['profissional', ...ADMINS], body: { status: 'aceito' } },
   { method: 'DELETE', path: `/api/convites/${ID}`, allowed: ADMINS },
   // WhatsApp delivery per invitation (decisions D30).

@@ -990,6 +990,7 @@ async function calls(): Promise<Call[]> {
     ...(await rulesCalls(a)),
     ...(await reliabilityCalls(a)),
     ...(await planningCalls(a)),
+    ...(await rankingCalls(a)),
   ];
 }
 
@@ -1445,6 +1446,51 @@ async function planningCalls(a: string): Promise<Call[]> {
       },
       expect: 200,
     },
+// Ranking (D29): a fresh event whose candidates are the function's holders (GROW_ROWS more of them in
+// the large phase), its batch invitation of the first three, the region's weights.
+async function rankingCalls(a: string): Promise<Call[]> {
+  const fresh = async () =>
+    (
+      await db
+        .insert(agenda)
+        .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-08-01' })
+        .returning()
+    )[0]!.id;
+  const [ranked, batch] = [await fresh(), await fresh()];
+  const pesos = {
+    distancia: 2,
+    avaliacao: 2,
+    confiabilidade: 2,
+    rodizio: 1,
+    funcao: 1,
+    preferencia: 1,
+    responsividade: 1,
+  };
+  return [
+    {
+      name: 'ranking candidatos',
+      method: 'GET',
+      path: `/api/agenda/${ranked}/candidatos?funcao_id=${ctx.funcao}&limit=20`,
+      token: a,
+      expect: 200,
+    },
+    {
+      name: 'ranking candidatos (agenda_viewer, excluidos)',
+      method: 'GET',
+      path: `/api/agenda/${ctx.event}/candidatos?funcao_id=${ctx.funcao}&limit=5&incluir_excluidos=true`,
+      token: viewer.token,
+      expect: 200,
+    },
+    {
+      name: 'ranking convites lote',
+      method: 'POST',
+      path: `/api/agenda/${batch}/convites/lote`,
+      token: a,
+      body: { funcao_id: ctx.funcao, top_n: 3 },
+      expect: 200,
+    },
+    { name: 'ranking pesos', method: 'GET', path: '/api/ranking/pesos', token: a, expect: 200 },
+    { name: 'ranking pesos put', method: 'PUT', path: '/api/ranking/pesos', token: a, body: pesos, expect: 200 },
   ];
 }
 

@@ -98,6 +98,11 @@ export const convites = sqliteTable(
     // An administrator invited over the professional's declared unavailability (`forcar`, D24): its
     // acceptance is not refused for it (services/teams/acceptance.ts availableFor).
     forcado: integer('forcado', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Why this professional (docs/decisions.md#d29): the ranking as it stood when a batch invitation
+     * (POST /api/agenda/{id}/convites/lote) chose it; null for an invitation made one by one. Shown to planners only.
+     */
+    rankingSnapshot: text('ranking_snapshot', { mode: 'json' }).$type<Record<string, unknown>>(),
     // Kept by triggers (drizzle/0042), never written by the application: the event's date, so that the
     // double-booking rule reads a professional's accepted events of three days from
     // convites_profissional_status_idx, not its every accepted event (services/teams/time-window.ts).

@@ -22,3 +22,4 @@ export * from './regras';
 export * from './presencas';
 export * from './confiabilidade';
 export * from './planejamento';
+export * from './ranking';

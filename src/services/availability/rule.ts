@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { agenda, convites, disponibilidades } from '../../db/schema';
+import { agenda, convites, disponibilidades, type DisponibilidadeTipo } from '../../db/schema';
 import { dayStart, eventCols, eventWindow, minutesOf } from '../agenda/event-window';
 
 /**
@@ -67,15 +67,18 @@ export const declMeets = (d: DeclSql, w: Window) =>
   sql`(${meetsOn(d, w.data, w)} or ${meetsOn(d, sql`date(${w.data}, '+1 day')`, w)})`;
 
 /**
- * P has an `indisponivel` declaration meeting W. The declarations are read from P's rows of
+ * P has a declaration of `tipo` meeting W. The declarations are read from P's rows of
  * disponibilidades_profissional_idx, by range.
  */
-export function unavailableDuring(profissionalId: SQL, w: Window) {
+export function declaredDuring(profissionalId: SQL, w: Window, tipo: DisponibilidadeTipo) {
   return sql`exists (select 1 from ${disponibilidades} av_d
-    where av_d.profissional_id = ${profissionalId} and av_d.tipo = 'indisponivel'
+    where av_d.profissional_id = ${profissionalId} and av_d.tipo = ${sql.raw(`'${tipo}'`)}
       and av_d.data_inicio <= date(${w.data}, '+1 day') and av_d.data_fim >= ${w.data}
       and ${declMeets(declCols('av_d'), w)})`;
 }
+
+/** P has an `indisponivel` declaration meeting W. */
+export const unavailableDuring = (profissionalId: SQL, w: Window) => declaredDuring(profissionalId, w, 'indisponivel');
 
 /** The window of the agenda row under `alias` (its `data_evento` is the window's day). */
 export const eventWindowOf = (alias: string): Window => {

@@ -9,14 +9,22 @@ import type { QueryCtx } from '../core/context';
 
 /** How invitations are read: the view every answer gives, the caller's own, the event it manages, the lists. */
 
-/** An invitation's columns but its kept copy of the event's date (db/kept-columns.ts): the joined event's own answers under that name. */
-const { dataEvento: _keptDate, ...conviteColumns } = getTableColumns(convites);
+/**
+ * An invitation's columns but its kept copy of the event's date (db/kept-columns.ts: the joined
+ * event's own answers under that name) and its ranking snapshot (planners only: selectConvites'
+ * `snapshot`).
+ */
+const { dataEvento: _keptDate, rankingSnapshot: _snapshot, ...conviteColumns } = getTableColumns(convites);
 
-/** Invitations with the professional's, function's and event's names: one query. */
-export const selectConvites = (db: Db) =>
+/**
+ * Invitations with the professional's, function's and event's names: one query. `snapshot`: with the
+ * ranking snapshot (docs/decisions.md#d29), for the lists only planners read.
+ */
+export const selectConvites = (db: Db, snapshot = false) =>
   db
     .select({
       c: conviteColumns,
+      ...(snapshot ? { rankingSnapshot: convites.rankingSnapshot } : {}),
       profissionalNome: sql<string>`${profissionais.nome}`.as('profissional_nome'),
       funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
       regiao: agenda.regiao,
@@ -37,7 +45,7 @@ export const conviteOrder = [asc(agenda.dataEvento), asc(agenda.horario), desc(c
 export type ConviteView = Awaited<ReturnType<typeof selectConvites>>[number];
 export type ConviteStatus = (typeof convites.$inferSelect)['status'];
 
-export function toConviteResponse(v: ConviteView) {
+export function toConviteResponse(v: ConviteView & { rankingSnapshot?: Record<string, unknown> | null }) {
   return {
     id: v.c.id,
     agenda_id: v.c.agendaId,
@@ -61,6 +69,8 @@ export function toConviteResponse(v: ConviteView) {
       local_evento: v.localEvento,
       tipo_evento_nome: v.tipoEventoNome,
     },
+    // Planners' reads only (selectConvites with `snapshot`): why the ranking chose this professional.
+    ...(v.rankingSnapshot !== undefined ? { ranking_snapshot: v.rankingSnapshot } : {}),
   };
 }
 
@@ -97,10 +107,10 @@ export const managedEvent = ({ db, regiao }: QueryCtx, scope: Scope, id: string)
  * A page of invitations matching `where` and, when paged, their total (the queries, to batch). A
  * whole list is its own total (totalOf; docs/api-conventions.md, "Offset lists").
  */
-function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
+function pageOfConvites(db: Db, where: SQL | undefined, page: Page, snapshot = false) {
   const { limit, offset } = pageBounds(page);
   return [
-    selectConvites(db)
+    selectConvites(db, snapshot)
       .where(where)
       .orderBy(...conviteOrder)
       .limit(limit)
@@ -114,7 +124,7 @@ function pageOfConvites(db: Db, where: SQL | undefined, page: Page) {
 
 /** An event's invitations (for those who manage it): the event, the page, its total when paged. */
 export const eventConvitesSelects = (ctx: QueryCtx, scope: Scope, { id, ...page }: Page & { id: string }) =>
-  [managedEvent(ctx, scope, id), ...pageOfConvites(ctx.db, eq(convites.agendaId, id), page)] as const;
+  [managedEvent(ctx, scope, id), ...pageOfConvites(ctx.db, eq(convites.agendaId, id), page, true)] as const;
 
 export function eventConvites(event: unknown[], rows: ConviteView[]) {
   if (!event[0]) throw eventNotFound();

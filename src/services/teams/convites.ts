@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { agenda, agendaLogistica, convites, funcoes, profissionais, type NotificationRow } from '../../db/schema';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { insertWhere } from '../../db/guarded';
+import { agenda, agendaLogistica, convites, funcoes, profissionais, type NotificationRow } from '../../db/schema';
 import { writeThenRead } from '../../db/write-read';
 import { ApiError } from '../../lib/errors';
 import { isAdmin } from '../../lib/permissions';
@@ -42,7 +43,7 @@ export async function invite(
   id: string,
   body: { profissional_id: string; funcao_id: string; forcar?: boolean },
 ) {
-  const { db, log, user, regiao, push } = ctx;
+  const { db, user, regiao } = ctx;
   const forcar = body.forcar === true;
   if (forcar && !isAdmin(user.role))
     throw new ApiError('FORBIDDEN', 'forcar: só um administrador pode convidar sobre uma indisponibilidade');
@@ -58,19 +59,70 @@ export async function invite(
   if (!prof) throw new ApiError('NOT_FOUND', `profissional_id: profissional não encontrado na região ${regiao}`);
   if (!prof.holds) throw new ApiError('VALIDATION_FAILED', 'funcao_id: o profissional não exerce esta função');
   const conviteId = crypto.randomUUID();
+  const inv = invitationWrites(ctx, {
+    conviteId,
+    agendaId: id,
+    dataEvento: event.dataEvento,
+    profissional: prof,
+    funcaoId: body.funcao_id,
+    forcar,
+  });
+  const [view] = await writeThenRead(db, inv.writes, [selectConvites(db).where(eq(convites.id, conviteId))]);
+  if (!view[0])
+    throw new ApiError(
+      'PROFESSIONAL_UNAVAILABLE',
+      'o profissional declarou-se indisponível no horário deste evento (um administrador pode convidar com "forcar": true)',
+    );
+  inv.after();
+  return oneConvite(view);
+}
+
+/** One invitation to write (docs/decisions.md#d11). */
+export interface NewInvitation {
+  conviteId: string;
+  agendaId: string;
+  dataEvento: string;
+  profissional: { id: string; usuarioId: string | null };
+  funcaoId: string;
+  /** An administrator's invitation over a declared unavailability (D24): marked `forcado`, logged so. */
+  forcar?: boolean;
+  /** Why the ranking chose it (docs/decisions.md#d29): the batch invitation's snapshot. */
+  rankingSnapshot?: Record<string, unknown>;
+  /**
+   * For a batch of many (services/ranking/lote.ts): the insert writes only while this holds too and
+   * writes nothing over an existing invitation of the event, so one refused item never fails the
+   * others. Without it, a second invitation fails the batch (409 CONFLICT).
+   */
+  guard?: SQL;
+}
+
+/**
+ * THE statements of an invitation, for the caller's batch, in order: the row, its activity-log entry,
+ * the professional's notification and its WhatsApp message (docs/decisions.md#d30, if it opted in).
+ * The row is a guarded insert: not over a declared unavailability (D24) unless `forcar`, and not
+ * unless `guard` holds. Each effect is guarded by the row's existence, so an insert that wrote
+ * nothing has none. `after()` hands the push and WhatsApp messages to their queues once the batch has run.
+ */
+export function invitationWrites(
+  ctx: Pick<Ctx, 'db' | 'log' | 'user' | 'regiao' | 'config' | 'push' | 'whatsapp'>,
+  inv: NewInvitation,
+) {
+  const { db, log, user, regiao } = ctx;
+  const { conviteId, agendaId, profissional: prof } = inv;
+  const forcar = inv.forcar === true;
+  // Everything the invitation produces is written only if its guarded insert was.
+  const invited = sql`exists (select 1 from ${convites} where ${convites.id} = ${conviteId})`;
   const notes: NewNotification[] = prof.usuarioId
     ? [
         {
           userId: prof.usuarioId,
           tipo: 'convite_recebido',
           titulo: 'Novo convite',
-          mensagem: `Você foi convidado para um evento em ${event.dataEvento}.`,
-          dados: { convite_id: conviteId, agenda_id: id },
+          mensagem: `Você foi convidado para um evento em ${inv.dataEvento}.`,
+          dados: { convite_id: conviteId, agenda_id: agendaId },
         },
       ]
     : [];
-  // Everything the invitation produces is written only if its guarded insert was.
-  const invited = sql`exists (select 1 from ${convites} where ${convites.id} = ${conviteId})`;
   const { insert, push: messages } = prepareNotifications(db, notes, { when: invited });
   // The WhatsApp invitation with its quick replies (docs/decisions.md#d30), if the professional opted in.
   const wa = prepareWhatsapp(
@@ -81,26 +133,31 @@ export async function invite(
       chave: `convite_evento:${conviteId}`,
       profissionalId: prof.id,
       conviteId,
-      agendaId: id,
+      agendaId,
       dados: sql`(select json_object('nome', p.nome, 'quando', ${quandoSql()}, 'funcao', ${funcoes.label})
         from ${agenda}, ${profissionais} p, ${funcoes}
-        where ${agenda.id} = ${id} and p.id = ${prof.id} and ${funcoes.id} = ${body.funcao_id})`,
+        where ${agenda.id} = ${agendaId} and p.id = ${prof.id} and ${funcoes.id} = ${inv.funcaoId})`,
       when: invited,
     },
     new Date(),
   );
   const row = {
     id: conviteId,
-    agendaId: id,
+    agendaId,
     profissionalId: prof.id,
-    funcaoId: body.funcao_id,
+    funcaoId: inv.funcaoId,
     convidadoPor: user.id,
     ...(forcar ? { forcado: true } : {}),
   };
-  const [view] = await writeThenRead(
-    db,
-    [
-      insertWhere(db, convites, row, forcar ? sql`1` : sql`not ${unavailableForAgenda(sql`${prof.id}`, sql`${id}`)}`),
+  const stored = inv.rankingSnapshot ? { ...row, rankingSnapshot: inv.rankingSnapshot } : row;
+  const unavailable = unavailableForAgenda(sql`${prof.id}`, sql`${agendaId}`);
+  const available = forcar ? sql`1` : sql`not ${unavailable}`;
+  const score = inv.rankingSnapshot?.score;
+  return {
+    writes: [
+      inv.guard
+        ? insertWhere(db, convites, stored, sql`${available} and ${inv.guard}`).onConflictDoNothing()
+        : insertWhere(db, convites, stored, available),
       logStatement(db, log, {
         acao: 'convites.create',
         entidade: 'convites',
@@ -109,29 +166,21 @@ export async function invite(
         dados: {
           ...created(convites, row),
           // What the administrator forced: whether the professional had declared itself unavailable then.
-          ...(forcar
-            ? {
-                indisponivel: {
-                  depois: sql`json(iif(${unavailableForAgenda(sql`${prof.id}`, sql`${id}`)}, 'true', 'false'))`,
-                },
-              }
-            : {}),
+          ...(forcar ? { indisponivel: { depois: sql`json(iif(${unavailable}, 'true', 'false'))` } } : {}),
+          // The snapshot stays on the invitation; the entry names its score.
+          ...(score !== undefined ? { ranking_score: { depois: score } } : {}),
         },
         when: invited,
       }),
       ...insert,
       ...(wa ? [wa.insert] : []),
-    ],
-    [selectConvites(db).where(eq(convites.id, conviteId))],
-  );
-  if (!view[0])
-    throw new ApiError(
-      'PROFESSIONAL_UNAVAILABLE',
-      'o profissional declarou-se indisponível no horário deste evento (um administrador pode convidar com "forcar": true)',
-    );
-  push(messages);
-  if (wa) ctx.whatsapp([wa.id]);
-  return oneConvite(view);
+    ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]],
+    /** Hands the messages to their queues (call after the batch). */
+    after: () => {
+      ctx.push(messages);
+      if (wa) ctx.whatsapp([wa.id]);
+    },
+  };
 }
 
 /** Invitation `id` of an event of the region, with its event and professional (the one read of cancel). */

@@ -1,0 +1,152 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rawBatch } from '../../db/raw-batch';
+import { convites, profissionais, profissionalFuncoes } from '../../db/schema';
+import { writeThenRead } from '../../db/write-read';
+import { unavailableForEvent } from '../availability/rule';
+import { listedProfile } from '../professionals/profissionais';
+import { selectConvites, toConviteResponse, type ConviteBody } from '../teams/convite-read';
+import { invitationWrites } from '../teams/convites';
+import { acceptedOverlap } from '../teams/time-window';
+import type { Ctx } from '../core/context';
+import { rankingOf, rankingStatements, type Candidato, type Motivo, type Ranking, type RankingInput } from './candidatos';
+
+/**
+ * POST /api/agenda/{id}/convites/lote (docs/decisions.md#d29): invite several professionals at once,
+ * the ones named or the ranking's first N, each through D11's invitation (services/teams/convites.ts
+ * invitationWrites: the row, its log entry, notification and WhatsApp message), each with the
+ * ranking snapshot that says why. Each item answers its own result: an item the ranking excludes, or
+ * the whole batch when the function's quota is full, is refused with the code D11 would give; the
+ * rest are invited. Three round trips whatever the number: the caller, the ranking, the writes.
+ */
+
+export interface LoteInput {
+  funcao_id: string;
+  profissional_ids?: string[];
+  top_n?: number;
+}
+
+export type LoteItem =
+  | { profissional_id: string; resultado: 'convidado'; convite: ConviteBody }
+  | { profissional_id: string; resultado: 'recusado'; code: string; motivo?: Motivo; error: string };
+
+/** The code D11's invitation (or acceptance) gives for what the ranking calls each exclusion. */
+const REFUSAL: Record<Motivo, { code: string; error: string }> = {
+  SEM_FUNCAO: { code: 'VALIDATION_FAILED', error: 'funcao_id: o profissional não exerce esta função' },
+  INATIVO: { code: 'NOT_FOUND', error: 'profissional com conta inativa ou cadastro pendente' },
+  JA_CONVIDADO: { code: 'CONFLICT', error: 'este profissional já foi convidado para este evento' },
+  INDISPONIVEL: {
+    code: 'PROFESSIONAL_UNAVAILABLE',
+    error: 'o profissional declarou indisponibilidade no horário do evento',
+  },
+  CONFLITO_HORARIO: {
+    code: 'DOUBLE_BOOKED',
+    error: 'o profissional já está aceito em outro evento em horário sobreposto',
+  },
+  DESLOCAMENTO: {
+    code: 'TRAVEL_CONFLICT',
+    error: 'o profissional não chega a tempo de outro evento aceito (deslocamento)',
+  },
+};
+
+/** What the invitation keeps of the ranking: the professional's line and the weights. */
+const snapshotOf = (c: Candidato, r: Ranking) => ({
+  posicao: c.posicao,
+  score: c.score,
+  componentes: c.componentes,
+  alertas: c.alertas,
+  pesos: r.pesos,
+  funcao_id: r.funcao_id,
+  calculado_em: r.calculado_em,
+});
+
+/**
+ * The invitation is written only while D11's rules still hold when the batch runs: the professional
+ * listed in the region, holding the function, not unavailable (D24) nor accepted on an overlapping
+ * event; an existing invitation makes the insert write nothing (invitationWrites' `guard`).
+ */
+const stillInvitable = (agendaId: string, profissionalId: string, funcaoId: string) =>
+  sql`exists (select 1 from ${profissionais} where ${profissionais.id} = ${profissionalId} and ${listedProfile})
+    and exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionalId} and ${profissionalFuncoes.funcaoId} = ${funcaoId})
+    and exists (select 1 from agenda ge where ge.id = ${agendaId}
+      and not ${unavailableForEvent(sql`${profissionalId}`, 'ge')} and not ${acceptedOverlap(sql`${profissionalId}`, sql`ge.id`)})`;
+
+export async function lote(ctx: Ctx, id: string, body: LoteInput) {
+  const { db } = ctx;
+  const named = body.profissional_ids ? [...new Set(body.profissional_ids)] : undefined;
+  const q: RankingInput = named
+    ? { funcao_id: body.funcao_id, limit: named.length, incluir_excluidos: true, profissional_ids: named }
+    : { funcao_id: body.funcao_id, limit: body.top_n ?? 1, incluir_excluidos: false };
+  const [head, rows] = await rawBatch(db, rankingStatements(ctx, id, q));
+  const ranking = rankingOf(id, q, head!.rows, rows!.rows);
+  const byId = new Map(ranking.candidatos.map((c) => [c.profissional_id, c]));
+  const out = new Map(ranking.excluidos?.map((e) => [e.profissional_id, e]));
+  const order = named ?? ranking.candidatos.map((c) => c.profissional_id);
+
+  const items = new Map<string, LoteItem>();
+  const toInvite: { candidato: Candidato; conviteId: string }[] = [];
+  for (const pid of order) {
+    const c = byId.get(pid);
+    const e = out.get(pid);
+    if (e) items.set(pid, { profissional_id: pid, resultado: 'recusado', motivo: e.motivo, ...REFUSAL[e.motivo] });
+    else if (!c)
+      items.set(pid, {
+        profissional_id: pid,
+        resultado: 'recusado',
+        code: 'NOT_FOUND',
+        error: `profissional_id: profissional não encontrado na região ${ctx.regiao}`,
+      });
+    else if (!ranking.vagas.aberta)
+      items.set(pid, {
+        profissional_id: pid,
+        resultado: 'recusado',
+        code: 'QUOTA_FULL',
+        error: 'a cota desta função no evento já está preenchida',
+      });
+    else toInvite.push({ candidato: c, conviteId: crypto.randomUUID() });
+  }
+
+  if (toInvite.length > 0) {
+    const writes = toInvite.map(({ candidato: c, conviteId }) =>
+      invitationWrites(ctx, {
+        conviteId,
+        agendaId: id,
+        dataEvento: ranking.data_evento,
+        profissional: { id: c.profissional_id, usuarioId: c.usuario_id ?? null },
+        funcaoId: body.funcao_id,
+        rankingSnapshot: snapshotOf(c, ranking),
+        guard: stillInvitable(id, c.profissional_id, body.funcao_id),
+      }),
+    );
+    const ids = toInvite.map((t) => t.conviteId);
+    const [views] = await writeThenRead(
+      db,
+      writes.flatMap((w) => w.writes),
+      [selectConvites(db, true).where(and(eq(convites.agendaId, id), inArray(convites.id, ids)))],
+    );
+    const landed = new Map(views.map((v) => [v.c.id, v]));
+    toInvite.forEach(({ candidato: c, conviteId }, i) => {
+      const view = landed.get(conviteId);
+      if (view) {
+        writes[i]!.after();
+        items.set(c.profissional_id, {
+          profissional_id: c.profissional_id,
+          resultado: 'convidado',
+          convite: toConviteResponse(view),
+        });
+      } else
+        // Changed between the ranking and the write (invited meanwhile, a declaration, an acceptance).
+        items.set(c.profissional_id, {
+          profissional_id: c.profissional_id,
+          resultado: 'recusado',
+          code: 'CONFLICT',
+          error: 'o profissional mudou enquanto o convite era salvo (já convidado, indisponível ou aceito em outro evento): consulte o ranking de novo',
+        });
+    });
+  }
+  const itens = order.map((pid) => items.get(pid)!);
+  return {
+    convidados: itens.filter((i) => i.resultado === 'convidado').length,
+    recusados: itens.filter((i) => i.resultado === 'recusado').length,
+    itens,
+  };
+}
