@@ -45,6 +45,7 @@ import {
   type Operation,
   type RegionRows,
   type World,
+  requiredQuery,
 } from './world';
 
 const doc = await openApi();
@@ -175,7 +176,8 @@ describe("API1 broken object-level authorization: others' ids are 404 and untouc
         continue;
       }
       const caller = callerFor(op, w);
-      const res = await api(op.method, fill(op.path, id), {
+      const query = requiredQuery(op, w.sp);
+      const res = await api(op.method, `${fill(op.path, id)}${query ? `?${query}` : ''}`, {
         token: caller.token,
         regiao: 'SP',
         body: validBody(opKey(op), w, w.sp),
@@ -803,13 +805,14 @@ describe('API4 unrestricted resource consumption: bodies, strings, arrays, numbe
         continue;
       }
       const caller = callerFor(op, w);
-      const path = fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID);
+      const query = requiredQuery(op, w.sp);
+      const path = `${fill(op.path, realIdFor(op.path, w.sp, w) ?? UNKNOWN_ID)}?${query ? `${query}&` : ''}`;
       for (const value of [limit.maximum + 1, 1e9]) {
-        const res = await api('GET', `${path}?limit=${value}`, { token: caller.token });
+        const res = await api('GET', `${path}limit=${value}`, { token: caller.token });
         if (res.status !== 400 || res.body?.code !== 'VALIDATION_FAILED')
           problems.push(`${opKey(op)} limit=${value}: ${res.status}`);
       }
-      const ok = await api('GET', `${path}?limit=${limit.maximum}`, { token: caller.token });
+      const ok = await api('GET', `${path}limit=${limit.maximum}`, { token: caller.token });
       if (ok.status !== 200) problems.push(`${opKey(op)} limit=${limit.maximum}: ${ok.status}`);
     }
     expect(problems).toEqual([]);

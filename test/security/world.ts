@@ -357,6 +357,18 @@ export function realIdFor(path: string, rows: RegionRows, w: World): string | un
   return table.find(([re]) => re.test(path))?.[1]();
 }
 
+/**
+ * The query parameters a route requires, as `name=value&...` from the region's rows (GET
+ * /api/agenda/{id}/candidatos's funcao_id); empty when it requires none the table knows.
+ */
+export function requiredQuery(op: Pick<Operation, 'queryParams'>, rows: RegionRows): string {
+  const values: Record<string, () => string> = { funcao_id: () => rows.funcao.id };
+  return op.queryParams
+    .filter((p) => p.required && values[p.name])
+    .map((p) => `${p.name}=${values[p.name]!()}`)
+    .join('&');
+}
+
 export interface Operation {
   method: string;
   path: string;
@@ -548,6 +560,19 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'PUT /api/agenda/{id}/equipe': () => [{ funcao_id: rows.funcao.id, quantidade: 3 }],
     'POST /api/agenda/{id}/convites': () => ({ profissional_id: rows.profissional.id, funcao_id: rows.funcao.id }),
     'PATCH /api/convites/{id}': () => ({ status: 'recusado' }),
+    'POST /api/agenda/{id}/convites/lote': () => ({
+      funcao_id: rows.funcao.id,
+      profissional_ids: [rows.profissional.id],
+    }),
+    'PUT /api/ranking/pesos': () => ({
+      distancia: 20,
+      avaliacao: 20,
+      confiabilidade: 25,
+      rodizio: 15,
+      funcao: 5,
+      preferencia: 5,
+      responsividade: 10,
+    }),
     'POST /api/pacotes': () => ({ nome: uniq('Pacote'), preco: 250.5, parcelas_max: 3 }),
     'PUT /api/pacotes/{id}': () => ({ descricao: 'Capa dura' }),
     'POST /api/financeiro/categorias': () => ({ nome: uniq('Categoria'), tipo: 'despesa' }),

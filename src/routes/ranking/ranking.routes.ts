@@ -19,7 +19,8 @@ export const candidatos = authedRoute({
   tags,
   allow: allowAgenda('update'),
   regional: true,
-  summary: 'Who to invite for a function, and why: the explained ranking (administrators; agenda_viewer its own events)',
+  summary:
+    'Who to invite for a function, and why: the explained ranking (administrators; agenda_viewer its own events)',
   description:
     "The region's active holders of the function, best first, each with `score` (0-1) and its seven `componentes` (value, weight, contribution and what it was computed from) and `alertas`. Ties: fewer jobs in the last 30 days, then a stable order seeded by the event. `incluir_excluidos=true` adds who a hard filter leaves out and why (`INATIVO`, `JA_CONVIDADO`, `INDISPONIVEL`, `CONFLITO_HORARIO`, `DESLOCAMENTO`). 400 for a function not of the region. docs/guide/ranking.md explains how to read it.",
   request: { params: IdParam, query: CandidatosQuery },

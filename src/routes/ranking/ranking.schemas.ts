@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { COMPONENTES, PESOS_PADRAO } from '../../db/schema';
-import { afterFields, distinctList, uuid } from '../../lib/fields';
+import { distinctList, uuid } from '../../lib/fields';
 import { MOTIVOS } from '../../services/ranking/candidatos';
 import { out } from '../openapi';
 import { ConviteSchema } from '../teams/convites.schemas';
@@ -108,7 +108,9 @@ export const RankingSchema = z
     vagas: z.object({
       quantidade: z.number().int().nullable().openapi({ description: "the function's team quota; null: no quota" }),
       aceitos: z.number().int(),
-      aberta: z.boolean().openapi({ description: 'false: the quota is filled (a batch invitation refuses QUOTA_FULL)' }),
+      aberta: z
+        .boolean()
+        .openapi({ description: 'false: the quota is filled (a batch invitation refuses QUOTA_FULL)' }),
     }),
     candidatos: z.array(CandidatoSchema),
     excluidos: z.array(ExcluidoSchema).optional().openapi({ description: 'only with incluir_excluidos=true' }),
@@ -118,7 +120,12 @@ export const RankingSchema = z
 
 const pesoEntrada = () => z.number().min(0).max(1000);
 export const PesosRequest = z
-  .object(Object.fromEntries(COMPONENTES.map((k) => [k, pesoEntrada()])) as Record<(typeof COMPONENTES)[number], ReturnType<typeof pesoEntrada>>)
+  .object(
+    Object.fromEntries(COMPONENTES.map((k) => [k, pesoEntrada()])) as Record<
+      (typeof COMPONENTES)[number],
+      ReturnType<typeof pesoEntrada>
+    >,
+  )
   .openapi('PesosRankingRequest', {
     description: 'The seven weights, any non-negative numbers with a positive sum: stored divided by their sum',
   });
@@ -132,23 +139,25 @@ export const PesosAnswerSchema = z
   })
   .openapi('PesosRankingResponse');
 
-export const LoteRequest = z
+const loteIds = z
   .object({
     funcao_id: uuid(),
-    profissional_ids: distinctList(uuid(), { min: 1, max: MAX_LOTE, message: 'profissional_ids repetidos' })
-      .optional()
-      .openapi({ description: 'these professionals (each answered on its own)' }),
-    top_n: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_LOTE)
-      .optional()
-      .openapi({ description: "the ranking's first N candidates" }),
+    profissional_ids: distinctList(uuid(), { min: 1, max: MAX_LOTE, message: 'profissional_ids repetidos' }).openapi({
+      description: 'these professionals (each answered on its own)',
+    }),
   })
-  .refine((b) => (b.profissional_ids === undefined) !== (b.top_n === undefined), {
-    message: 'envie profissional_ids ou top_n (um dos dois)',
-    ...afterFields,
+  .openapi('ConviteLoteNomeados');
+const loteTop = z
+  .object({
+    funcao_id: uuid(),
+    top_n: z.number().int().min(1).max(MAX_LOTE).openapi({ description: "the ranking's first N candidates" }),
+  })
+  .openapi('ConviteLoteMelhores');
+
+/** Either the professionals named or the ranking's first N (a body with both is read as the named ones). */
+export const LoteRequest = z
+  .union([loteIds, loteTop], {
+    error: 'envie funcao_id e profissional_ids (os profissionais) ou top_n (os primeiros do ranking)',
   })
   .openapi('ConviteLoteRequest');
 

@@ -87,7 +87,8 @@ export function searchKeySql(expr: SQL): SQL {
 const hex7 = (col: SQL) =>
   sql.join(
     [1, 2, 3, 4, 5, 6, 7].map(
-      (i) => sql`(instr('0123456789abcdef', substr(${col}, ${sql.raw(String(i))}, 1)) - 1) * ${sql.raw(String(16 ** (7 - i)))}`,
+      (i) =>
+        sql`(instr('0123456789abcdef', substr(${col}, ${sql.raw(String(i))}, 1)) - 1) * ${sql.raw(String(16 ** (7 - i)))}`,
     ),
     sql` + `,
   );
@@ -102,7 +103,9 @@ const kmSql = (lat1: SQL, lon1: SQL, lat2: SQL, lon2: SQL) =>
 /** The region's weights (a row of pesos_ranking, else D29's defaults), as the columns of a CTE `w`. */
 const pesosCte = (regiao: string) =>
   sql`select ${sql.join(
-    COMPONENTES.map((k) => sql`coalesce(pr.${sql.raw(k)}, ${sql.raw(String(PESOS_PADRAO[k]))}) as ${sql.raw(`w_${k}`)}`),
+    COMPONENTES.map(
+      (k) => sql`coalesce(pr.${sql.raw(k)}, ${sql.raw(String(PESOS_PADRAO[k]))}) as ${sql.raw(`w_${k}`)}`,
+    ),
     sql`, `,
   )}, pr.updated_at as w_updated_at from (select 1) left join pesos_ranking pr on pr.regiao = ${regiao}`;
 
@@ -241,7 +244,11 @@ interface Parte {
   contribuicao: number;
 }
 export interface Componentes {
-  distancia: Parte & { minutos: number | null; fonte: 'matriz' | 'mesma_cidade' | 'estimado' | null; origem_ibge: number | null };
+  distancia: Parte & {
+    minutos: number | null;
+    fonte: 'matriz' | 'mesma_cidade' | 'estimado' | null;
+    origem_ibge: number | null;
+  };
   avaliacao: Parte & { media: number; amostra: number; prior: number };
   confiabilidade: Parte;
   rodizio: Parte & { trabalhos_30d: number; media_regiao: number };

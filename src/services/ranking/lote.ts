@@ -8,7 +8,14 @@ import { selectConvites, toConviteResponse, type ConviteBody } from '../teams/co
 import { invitationWrites } from '../teams/convites';
 import { acceptedOverlap } from '../teams/time-window';
 import type { Ctx } from '../core/context';
-import { rankingOf, rankingStatements, type Candidato, type Motivo, type Ranking, type RankingInput } from './candidatos';
+import {
+  rankingOf,
+  rankingStatements,
+  type Candidato,
+  type Motivo,
+  type Ranking,
+  type RankingInput,
+} from './candidatos';
 
 /**
  * POST /api/agenda/{id}/convites/lote (docs/decisions.md#d29): invite several professionals at once,
@@ -139,7 +146,8 @@ export async function lote(ctx: Ctx, id: string, body: LoteInput) {
           profissional_id: c.profissional_id,
           resultado: 'recusado',
           code: 'CONFLICT',
-          error: 'o profissional mudou enquanto o convite era salvo (já convidado, indisponível ou aceito em outro evento): consulte o ranking de novo',
+          error:
+            'o profissional mudou enquanto o convite era salvo (já convidado, indisponível ou aceito em outro evento): consulte o ranking de novo',
         });
     });
   }

@@ -32,7 +32,10 @@ type Cand = {
 async function ranking(token: string, eventId: string, funcaoId: string, extra = '', regiao = 'SP') {
   const res = await api('GET', `/api/agenda/${eventId}/candidatos?funcao_id=${funcaoId}${extra}`, { token, regiao });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { candidatos: Cand[]; excluidos?: { profissional_id: string; motivo: string; detalhe: string }[] } & Record<string, unknown>;
+  return res.body as {
+    candidatos: Cand[];
+    excluidos?: { profissional_id: string; motivo: string; detalhe: string }[];
+  } & Record<string, unknown>;
 }
 
 const byId = (cands: Cand[], id: string) => cands.find((c) => c.profissional_id === id)!;
@@ -105,16 +108,20 @@ describe('GET /api/agenda/{id}/candidatos: hard filters', () => {
       'NOT_FOUND',
     );
     const own = await makeEvento('SP', viewer);
-    expect((await api('GET', `/api/agenda/${own.id}/candidatos?funcao_id=${f.id}`, { token: viewer.token })).status).toBe(
-      200,
-    );
+    expect(
+      (await api('GET', `/api/agenda/${own.id}/candidatos?funcao_id=${f.id}`, { token: viewer.token })).status,
+    ).toBe(200);
     const mg = await makeFuncao('MG');
     expectError(
       await api('GET', `/api/agenda/${ev.id}/candidatos?funcao_id=${mg.id}`, { token: admin.token }),
       400,
       'VALIDATION_FAILED',
     );
-    expectError(await api('GET', `/api/agenda/${UNKNOWN_ID}/candidatos?funcao_id=${f.id}`, { token: admin.token }), 404, 'NOT_FOUND');
+    expectError(
+      await api('GET', `/api/agenda/${UNKNOWN_ID}/candidatos?funcao_id=${f.id}`, { token: admin.token }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api('GET', `/api/agenda/${ev.id}/candidatos`, { token: admin.token }), 400, 'VALIDATION_FAILED');
     expectError(
       await api('GET', `/api/agenda/${ev.id}/candidatos?funcao_id=${f.id}&limit=0`, { token: admin.token }),
@@ -130,7 +137,12 @@ describe('GET /api/agenda/{id}/candidatos: components, by hand', () => {
     const f = await makeFuncao();
     const g = await makeFuncao();
     const D = day(60);
-    const ev = await makeEvento('SP', admin, { dataEvento: D, horario: '19:00', horarioFim: '23:00', cidadeIbge: SOROCABA });
+    const ev = await makeEvento('SP', admin, {
+      dataEvento: D,
+      horario: '19:00',
+      horarioFim: '23:00',
+      cidadeIbge: SOROCABA,
+    });
     // The region's matrix: Itu -> Sorocaba 45 min (the ranking reads it from the professional's city to the event's).
     await db
       .insert(deslocamentos)
@@ -190,7 +202,9 @@ describe('GET /api/agenda/{id}/candidatos: components, by hand', () => {
     close(b!.componentes.distancia!.valor, 1 - 40 / 180);
     expect(b!.componentes.distancia).toMatchObject({ minutos: 40, fonte: 'mesma_cidade' });
     const [jun, sor] = await Promise.all(
-      [JUNDIAI, SOROCABA].map(async (code) => (await db.select().from(cidades).where(eq(cidades.codigoIbge, code)))[0]!),
+      [JUNDIAI, SOROCABA].map(
+        async (code) => (await db.select().from(cidades).where(eq(cidades.codigoIbge, code)))[0]!,
+      ),
     );
     const minutos = estimatedMinutes(Math.round(greatCircleKm(jun!, sor!) * 10) / 10);
     expect(c!.componentes.distancia).toMatchObject({ minutos, fonte: 'estimado', origem_ibge: JUNDIAI });
@@ -270,9 +284,19 @@ describe('GET /api/agenda/{id}/candidatos: order', () => {
     // Near: Belo Horizonte, secondary function. Far: main function, unknown city.
     const near = await makeProfissional('MG', { cidade: 'Belo Horizonte', uf: 'MG' }, [g.id, f.id]);
     const far = await makeProfissional('MG', { cidade: 'Lugar Nenhum', uf: 'MG' }, [f.id]);
-    const order = async () => (await ranking(admin.token, ev.id, f.id, '', 'MG')).candidatos.map((c) => c.profissional_id);
-    const zero = { distancia: 0, avaliacao: 0, confiabilidade: 0, rodizio: 0, funcao: 0, preferencia: 0, responsividade: 0 };
-    const put = (body: Record<string, number>) => api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body });
+    const order = async () =>
+      (await ranking(admin.token, ev.id, f.id, '', 'MG')).candidatos.map((c) => c.profissional_id);
+    const zero = {
+      distancia: 0,
+      avaliacao: 0,
+      confiabilidade: 0,
+      rodizio: 0,
+      funcao: 0,
+      preferencia: 0,
+      responsividade: 0,
+    };
+    const put = (body: Record<string, number>) =>
+      api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body });
     try {
       expect((await put({ ...zero, distancia: 1 })).status).toBe(200);
       expect(await order()).toEqual([near.id, far.id]);
@@ -283,7 +307,15 @@ describe('GET /api/agenda/{id}/candidatos: order', () => {
       expect(r.candidatos[0]!.score).toBe(1);
       expect(r.candidatos[1]!.score).toBe(0.7);
     } finally {
-      await put({ distancia: 20, avaliacao: 20, confiabilidade: 25, rodizio: 15, funcao: 5, preferencia: 5, responsividade: 10 });
+      await put({
+        distancia: 20,
+        avaliacao: 20,
+        confiabilidade: 25,
+        rodizio: 15,
+        funcao: 5,
+        preferencia: 5,
+        responsividade: 10,
+      });
     }
   });
 
@@ -298,7 +330,8 @@ describe('GET /api/agenda/{id}/candidatos: order', () => {
     const ids = first.candidatos.map((c) => c.profissional_id);
     expect(new Set(first.candidatos.map((c) => c.score)).size).toBe(1);
     // Stable: the same answer again and again.
-    for (let i = 0; i < 3; i++) expect((await ranking(admin.token, ev.id, f.id)).candidatos.map((c) => c.profissional_id)).toEqual(ids);
+    for (let i = 0; i < 3; i++)
+      expect((await ranking(admin.token, ev.id, f.id)).candidatos.map((c) => c.profissional_id)).toEqual(ids);
     // The seed: the first 7 hex digits of the professional's id XOR the event's.
     const seed = (id: string) => parseInt(id.slice(0, 7), 16) ^ parseInt(ev.id.slice(0, 7), 16);
     expect(ids).toEqual([...pros.map((p) => p.id)].sort((x, y) => seed(x) - seed(y) || x.localeCompare(y)));

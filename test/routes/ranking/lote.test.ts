@@ -65,7 +65,11 @@ describe('POST /api/agenda/{id}/convites/lote', () => {
     expect(res.body.itens.map((i: Item) => i.profissional_id)).toEqual(ids);
     expect(res.body).toMatchObject({ convidados: 2, recusados: 6 });
     const items = res.body.itens as Item[];
-    expect(itemOf(items, invited.prof.id)).toMatchObject({ resultado: 'recusado', code: 'CONFLICT', motivo: 'JA_CONVIDADO' });
+    expect(itemOf(items, invited.prof.id)).toMatchObject({
+      resultado: 'recusado',
+      code: 'CONFLICT',
+      motivo: 'JA_CONVIDADO',
+    });
     expect(itemOf(items, unavailable.prof.id)).toMatchObject({
       code: 'PROFESSIONAL_UNAVAILABLE',
       motivo: 'INDISPONIVEL',
@@ -77,7 +81,12 @@ describe('POST /api/agenda/{id}/convites/lote', () => {
     for (const id of [ok1.prof.id, ok2.id]) {
       const item = itemOf(items, id);
       expect(item.resultado).toBe('convidado');
-      expect(item.convite).toMatchObject({ profissional_id: id, funcao_id: f.id, status: 'pendente', agenda_id: ev.id });
+      expect(item.convite).toMatchObject({
+        profissional_id: id,
+        funcao_id: f.id,
+        status: 'pendente',
+        agenda_id: ev.id,
+      });
       expect(item.convite.ranking_snapshot).toMatchObject({ funcao_id: f.id, pesos: { distancia: 0.2 } });
       expect(Object.keys(item.convite.ranking_snapshot.componentes)).toHaveLength(7);
     }
@@ -167,7 +176,10 @@ describe('POST /api/agenda/{id}/convites/lote', () => {
     const own = mine.body.find((c: { id: string }) => c.id === conviteId);
     expect(own).toBeDefined();
     expect(own).not.toHaveProperty('ranking_snapshot');
-    const answer = await api('PATCH', `/api/convites/${conviteId}`, { token: pro.user.token, body: { status: 'aceito' } });
+    const answer = await api('PATCH', `/api/convites/${conviteId}`, {
+      token: pro.user.token,
+      body: { status: 'aceito' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).not.toHaveProperty('ranking_snapshot');
     // An invitation made one by one: null for planners.
@@ -182,16 +194,18 @@ describe('POST /api/agenda/{id}/convites/lote', () => {
     expect(list.body.find((c: { id: string }) => c.id === one.body.id).ranking_snapshot).toBeNull();
   });
 
-  it('400 for a body with both or neither of profissional_ids and top_n; 404 for an event not planned by the caller', async () => {
+  it('400 for a body with neither profissional_ids nor top_n; both: the named ones; 404 for an event not planned by the caller', async () => {
     const admin = await makeAdmin();
     const f = await makeFuncao();
     const ev = await makeEvento('SP', admin, { dataEvento: day(85) });
-    expectError(await lote(admin.token, ev.id, { funcao_id: f.id }), 400, 'VALIDATION_FAILED');
-    expectError(
-      await lote(admin.token, ev.id, { funcao_id: f.id, top_n: 2, profissional_ids: [UNKNOWN_ID] }),
-      400,
-      'VALIDATION_FAILED',
-    );
+    const neither = await lote(admin.token, ev.id, { funcao_id: f.id });
+    expectError(neither, 400, 'VALIDATION_FAILED');
+    expect(neither.body.error).toMatch(/profissional_ids .* top_n/);
+    const named = await makeProfissional('SP', {}, [f.id]);
+    await makeProfissional('SP', {}, [f.id]);
+    const both = await lote(admin.token, ev.id, { funcao_id: f.id, top_n: 2, profissional_ids: [named.id] });
+    expect(both.status).toBe(200);
+    expect(both.body.itens.map((i: Item) => i.profissional_id)).toEqual([named.id]);
     expectError(await lote(admin.token, ev.id, { funcao_id: f.id, top_n: 21 }), 400, 'VALIDATION_FAILED');
     const viewer = await makeUser({ role: 'agenda_viewer' });
     expectError(await lote(viewer.token, ev.id, { funcao_id: f.id, top_n: 1 }), 404, 'NOT_FOUND');
@@ -225,7 +239,15 @@ describe('GET/PUT /api/ranking/pesos', () => {
         responsividade: 0.1,
       },
     });
-    const body = { distancia: 2, avaliacao: 2, confiabilidade: 2, rodizio: 1, funcao: 1, preferencia: 0, responsividade: 0 };
+    const body = {
+      distancia: 2,
+      avaliacao: 2,
+      confiabilidade: 2,
+      rodizio: 1,
+      funcao: 1,
+      preferencia: 0,
+      responsividade: 0,
+    };
     const put = await api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({
@@ -240,7 +262,11 @@ describe('GET/PUT /api/ranking/pesos', () => {
     const entry = entries.find((e) => e.regiao === 'MG');
     expect(entry?.dados).toMatchObject({ distancia: { antes: null, depois: 0.25 }, rodizio: { depois: 0.125 } });
     const zero = { ...body, distancia: 0, avaliacao: 0, confiabilidade: 0, rodizio: 0, funcao: 0 };
-    expectError(await api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body: zero }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body: zero }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(
       await api('PUT', '/api/ranking/pesos', { token: admin.token, regiao: 'MG', body: { distancia: 1 } }),
       400,
