@@ -21,6 +21,7 @@ import {
   precos,
   profissionais,
   regras,
+  profissionalFuncoes,
   tiposEventos,
 } from '../../src/db/schema';
 import { chamadoMensagens, chamados, disponibilidades, pesquisaEnvios } from '../../src/db/schema';
@@ -1446,17 +1447,48 @@ async function planningCalls(a: string): Promise<Call[]> {
       },
       expect: 200,
     },
-// Ranking (D29): a fresh event whose candidates are the function's holders (GROW_ROWS more of them in
-// the large phase), its batch invitation of the first three, the region's weights.
+// Ranking (D29), in region MG (the SP lists of this file measure SP's rows): a function of its own
+// whose holders are the ranking's pool, 3 of them (one already invited) at 1 row, GROW_ROWS more in the
+// large phase (rankingGrow); a fresh event per phase, its batch invitation of the first three, the weights.
+const rank: { funcao?: string; event?: string; fot?: string; tipo?: string } = {};
+const MG = { 'x-regiao': 'MG' };
+
+async function rankingWorld() {
+  if (rank.funcao) return;
+  const f = await makeCatalog(funcoes, 'MG');
+  const fot = await makeFot('MG');
+  const tipo = await makeCatalog(tiposEventos, 'MG');
+  const [ev] = await db
+    .insert(agenda)
+    .values({ regiao: 'MG', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-08-01', horario: '19:00' })
+    .returning();
+  const holders = await Promise.all(
+    [1, 2, 3].map(() => makeProfissional('MG', { cidade: 'Belo Horizonte', uf: 'MG' }, [f.id])),
+  );
+  await db.insert(convites).values({ agendaId: ev!.id, profissionalId: holders[0]!.id, funcaoId: f.id });
+  Object.assign(rank, { funcao: f.id, event: ev!.id, fot: fot.id, tipo: tipo.id });
+}
+
+/** GROW_ROWS more holders of the ranking's function (10 profiles per insert: D1 binds at most 100 parameters). */
+async function rankingGrow() {
+  await rankingWorld();
+  for (let i = 0; i < GROW_ROWS; i += 10) {
+    const rows = await db
+      .insert(profissionais)
+      .values(
+        Array.from({ length: 10 }, (_, k) => ({ regiao: 'MG', nome: `Titular ${i + k}`, cidade: 'Betim', uf: 'MG' })),
+      )
+      .returning({ id: profissionais.id });
+    await db.insert(profissionalFuncoes).values(rows.map((r) => ({ profissionalId: r.id, funcaoId: rank.funcao! })));
+  }
+}
+
 async function rankingCalls(a: string): Promise<Call[]> {
-  const fresh = async () =>
-    (
-      await db
-        .insert(agenda)
-        .values({ regiao: 'SP', userId: viewer.id, fotId: ctx.fot!, tipoEventoId: ctx.tipo!, dataEvento: '2027-08-01' })
-        .returning()
-    )[0]!.id;
-  const [ranked, batch] = [await fresh(), await fresh()];
+  await rankingWorld();
+  const [batch] = await db
+    .insert(agenda)
+    .values({ regiao: 'MG', fotId: rank.fot!, tipoEventoId: rank.tipo!, dataEvento: '2027-08-02' })
+    .returning();
   const pesos = {
     distancia: 2,
     avaliacao: 2,
@@ -1470,27 +1502,38 @@ async function rankingCalls(a: string): Promise<Call[]> {
     {
       name: 'ranking candidatos',
       method: 'GET',
-      path: `/api/agenda/${ranked}/candidatos?funcao_id=${ctx.funcao}&limit=20`,
+      path: `/api/agenda/${rank.event}/candidatos?funcao_id=${rank.funcao}&limit=20`,
       token: a,
+      headers: MG,
       expect: 200,
     },
     {
-      name: 'ranking candidatos (agenda_viewer, excluidos)',
+      name: 'ranking candidatos (excluidos)',
       method: 'GET',
-      path: `/api/agenda/${ctx.event}/candidatos?funcao_id=${ctx.funcao}&limit=5&incluir_excluidos=true`,
-      token: viewer.token,
+      path: `/api/agenda/${rank.event}/candidatos?funcao_id=${rank.funcao}&limit=5&incluir_excluidos=true`,
+      token: a,
+      headers: MG,
       expect: 200,
     },
     {
       name: 'ranking convites lote',
       method: 'POST',
-      path: `/api/agenda/${batch}/convites/lote`,
+      path: `/api/agenda/${batch!.id}/convites/lote`,
       token: a,
-      body: { funcao_id: ctx.funcao, top_n: 3 },
+      headers: MG,
+      body: { funcao_id: rank.funcao, top_n: 3 },
       expect: 200,
     },
-    { name: 'ranking pesos', method: 'GET', path: '/api/ranking/pesos', token: a, expect: 200 },
-    { name: 'ranking pesos put', method: 'PUT', path: '/api/ranking/pesos', token: a, body: pesos, expect: 200 },
+    { name: 'ranking pesos', method: 'GET', path: '/api/ranking/pesos', token: a, headers: MG, expect: 200 },
+    {
+      name: 'ranking pesos put',
+      method: 'PUT',
+      path: '/api/ranking/pesos',
+      token: a,
+      headers: MG,
+      body: pesos,
+      expect: 200,
+    },
   ];
 }
 
@@ -1828,6 +1871,13 @@ const GROWS_WITH_DATA: Record<string, number> = {
   // computed from the profile's kept sums: 'confiabilidade abonar' recomputes it for this same ledger flat.
   'confiabilidade mine': 1001,
   'confiabilidade of': 1001,
+  // Ranking (D29): one statement over the function's holders (GROW_ROWS of them here), by design: about
+  // 27 rows per holder (its index entry, profile and city, one probe each of its invitations to the event,
+  // its accepted events of three days and of 30 days, its answered invitations, its declarations, the
+  // CTEs' scans and the two sorts of the order); nothing read grows with the region's events.
+  'ranking candidatos': 30109,
+  'ranking candidatos (excluidos)': 30109,
+  'ranking convites lote': 30164,
 };
 
 /**
@@ -1859,6 +1909,9 @@ const READS_BEYOND_ROWS: Record<string, number> = {
   'disponibilidades resumo': 4053,
   'campanha create': 1847,
   'campanha resultado': 1015,
+  'ranking candidatos': 29914,
+  'ranking candidatos (excluidos)': 29989,
+  'ranking convites lote': 30004,
 };
 
 /**
@@ -1937,6 +1990,7 @@ describe('D1 round trips per request', () => {
     small = await measure();
     await grow();
     await financeGrow();
+    await rankingGrow();
     phase = 'large';
     large = await measure();
     console.log(

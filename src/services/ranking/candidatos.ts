@@ -133,11 +133,14 @@ function headSql(ctx: Pick<Ctx, 'regiao'>, scope: Scope, id: string, funcaoId: s
 function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: string, q: RankingInput) {
   const { regiao } = ctx;
   const ids = q.profissional_ids;
-  // The pool: the function's holders in the region, or the professionals asked for.
+  // The pool: the function's holders in the region, or the professionals asked for. Every CTE that
+  // reads per holder starts from the pool (CROSS JOIN fixes SQLite's join order; `+regiao` keeps it
+  // from walking the region's profiles), and the heavy ones are MATERIALIZED: computed once, not
+  // again where a later CTE names their columns.
   const source = ids
-    ? sql`from q join profissionais on profissionais.id in (select value from json_each(q.ids)) and profissionais.regiao = q.regiao`
-    : sql`from q join profissional_funcoes pf on pf.funcao_id = q.funcao
-        join profissionais on profissionais.id = pf.profissional_id and profissionais.regiao = q.regiao`;
+    ? sql`from q cross join profissionais on profissionais.id in (select value from json_each(q.ids)) and +profissionais.regiao = q.regiao`
+    : sql`from q cross join profissional_funcoes pf on pf.funcao_id = q.funcao
+        cross join profissionais on profissionais.id = pf.profissional_id and +profissionais.regiao = q.regiao`;
   const win = eventWindow(eventCols('ev'));
   const other = eventWindow(eventCols('oa'));
   const gap = sql`(case when ${other.start} >= ${win.end} then ${other.start} - ${win.end}
@@ -151,13 +154,13 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
   q as (select ${regiao} as regiao, ${q.funcao_id} as funcao, ${ids ? JSON.stringify(ids) : null} as ids,
     ${ctx.config.DESLOCAMENTO_MESMA_CIDADE_MIN} as mesma_cidade),
   w as (${pesosCte(regiao)}),
-  ev as (select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario,
+  ev as materialized (select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario,
       ${agenda.horarioFim} as horario_fim, ${agenda.cidadeIbge} as cidade_ibge, c.latitude as lat, c.longitude as lon
     from ${agenda} left join cidades c on c.codigo_ibge = ${agenda.cidadeIbge}
     where ${agendaVisible(scope, regiao, eq(agenda.id, id))}),
-  pool as (select profissionais.id, profissionais.nome, profissionais.avatar_url, profissionais.usuario_id,
+  pool as materialized (select profissionais.id, profissionais.nome, profissionais.avatar_url, profissionais.usuario_id,
       profissionais.funcao_profissional_id = q.funcao as principal,
-      exists (select 1 from profissional_funcoes t where t.profissional_id = profissionais.id and t.funcao_id = q.funcao) as titular,
+      ${ids ? sql`exists (select 1 from profissional_funcoes t where t.profissional_id = profissionais.id and t.funcao_id = q.funcao)` : sql`1`} as titular,
       ${listedProfile} as ativo,
       (profissionais.qual_tec is not null) + (profissionais.educacao_simpatia is not null)
         + (profissionais.desempenho_evento is not null) + (profissionais.disp_horario is not null) as adm_n,
@@ -166,19 +169,19 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
       pc.codigo_ibge as cidade_ibge, pc.latitude as lat, pc.longitude as lon
     ${source}
       left join cidades pc on pc.uf = profissionais.uf and pc.nome_key = ${searchKeySql(sql`profissionais.cidade`)}),
-  av as (select i.profissional_id as pid, count(*) as n, sum(i.valor_num) as soma
-    from pool join pesquisa_resposta_itens i on i.profissional_id = pool.id
-      join pesquisa_perguntas pq on pq.id = i.pergunta_id join pesquisas ps on ps.id = pq.pesquisa_id
+  av as materialized (select i.profissional_id as pid, count(*) as n, sum(i.valor_num) as soma
+    from pool cross join pesquisa_resposta_itens i on i.profissional_id = pool.id
+      cross join pesquisa_perguntas pq on pq.id = i.pergunta_id cross join pesquisas ps on ps.id = pq.pesquisa_id
     where pq.criterio is not null and ps.publico <> 'profissional' and i.valor_num is not null
     group by i.profissional_id),
   resp as (select c.profissional_id as pid, (julianday(c.respondido_em) - julianday(c.created_at)) * 24 as h,
       row_number() over (partition by c.profissional_id order by julianday(c.respondido_em) - julianday(c.created_at)) as rn,
       count(*) over (partition by c.profissional_id) as n
-    from pool, ev join convites c on c.profissional_id = pool.id
+    from pool cross join ev cross join convites c on c.profissional_id = pool.id
     where c.status in ('aceito', 'recusado') and c.data_evento >= date(ev.data_evento, ${sql.raw(`'-${RESPOSTAS_DIAS} days'`)})
-      and c.origem = 'convite' and c.respondido_em is not null),
-  med as (select pid, avg(h) as mediana, max(n) as n from resp where rn in ((n + 1) / 2, (n + 2) / 2) group by pid),
-  f as (select pool.id, pool.nome, pool.avatar_url, pool.usuario_id, pool.principal, pool.titular, pool.ativo,
+      and +c.origem = 'convite' and +c.respondido_em is not null),
+  med as materialized (select pid, avg(h) as mediana, max(n) as n from resp where rn in ((n + 1) / 2, (n + 2) / 2) group by pid),
+  f as materialized (select pool.id, pool.nome, pool.avatar_url, pool.usuario_id, pool.principal, pool.titular, pool.ativo,
       pool.adm_n + coalesce(av.n, 0) as av_n, pool.adm_soma + coalesce(av.soma, 0) as av_soma,
       med.mediana, coalesce(med.n, 0) as respostas,
       exists (select 1 from convites cv where cv.agenda_id = ev.id and cv.profissional_id = pool.id) as ja_convidado,
@@ -213,7 +216,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
         when f.ja_convidado then 'JA_CONVIDADO' when f.indisponivel then 'INDISPONIVEL'
         when f.conflito then 'CONFLITO_HORARIO' when f.deslocamento then 'DESLOCAMENTO' end as motivo
     from f),
-  pm as (select coalesce(sum(av_soma) * 1.0 / nullif(sum(av_n), 0), ${sql.raw(String(AVALIACAO_PRIOR_VAZIO))}) as av_m,
+  pm as materialized (select coalesce(sum(av_soma) * 1.0 / nullif(sum(av_n), 0), ${sql.raw(String(AVALIACAO_PRIOR_VAZIO))}) as av_m,
       coalesce(avg(trabalhos), 0) as media_trabalhos
     from t where t.motivo is null or t.motivo not in ('SEM_FUNCAO', 'INATIVO')),
   v as (select t.*, pm.av_m, pm.media_trabalhos,
