@@ -56,7 +56,10 @@ export const ComponentesSchema = z
       { media: z.number(), amostra: z.number().int(), prior: z.number() },
       "Bayesian mean of the administrators' four criteria and the client ratings (C = 5, prior the holders' mean), / 5",
     ),
-    confiabilidade: componente({}, 'reliability score R / 100 (D28)'),
+    confiabilidade: componente(
+      {},
+      'reliability score R / 100 (D28); absent while the score is not computed',
+    ).optional(),
     rodizio: componente(
       { trabalhos_30d: z.number().int(), media_regiao: z.number() },
       "1 / (1 + max(0, accepted jobs in the 30 days before the event - the holders' mean))",

@@ -129,6 +129,12 @@ function headSql(ctx: Pick<Ctx, 'regiao'>, scope: Scope, id: string, funcaoId: s
       w.* from w`;
 }
 
+/**
+ * The components a caller's ranking scores. `confiabilidade` (D28) is not computed yet: it is left out
+ * of every answer and of the score (its weight counts for nobody), never stood in for by a constant.
+ */
+export const scoredComponents = (_scope: Scope): Componente[] => COMPONENTES.filter((k) => k !== 'confiabilidade');
+
 /** THE ranking statement. */
 function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: string, q: RankingInput) {
   const { regiao } = ctx;
@@ -145,9 +151,8 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
   const other = eventWindow(eventCols('oa'));
   const gap = sql`(case when ${other.start} >= ${win.end} then ${other.start} - ${win.end}
     when ${win.start} >= ${other.end} then ${win.start} - ${other.end} end)`;
-  const weights = COMPONENTES.map((k) => sql.raw(`w.w_${k}`));
   const score = sql.join(
-    COMPONENTES.map((k, i) => sql`${weights[i]} * ${sql.raw(`v_${k}`)}`),
+    scoredComponents(scope).map((k) => sql`${sql.raw(`w.w_${k} * v_${k}`)}`),
     sql` + `,
   );
   return sql`with
@@ -223,7 +228,6 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
       case when t.minutos is null then ${sql.raw(String(NEUTRO))}
         else 1 - min(t.minutos, ${sql.raw(String(DISTANCIA_MAX_MIN))}) / ${sql.raw(`${DISTANCIA_MAX_MIN}.0`)} end as v_distancia,
       ((${sql.raw(String(BAYES_C))} * pm.av_m + t.av_soma) / (${sql.raw(String(BAYES_C))} + t.av_n)) / 5.0 as v_avaliacao,
-      0 as v_confiabilidade,
       1.0 / (1 + max(0, t.trabalhos - pm.media_trabalhos)) as v_rodizio,
       case when t.principal then 1.0 else 0.7 end as v_funcao,
       case when t.preferencial then 1.0 else 0.0 end as v_preferencia,
@@ -253,7 +257,8 @@ export interface Componentes {
     origem_ibge: number | null;
   };
   avaliacao: Parte & { media: number; amostra: number; prior: number };
-  confiabilidade: Parte;
+  /** D28's score / 100; absent while it is not computed (scoredComponents). */
+  confiabilidade?: Parte;
   rodizio: Parte & { trabalhos_30d: number; media_regiao: number };
   funcao: Parte & { principal: boolean };
   preferencia: Parte & { preferencial: boolean };
@@ -320,7 +325,6 @@ function candidatoOf(r: Row, pesos: Pesos): Candidato {
       amostra: num(r.av_n),
       prior: Math.round(num(r.av_m) * 100) / 100,
     }),
-    confiabilidade: part('confiabilidade', {}),
     rodizio: part('rodizio', {
       trabalhos_30d: num(r.trabalhos),
       media_regiao: Math.round(num(r.media_trabalhos) * 100) / 100,
