@@ -90,14 +90,10 @@ export const ConviteSchema = z
       local_evento: z.string().nullable(),
       tipo_evento_nome: z.string(),
     }),
-    ranking_snapshot: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "planners' reads only (GET /api/agenda/{id}/convites, the batch invitation): the ranking as it stood when a batch invitation chose this professional (`posicao`, `score`, `componentes`, `alertas`, `pesos`, `calculado_em`; docs/guide/ranking.md); null for an invitation made one by one",
-      }),
+    ranking_snapshot: z.record(z.string(), z.unknown()).nullable().optional().openapi({
+      description:
+        "planners' reads only (GET /api/agenda/{id}/convites, the batch invitation): the ranking as it stood when a batch invitation chose this professional (`posicao`, `score`, `componentes`, `alertas`, `pesos`, `calculado_em`; docs/guide/ranking.md); null for an invitation made one by one",
+    }),
   })
   .openapi('ConviteResponse');
 
