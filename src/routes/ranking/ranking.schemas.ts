@@ -57,8 +57,16 @@ export const ComponentesSchema = z
       "Bayesian mean of the administrators' four criteria and the client ratings (C = 5, prior the holders' mean), / 5",
     ),
     confiabilidade: componente(
-      {},
-      'reliability score R / 100 (D28); absent while the score is not computed',
+      {
+        pontuacao: z
+          .number()
+          .int()
+          .openapi({ description: "R (0-100) rounded, as the professional's reliability view answers it" }),
+        fonte: z.enum(['profissional', 'regiao']).openapi({
+          description: "`regiao`: no kept score yet, the region's prior (its mean credit x 100) stands in",
+        }),
+      },
+      'reliability score R / 100 (D28); absent, and out of the score, for an agenda_viewer (D28 keeps the score from that role)',
     ).optional(),
     rodizio: componente(
       { trabalhos_30d: z.number().int(), media_regiao: z.number() },

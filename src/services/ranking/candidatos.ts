@@ -3,13 +3,16 @@ import { rawBatch } from '../../db/raw-batch';
 import { agenda, COMPONENTES, PESOS_PADRAO, type Componente } from '../../db/schema';
 import type { Scope } from '../../db/scope';
 import { ApiError } from '../../lib/errors';
+import { isAdmin } from '../../lib/permissions';
 import { visible as agendaVisible } from '../agenda/agenda';
 import { eventCols, eventWindow } from '../agenda/event-window';
 import { declaredDuring, eventWindowOf, unavailableForEvent } from '../availability/rule';
+import { travelMinutesSql, type PlaceSql } from '../places/deslocamentos';
 import { listedProfile } from '../professionals/profissionais';
 import { BAYES_C } from '../professionals/avaliacoes';
+import { regionMeanSql } from '../reliability/ledger';
 import { quotaOpenFor } from '../teams/acceptance';
-import { acceptedOverlap } from '../teams/time-window';
+import { acceptedOverlap, acceptedTravelConflict, travelRuleOf } from '../teams/time-window';
 import type { Ctx } from '../core/context';
 import { pesosOf, round4, type Pesos } from './pesos';
 
@@ -95,11 +98,6 @@ const hex7 = (col: SQL) =>
 /** The last tie-break: a stable order per event (the professional's id XOR the event's, bitwise), so ties do not always favour the same people. */
 const semente = (a: SQL, b: SQL) => sql`((${hex7(a)}) | (${hex7(b)})) - ((${hex7(a)}) & (${hex7(b)}))`;
 
-/** Great-circle km between two points in degrees (services/places/deslocamentos.ts greatCircleKm), in SQL. */
-const kmSql = (lat1: SQL, lon1: SQL, lat2: SQL, lon2: SQL) =>
-  sql`(2 * 6371 * asin(min(1, sqrt(pow(sin(radians(${lat2} - ${lat1}) / 2), 2)
-    + cos(radians(${lat1})) * cos(radians(${lat2})) * pow(sin(radians(${lon2} - ${lon1}) / 2), 2)))))`;
-
 /** The region's weights (a row of pesos_ranking, else D29's defaults), as the columns of a CTE `w`. */
 const pesosCte = (regiao: string) =>
   sql`select ${sql.join(
@@ -130,10 +128,21 @@ function headSql(ctx: Pick<Ctx, 'regiao'>, scope: Scope, id: string, funcaoId: s
 }
 
 /**
- * The components a caller's ranking scores. `confiabilidade` (D28) is not computed yet: it is left out
- * of every answer and of the score (its weight counts for nobody), never stood in for by a constant.
+ * The components a caller's ranking scores: all seven for administrators; without `confiabilidade`
+ * for an agenda_viewer, whom D28 keeps from the reliability score (docs/decisions.md#d28): neither
+ * answered nor in the score (a sum with it would tell it), so its weight counts for nobody there.
  */
-export const scoredComponents = (_scope: Scope): Componente[] => COMPONENTES.filter((k) => k !== 'confiabilidade');
+export const scoredComponents = (scope: Pick<Scope, 'role'>): Componente[] =>
+  isAdmin(scope.role) ? [...COMPONENTES] : COMPONENTES.filter((k) => k !== 'confiabilidade');
+
+/** A place as services/places/deslocamentos.ts travelMinutesSql reads it: a city's code and coordinates, no venue. */
+const cityPlace = (alias: string): PlaceSql => ({
+  cidade: sql.raw(`${alias}.cidade_ibge`),
+  latitude: sql`null`,
+  longitude: sql`null`,
+  cidadeLatitude: sql.raw(`${alias}.lat`),
+  cidadeLongitude: sql.raw(`${alias}.lon`),
+});
 
 /** THE ranking statement. */
 function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: string, q: RankingInput) {
@@ -157,7 +166,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
   );
   return sql`with
   q as (select ${regiao} as regiao, ${q.funcao_id} as funcao, ${ids ? JSON.stringify(ids) : null} as ids,
-    ${ctx.config.DESLOCAMENTO_MESMA_CIDADE_MIN} as mesma_cidade),
+    ${ctx.config.DESLOCAMENTO_MESMA_CIDADE_MIN} as mesma_cidade, ${regionMeanSql(regiao)} as conf_m),
   w as (${pesosCte(regiao)}),
   ev as materialized (select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario,
       ${agenda.horarioFim} as horario_fim, ${agenda.cidadeIbge} as cidade_ibge, c.latitude as lat, c.longitude as lon
@@ -166,7 +175,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
   pool as materialized (select profissionais.id, profissionais.nome, profissionais.avatar_url, profissionais.usuario_id,
       profissionais.funcao_profissional_id = q.funcao as principal,
       ${ids ? sql`exists (select 1 from profissional_funcoes t where t.profissional_id = profissionais.id and t.funcao_id = q.funcao)` : sql`1`} as titular,
-      ${listedProfile} as ativo,
+      ${listedProfile} as ativo, profissionais.confiabilidade as confiabilidade,
       (profissionais.qual_tec is not null) + (profissionais.educacao_simpatia is not null)
         + (profissionais.desempenho_evento is not null) + (profissionais.disp_horario is not null) as adm_n,
       coalesce(profissionais.qual_tec, 0) + coalesce(profissionais.educacao_simpatia, 0)
@@ -192,16 +201,16 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
       exists (select 1 from convites cv where cv.agenda_id = ev.id and cv.profissional_id = pool.id) as ja_convidado,
       ${unavailableForEvent(sql`pool.id`, 'ev')} as indisponivel,
       ${acceptedOverlap(sql`pool.id`, sql`ev.id`)} as conflito,
-      0 as deslocamento,
+      ${acceptedTravelConflict(sql`pool.id`, sql`ev.id`, travelRuleOf(ctx.config))} as deslocamento,
       ${declaredDuring(sql`pool.id`, eventWindowOf('ev'), 'preferencial')} as preferencial,
       (select count(*) from convites j where j.profissional_id = pool.id and j.status = 'aceito'
         and j.data_evento >= date(ev.data_evento, ${sql.raw(`'-${RODIZIO_DIAS} days'`)}) and j.data_evento < ev.data_evento) as trabalhos,
       pool.cidade_ibge as origem_ibge, ev.cidade_ibge as destino_ibge,
-      (select d.minutos from deslocamentos d where d.regiao = q.regiao and d.origem_ibge = pool.cidade_ibge and d.destino_ibge = ev.cidade_ibge) as mx_ida,
-      (select d.minutos from deslocamentos d where d.regiao = q.regiao and d.origem_ibge = ev.cidade_ibge and d.destino_ibge = pool.cidade_ibge) as mx_volta,
-      case when pool.lat is not null and ev.lat is not null
-        then round(${kmSql(sql`pool.lat`, sql`pool.lon`, sql`ev.lat`, sql`ev.lon`)}, 1) end as km,
-      q.mesma_cidade,
+      ${travelMinutesSql(cityPlace('pool'), cityPlace('ev'), { regiao: sql`q.regiao`, mesmaCidade: sql`q.mesma_cidade` })} as minutos,
+      exists (select 1 from deslocamentos d where d.regiao = q.regiao
+        and ((d.origem_ibge = pool.cidade_ibge and d.destino_ibge = ev.cidade_ibge)
+          or (d.origem_ibge = ev.cidade_ibge and d.destino_ibge = pool.cidade_ibge))) as na_matriz,
+      pool.confiabilidade, q.conf_m,
       (select json_group_array(json_object('evento', oa.id, 'tipo', te.nome, 'horario', oa.horario, 'folga_min', ${gap}))
         from convites oc join agenda oa on oa.id = oc.agenda_id join tipos_eventos te on te.id = oa.tipo_evento_id
         where oc.profissional_id = pool.id and oc.status = 'aceito' and oc.data_evento = ev.data_evento
@@ -210,12 +219,8 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
     from pool cross join ev cross join q
       left join av on av.pid = pool.id left join med on med.pid = pool.id),
   t as (select f.*,
-      case when f.origem_ibge is null or f.destino_ibge is null then null
-        when f.mx_ida is not null then f.mx_ida when f.mx_volta is not null then f.mx_volta
-        when f.origem_ibge = f.destino_ibge then f.mesma_cidade
-        else cast(ceil(f.km * 1.3 / 5) as integer) * 5 end as minutos,
-      case when f.origem_ibge is null or f.destino_ibge is null then null
-        when f.mx_ida is not null or f.mx_volta is not null then 'matriz'
+      -- Which of D23's steps gave the minutes (travelMinutesSql above computed them).
+      case when f.minutos is null then null when f.na_matriz then 'matriz'
         when f.origem_ibge = f.destino_ibge then 'mesma_cidade' else 'estimado' end as fonte,
       case when not f.titular then 'SEM_FUNCAO' when not f.ativo then 'INATIVO'
         when f.ja_convidado then 'JA_CONVIDADO' when f.indisponivel then 'INDISPONIVEL'
@@ -231,6 +236,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
       1.0 / (1 + max(0, t.trabalhos - pm.media_trabalhos)) as v_rodizio,
       case when t.principal then 1.0 else 0.7 end as v_funcao,
       case when t.preferencial then 1.0 else 0.0 end as v_preferencia,
+      coalesce(t.confiabilidade, 100 * t.conf_m) / 100.0 as v_confiabilidade,
       case when t.mediana is null then ${sql.raw(String(NEUTRO))}
         else 1 - min(t.mediana, ${sql.raw(String(RESPOSTA_MAX_HORAS))}) / ${sql.raw(`${RESPOSTA_MAX_HORAS}.0`)} end as v_responsividade
     from t cross join pm),
@@ -257,8 +263,12 @@ export interface Componentes {
     origem_ibge: number | null;
   };
   avaliacao: Parte & { media: number; amostra: number; prior: number };
-  /** D28's score / 100; absent while it is not computed (scoredComponents). */
-  confiabilidade?: Parte;
+  /**
+   * D28's score R / 100 (`pontuacao` R rounded as D28's view answers it; `fonte` `regiao` when the
+   * professional has no kept score yet and the region's prior stands in); absent for an agenda_viewer
+   * (scoredComponents).
+   */
+  confiabilidade?: Parte & { pontuacao: number; fonte: 'profissional' | 'regiao' };
   rodizio: Parte & { trabalhos_30d: number; media_regiao: number };
   funcao: Parte & { principal: boolean };
   preferencia: Parte & { preferencial: boolean };
@@ -308,7 +318,7 @@ function alertasOf(r: Row): string[] {
     .map((o) => `mesmo dia: ${o.tipo}${o.horario ? ` ${o.horario}` : ''}, folga ${o.folga_min} min`);
 }
 
-function candidatoOf(r: Row, pesos: Pesos): Candidato {
+function candidatoOf(r: Row, pesos: Pesos, scored: readonly Componente[]): Candidato {
   const part = <D extends object>(k: Componente, detail: D): Parte & D => {
     const valor = round4(num(r[`v_${k}`]));
     return { valor, peso: pesos[k], contribuicao: round4(valor * pesos[k]), ...detail };
@@ -325,6 +335,14 @@ function candidatoOf(r: Row, pesos: Pesos): Candidato {
       amostra: num(r.av_n),
       prior: Math.round(num(r.av_m) * 100) / 100,
     }),
+    ...(scored.includes('confiabilidade')
+      ? {
+          confiabilidade: part('confiabilidade', {
+            pontuacao: Math.round(num(r.v_confiabilidade) * 100),
+            fonte: r.confiabilidade === null || r.confiabilidade === undefined ? 'regiao' : 'profissional',
+          } as const),
+        }
+      : {}),
     rodizio: part('rodizio', {
       trabalhos_30d: num(r.trabalhos),
       media_regiao: Math.round(num(r.media_trabalhos) * 100) / 100,
@@ -356,7 +374,12 @@ export const rankingStatements = (ctx: Pick<Ctx, 'regiao' | 'config' | 'user'>, 
 ];
 
 /** The answer from the two statements' rows: 404 for an event the caller does not plan, 400 for a function not of the region. */
-export function rankingOf(id: string, q: RankingInput, head: Row[], rows: Row[]): Ranking {
+export function rankingOf(
+  scope: Pick<Scope, 'role'>,
+  id: string,
+  { q, head, rows }: { q: RankingInput; head: Row[]; rows: Row[] },
+): Ranking {
+  const scored = scoredComponents(scope);
   const h = head[0];
   if (!h?.ev) throw new ApiError('NOT_FOUND', 'evento não encontrado');
   if (!h.fn) throw new ApiError('VALIDATION_FAILED', 'funcao_id: função não encontrada na região');
@@ -371,7 +394,7 @@ export function rankingOf(id: string, q: RankingInput, head: Row[], rows: Row[])
       aceitos: num(h.aceitos),
       aberta: bool(h.vaga_aberta),
     },
-    candidatos: rows.filter((r) => r.motivo === null).map((r) => candidatoOf(r, pesos)),
+    candidatos: rows.filter((r) => r.motivo === null).map((r) => candidatoOf(r, pesos, scored)),
     calculado_em: new Date().toISOString(),
   };
   if (q.incluir_excluidos)
@@ -389,6 +412,6 @@ export function rankingOf(id: string, q: RankingInput, head: Row[], rows: Row[])
 /** GET /api/agenda/{id}/candidatos: two statements, one round trip. */
 export async function candidatos(ctx: Pick<Ctx, 'db' | 'regiao' | 'config' | 'user'>, id: string, q: RankingInput) {
   const [head, rows] = await rawBatch(ctx.db, rankingStatements(ctx, id, q));
-  const answer = rankingOf(id, q, head!.rows, rows!.rows);
+  const answer = rankingOf(ctx.user, id, { q, head: head!.rows, rows: rows!.rows });
   return { ...answer, candidatos: answer.candidatos.map(({ usuario_id: _u, ...c }) => c) };
 }

@@ -2,11 +2,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { rawBatch } from '../../db/raw-batch';
 import { convites, profissionais, profissionalFuncoes } from '../../db/schema';
 import { writeThenRead } from '../../db/write-read';
-import { unavailableForEvent } from '../availability/rule';
 import { listedProfile } from '../professionals/profissionais';
 import { selectConvites, toConviteResponse, type ConviteBody } from '../teams/convite-read';
 import { invitationWrites } from '../teams/convites';
-import { acceptedOverlap } from '../teams/time-window';
+import { acceptedOverlap, acceptedTravelConflict, travelRuleOf } from '../teams/time-window';
 import type { Ctx } from '../core/context';
 import {
   rankingOf,
@@ -68,14 +67,15 @@ const snapshotOf = (c: Candidato, r: Ranking) => ({
 
 /**
  * The invitation is written only while D11's rules still hold when the batch runs: the professional
- * listed in the region, holding the function, not unavailable (D24) nor accepted on an overlapping
- * event; an existing invitation makes the insert write nothing (invitationWrites' `guard`).
+ * listed in the region, holding the function, not accepted on an overlapping event nor on one it
+ * cannot travel to or from in time (D23's TRAVEL_CONFLICT); invitationWrites adds D24's declared
+ * unavailability (a batch never forces it) and writes nothing over an existing invitation.
  */
-const stillInvitable = (agendaId: string, profissionalId: string, funcaoId: string) =>
-  sql`exists (select 1 from ${profissionais} where ${profissionais.id} = ${profissionalId} and ${listedProfile})
-    and exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${profissionalId} and ${profissionalFuncoes.funcaoId} = ${funcaoId})
-    and exists (select 1 from agenda ge where ge.id = ${agendaId}
-      and not ${unavailableForEvent(sql`${profissionalId}`, 'ge')} and not ${acceptedOverlap(sql`${profissionalId}`, sql`ge.id`)})`;
+const stillInvitable = (ctx: Pick<Ctx, 'config'>, agendaId: string, p: { profissionalId: string; funcaoId: string }) =>
+  sql`exists (select 1 from ${profissionais} where ${profissionais.id} = ${p.profissionalId} and ${listedProfile})
+    and exists (select 1 from ${profissionalFuncoes} where ${profissionalFuncoes.profissionalId} = ${p.profissionalId} and ${profissionalFuncoes.funcaoId} = ${p.funcaoId})
+    and not ${acceptedOverlap(sql`${p.profissionalId}`, sql`${agendaId}`)}
+    and not ${acceptedTravelConflict(sql`${p.profissionalId}`, sql`${agendaId}`, travelRuleOf(ctx.config))}`;
 
 export async function lote(ctx: Ctx, id: string, body: LoteInput) {
   const { db } = ctx;
@@ -84,7 +84,7 @@ export async function lote(ctx: Ctx, id: string, body: LoteInput) {
     ? { funcao_id: body.funcao_id, limit: named.length, incluir_excluidos: true, profissional_ids: named }
     : { funcao_id: body.funcao_id, limit: body.top_n ?? 1, incluir_excluidos: false };
   const [head, rows] = await rawBatch(db, rankingStatements(ctx, id, q));
-  const ranking = rankingOf(id, q, head!.rows, rows!.rows);
+  const ranking = rankingOf(ctx.user, id, { q, head: head!.rows, rows: rows!.rows });
   const byId = new Map(ranking.candidatos.map((c) => [c.profissional_id, c]));
   const out = new Map(ranking.excluidos?.map((e) => [e.profissional_id, e]));
   const order = named ?? ranking.candidatos.map((c) => c.profissional_id);
@@ -121,14 +121,14 @@ export async function lote(ctx: Ctx, id: string, body: LoteInput) {
         profissional: { id: c.profissional_id, usuarioId: c.usuario_id ?? null },
         funcaoId: body.funcao_id,
         rankingSnapshot: snapshotOf(c, ranking),
-        guard: stillInvitable(id, c.profissional_id, body.funcao_id),
+        guard: stillInvitable(ctx, id, { profissionalId: c.profissional_id, funcaoId: body.funcao_id }),
       }),
     );
     const ids = toInvite.map((t) => t.conviteId);
     const [views] = await writeThenRead(
       db,
       writes.flatMap((w) => w.writes),
-      [selectConvites(db, true).where(and(eq(convites.agendaId, id), inArray(convites.id, ids)))],
+      [selectConvites(db, ctx.user).where(and(eq(convites.agendaId, id), inArray(convites.id, ids)))],
     );
     const landed = new Map(views.map((v) => [v.c.id, v]));
     toInvite.forEach(({ candidato: c, conviteId }, i) => {

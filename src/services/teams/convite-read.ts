@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { agenda, convites, funcoes, profissionais, profissionalFuncoes, tiposEventos } from '../../db/schema';
 import type { Scope } from '../../db/scope';
 import { ApiError } from '../../lib/errors';
+import { isAdmin } from '../../lib/permissions';
 import { pageBounds, whenPaged, type Page } from '../../lib/pagination';
 import { visible as agendaVisible } from '../agenda/agenda';
 import type { QueryCtx } from '../core/context';
@@ -17,14 +18,30 @@ import type { QueryCtx } from '../core/context';
 const { dataEvento: _keptDate, rankingSnapshot: _snapshot, ...conviteColumns } = getTableColumns(convites);
 
 /**
- * Invitations with the professional's, function's and event's names: one query. `snapshot`: with the
- * ranking snapshot (docs/decisions.md#d29), for the lists only planners read.
+ * The ranking snapshot as `reader` may see it (docs/decisions.md#d29): whole for an administrator;
+ * for an agenda_viewer without the reliability component, and its score without that component's
+ * contribution, as that role's own ranking scores it (D28 keeps the score from the role).
  */
-export const selectConvites = (db: Db, snapshot = false) =>
+const snapshotFor = (reader: Pick<Scope, 'role'>) => {
+  if (isAdmin(reader.role)) return convites.rankingSnapshot;
+  const s = convites.rankingSnapshot;
+  const c = sql`json_extract(${s}, '$.componentes.confiabilidade.contribuicao')`;
+  return sql<Record<string, unknown> | null>`iif(${c} is null, ${s},
+    json_set(json_remove(${s}, '$.componentes.confiabilidade'), '$.score', round(json_extract(${s}, '$.score') - ${c}, 4)))`
+    .mapWith(convites.rankingSnapshot)
+    .as('ranking_snapshot');
+};
+
+/**
+ * Invitations with the professional's, function's and event's names: one query. `snapshot`: the
+ * planner reading, for the lists only planners read: with the ranking snapshot (docs/decisions.md#d29)
+ * as it may see it.
+ */
+export const selectConvites = (db: Db, snapshot?: Pick<Scope, 'role'>) =>
   db
     .select({
       c: conviteColumns,
-      ...(snapshot ? { rankingSnapshot: convites.rankingSnapshot } : {}),
+      ...(snapshot ? { rankingSnapshot: snapshotFor(snapshot) } : {}),
       profissionalNome: sql<string>`${profissionais.nome}`.as('profissional_nome'),
       funcaoNome: sql<string>`${funcoes.label}`.as('funcao_nome'),
       regiao: agenda.regiao,
@@ -107,7 +124,7 @@ export const managedEvent = ({ db, regiao }: QueryCtx, scope: Scope, id: string)
  * A page of invitations matching `where` and, when paged, their total (the queries, to batch). A
  * whole list is its own total (totalOf; docs/api-conventions.md, "Offset lists").
  */
-function pageOfConvites(db: Db, where: SQL | undefined, page: Page, snapshot = false) {
+function pageOfConvites(db: Db, where: SQL | undefined, page: Page, snapshot?: Pick<Scope, 'role'>) {
   const { limit, offset } = pageBounds(page);
   return [
     selectConvites(db, snapshot)
@@ -124,7 +141,7 @@ function pageOfConvites(db: Db, where: SQL | undefined, page: Page, snapshot = f
 
 /** An event's invitations (for those who manage it): the event, the page, its total when paged. */
 export const eventConvitesSelects = (ctx: QueryCtx, scope: Scope, { id, ...page }: Page & { id: string }) =>
-  [managedEvent(ctx, scope, id), ...pageOfConvites(ctx.db, eq(convites.agendaId, id), page, true)] as const;
+  [managedEvent(ctx, scope, id), ...pageOfConvites(ctx.db, eq(convites.agendaId, id), page, scope)] as const;
 
 export function eventConvites(event: unknown[], rows: ConviteView[]) {
   if (!event[0]) throw eventNotFound();

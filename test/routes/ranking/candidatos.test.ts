@@ -14,6 +14,7 @@ import {
   makeSurveyResponse,
   makeUser,
 } from '../../helpers/factories';
+import { pinRegionMean } from '../../helpers/reliability';
 import { api, expectError, UNKNOWN_ID } from '../../helpers/request';
 
 const SOROCABA = 3552205;
@@ -272,6 +273,128 @@ describe('GET /api/agenda/{id}/candidatos: components, by hand', () => {
     expect(byId(r.candidatos, wrongUf.id).componentes.distancia!.origem_ibge).toBeNull();
     expect(byId(r.candidatos, accents.id).componentes.distancia!.origem_ibge).toBe(3550308);
     expect(byId(r.candidatos, plain.id).componentes.distancia!.origem_ibge).toBe(3550308);
+  });
+});
+
+describe('GET /api/agenda/{id}/candidatos: travel between accepted events (DESLOCAMENTO)', () => {
+  it("leaves out a holder who cannot reach the event from another accepted one in time, by D23's rule", async () => {
+    const admin = await makeAdmin();
+    const f = await makeFuncao();
+    const D = day(90);
+    const ev = await makeEvento('SP', admin, {
+      dataEvento: D,
+      horario: '19:00',
+      horarioFim: '23:00',
+      cidadeIbge: SOROCABA,
+    });
+    // Itu -> Sorocaba 45 min in the matrix; the margin (MARGEM_DESLOCAMENTO_MIN) is 30: 75 minutes needed.
+    await db
+      .insert(deslocamentos)
+      .values({ regiao: 'SP', origemIbge: ITU, destinoIbge: SOROCABA, minutos: 45 })
+      .onConflictDoUpdate({
+        target: [deslocamentos.regiao, deslocamentos.origemIbge, deslocamentos.destinoIbge],
+        set: { minutos: 45 },
+      });
+    const before = async (horario: string, horarioFim: string, cidadeIbge: number | null) => {
+      const p = await makeProfissional('SP', {}, [f.id]);
+      const other = await makeEvento('SP', admin, { dataEvento: D, horario, horarioFim, cidadeIbge });
+      await makeConvite(other.id, { prof: { id: p.id }, funcaoId: f.id }, 'aceito');
+      return p;
+    };
+    const tight = await before('16:00', '18:00', ITU); // 60 min left < 75
+    const exact = await before('14:00', '17:45', ITU); // 75 min left: enough
+    const loose = await before('13:00', '17:00', ITU); // 120 min left
+    const noCity = await before('16:00', '18:00', null); // no city: no travel rule, only the overlap
+    const r = await ranking(admin.token, ev.id, f.id, '&incluir_excluidos=true');
+    expect(r.excluidos).toEqual([
+      {
+        profissional_id: tight.id,
+        nome: expect.any(String),
+        motivo: 'DESLOCAMENTO',
+        detalhe: 'não chega a tempo de outro evento aceito (deslocamento)',
+      },
+    ]);
+    expect(r.candidatos.map((c) => c.profissional_id).sort()).toEqual([exact.id, loose.id, noCity.id].sort());
+    expect(byId(r.candidatos, loose.id).alertas).toEqual([expect.stringMatching(/ 13:00, folga 120 min$/)]);
+    // The batch refuses it with the acceptance's code.
+    const res = await api('POST', `/api/agenda/${ev.id}/convites/lote`, {
+      token: admin.token,
+      body: { funcao_id: f.id, profissional_ids: [tight.id, exact.id] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.itens).toEqual([
+      expect.objectContaining({
+        profissional_id: tight.id,
+        resultado: 'recusado',
+        code: 'TRAVEL_CONFLICT',
+        motivo: 'DESLOCAMENTO',
+      }),
+      expect.objectContaining({ profissional_id: exact.id, resultado: 'convidado' }),
+    ]);
+  });
+});
+
+describe('GET /api/agenda/{id}/candidatos: confiabilidade (D28)', () => {
+  it("R / 100 from the kept score, the region's prior without one; never for an agenda_viewer", async () => {
+    const admin = await makeAdmin();
+    const viewer = await makeUser({ role: 'agenda_viewer' });
+    const f = await makeFuncao('MG');
+    const ev = await makeEvento('MG', viewer, { dataEvento: day(91) });
+    const kept = await makeProfissional('MG', {}, [f.id]);
+    await db.update(profissionais).set({ confiabilidade: 92.5 }).where(eq(profissionais.id, kept.id));
+    const fresh = await makeProfissional('MG', {}, [f.id]);
+    // The region's mean credit 0.7: a professional without a score stands at 70 (D28's R with no rows).
+    await pinRegionMean('MG', 0.7);
+    const r = await ranking(admin.token, ev.id, f.id, '', 'MG');
+    const [k, n] = [byId(r.candidatos, kept.id), byId(r.candidatos, fresh.id)];
+    expect(k.componentes.confiabilidade).toEqual({
+      valor: 0.925,
+      peso: 0.25,
+      contribuicao: 0.2313,
+      pontuacao: 93,
+      fonte: 'profissional',
+    });
+    expect(n.componentes.confiabilidade).toEqual({
+      valor: 0.7,
+      peso: 0.25,
+      contribuicao: 0.175,
+      pontuacao: 70,
+      fonte: 'regiao',
+    });
+    // Everything else equal: the difference of the scores is the difference of the contributions.
+    close(k.score - n.score, 0.25 * (0.925 - 0.7));
+    expect(r.candidatos.map((c) => c.profissional_id)).toEqual([kept.id, fresh.id]);
+
+    // The event's agenda_viewer creator: no such component, a score without it, the order it gives.
+    const v = await ranking(viewer.token, ev.id, f.id, '', 'MG');
+    for (const c of v.candidatos) {
+      expect(c.componentes).not.toHaveProperty('confiabilidade');
+      let sum = 0;
+      for (const comp of Object.values(c.componentes)) sum += comp.valor * comp.peso;
+      close(c.score, sum);
+    }
+    expect(new Set(v.candidatos.map((c) => c.score)).size).toBe(1);
+    close(byId(v.candidatos, kept.id).score, k.score - 0.2313);
+
+    // An administrator's batch keeps the component in the snapshot; the viewer reads it without, its score without its part.
+    const res = await api('POST', `/api/agenda/${ev.id}/convites/lote`, {
+      token: admin.token,
+      regiao: 'MG',
+      body: { funcao_id: f.id, profissional_ids: [kept.id] },
+    });
+    expect(res.status).toBe(200);
+    const snap = res.body.itens[0].convite.ranking_snapshot;
+    expect(snap.componentes.confiabilidade).toMatchObject({ valor: 0.925 });
+    expect(snap.score).toBe(k.score);
+    const asViewer = await api('GET', `/api/agenda/${ev.id}/convites`, { token: viewer.token, regiao: 'MG' });
+    expect(asViewer.status).toBe(200);
+    const seen = asViewer.body[0].ranking_snapshot;
+    expect(seen.componentes).not.toHaveProperty('confiabilidade');
+    expect(Object.keys(seen.componentes)).toHaveLength(6);
+    close(seen.score, k.score - 0.2313);
+    expect(seen.pesos).toEqual(snap.pesos);
+    const asAdmin = await api('GET', `/api/agenda/${ev.id}/convites`, { token: admin.token, regiao: 'MG' });
+    expect(asAdmin.body[0].ranking_snapshot).toEqual(snap);
   });
 });
 

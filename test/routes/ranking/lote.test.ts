@@ -88,7 +88,7 @@ describe('POST /api/agenda/{id}/convites/lote', () => {
         agenda_id: ev.id,
       });
       expect(item.convite.ranking_snapshot).toMatchObject({ funcao_id: f.id, pesos: { distancia: 0.2 } });
-      expect(Object.keys(item.convite.ranking_snapshot.componentes)).toHaveLength(6);
+      expect(Object.keys(item.convite.ranking_snapshot.componentes)).toHaveLength(7);
     }
     // Stored: one invitation each, its snapshot, its log entry; the professional with an account notified once.
     const rows = await db.select().from(convites).where(eq(convites.agendaId, ev.id));
