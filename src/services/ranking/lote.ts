@@ -5,6 +5,7 @@ import { writeThenRead } from '../../db/write-read';
 import { listedProfile } from '../professionals/profissionais';
 import { selectConvites, toConviteResponse, type ConviteBody } from '../teams/convite-read';
 import { invitationWrites } from '../teams/convites';
+import { unavailableForAgenda } from '../availability/rule';
 import { acceptedOverlap, acceptedTravelConflict, travelRuleOf } from '../teams/time-window';
 import type { Ctx } from '../core/context';
 import {
@@ -77,6 +78,42 @@ const stillInvitable = (ctx: Pick<Ctx, 'config'>, agendaId: string, p: { profiss
     and not ${acceptedOverlap(sql`${p.profissionalId}`, sql`${agendaId}`)}
     and not ${acceptedTravelConflict(sql`${p.profissionalId}`, sql`${agendaId}`, travelRuleOf(ctx.config))}`;
 
+/**
+ * Why each of `profissionalIds` would be refused now, read in the writes' own batch (after them): for
+ * an item whose guarded insert wrote nothing, the rule that stopped it, in the ranking's order
+ * (another invitation of the event, then D24, D11's overlap, D23's travel).
+ */
+const refusalsNow = (ctx: Pick<Ctx, 'db' | 'config'>, agendaId: string, profissionalIds: string[]) => {
+  const pid = sql`${profissionais.id}`;
+  const ev = sql`${agendaId}`;
+  return ctx.db
+    .select({
+      id: profissionais.id,
+      convidado: sql<number>`exists (select 1 from ${convites} where ${convites.agendaId} = ${ev} and ${convites.profissionalId} = ${pid})`,
+      indisponivel: sql<number>`${unavailableForAgenda(pid, ev)}`,
+      conflito: sql<number>`${acceptedOverlap(pid, ev)}`,
+      deslocamento: sql<number>`${acceptedTravelConflict(pid, ev, travelRuleOf(ctx.config))}`,
+    })
+    .from(profissionais)
+    .where(inArray(profissionais.id, profissionalIds));
+};
+
+const motivoNow = (r: {
+  convidado: number;
+  indisponivel: number;
+  conflito: number;
+  deslocamento: number;
+}): Motivo | undefined =>
+  r.convidado
+    ? 'JA_CONVIDADO'
+    : r.indisponivel
+      ? 'INDISPONIVEL'
+      : r.conflito
+        ? 'CONFLITO_HORARIO'
+        : r.deslocamento
+          ? 'DESLOCAMENTO'
+          : undefined;
+
 export async function lote(ctx: Ctx, id: string, body: LoteInput) {
   const { db } = ctx;
   const named = body.profissional_ids ? [...new Set(body.profissional_ids)] : undefined;
@@ -125,12 +162,20 @@ export async function lote(ctx: Ctx, id: string, body: LoteInput) {
       }),
     );
     const ids = toInvite.map((t) => t.conviteId);
-    const [views] = await writeThenRead(
+    const [views, now] = await writeThenRead(
       db,
       writes.flatMap((w) => w.writes),
-      [selectConvites(db, ctx.user).where(and(eq(convites.agendaId, id), inArray(convites.id, ids)))],
+      [
+        selectConvites(db, ctx.user).where(and(eq(convites.agendaId, id), inArray(convites.id, ids))),
+        refusalsNow(
+          ctx,
+          id,
+          toInvite.map((t) => t.candidato.profissional_id),
+        ),
+      ],
     );
     const landed = new Map(views.map((v) => [v.c.id, v]));
+    const why = new Map(now.map((r) => [r.id, motivoNow(r)]));
     toInvite.forEach(({ candidato: c, conviteId }, i) => {
       const view = landed.get(conviteId);
       if (view) {
@@ -140,15 +185,23 @@ export async function lote(ctx: Ctx, id: string, body: LoteInput) {
           resultado: 'convidado',
           convite: toConviteResponse(view),
         });
-      } else
-        // Changed between the ranking and the write (invited meanwhile, a declaration, an acceptance).
-        items.set(c.profissional_id, {
-          profissional_id: c.profissional_id,
-          resultado: 'recusado',
-          code: 'CONFLICT',
-          error:
-            'o profissional mudou enquanto o convite era salvo (já convidado, indisponível ou aceito em outro evento): consulte o ranking de novo',
-        });
+      } else {
+        // Changed between the ranking and the write (invited meanwhile, a declaration, an acceptance):
+        // the rule that stopped it, else (its account or function changed) a plain conflict.
+        const motivo = why.get(c.profissional_id);
+        items.set(
+          c.profissional_id,
+          motivo
+            ? { profissional_id: c.profissional_id, resultado: 'recusado', motivo, ...REFUSAL[motivo] }
+            : {
+                profissional_id: c.profissional_id,
+                resultado: 'recusado',
+                code: 'CONFLICT',
+                error:
+                  'o profissional mudou enquanto o convite era salvo (conta ou função): consulte o ranking de novo',
+              },
+        );
+      }
     });
   }
   const itens = order.map((pid) => items.get(pid)!);
