@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/env';
-import { emailOutbox } from '../../src/db/schema';
+import { deslocamentos, emailOutbox } from '../../src/db/schema';
 import { openSecret } from '../../src/services/core/mail';
 import { requestPasswordReset } from '../../src/services/accounts/password-reset';
 import {
@@ -1450,6 +1450,10 @@ async function planningCalls(a: string): Promise<Call[]> {
 // Ranking (D29), in region MG (the SP lists of this file measure SP's rows): a function of its own
 // whose holders are the ranking's pool, 3 of them (one already invited) at 1 row, GROW_ROWS more in the
 // large phase (rankingGrow); a fresh event per phase, its batch invitation of the first three, the weights.
+// The events are in Belo Horizonte and the holders in Belo Horizonte or Betim, with a matrix row: every
+// holder's travel (the distance, its matrix probes, D23's travel rule) is read.
+const BH = 3106200;
+const BETIM = 3106705;
 const rank: { funcao?: string; event?: string; fot?: string; tipo?: string } = {};
 const MG = { 'x-regiao': 'MG' };
 
@@ -1460,12 +1464,23 @@ async function rankingWorld() {
   const tipo = await makeCatalog(tiposEventos, 'MG');
   const [ev] = await db
     .insert(agenda)
-    .values({ regiao: 'MG', fotId: fot.id, tipoEventoId: tipo.id, dataEvento: '2027-08-01', horario: '19:00' })
+    .values({
+      regiao: 'MG',
+      fotId: fot.id,
+      tipoEventoId: tipo.id,
+      dataEvento: '2027-08-01',
+      horario: '19:00',
+      cidadeIbge: BH,
+    })
     .returning();
   const holders = await Promise.all(
     [1, 2, 3].map(() => makeProfissional('MG', { cidade: 'Belo Horizonte', uf: 'MG' }, [f.id])),
   );
   await db.insert(convites).values({ agendaId: ev!.id, profissionalId: holders[0]!.id, funcaoId: f.id });
+  await db
+    .insert(deslocamentos)
+    .values({ regiao: 'MG', origemIbge: BETIM, destinoIbge: BH, minutos: 40 })
+    .onConflictDoNothing();
   Object.assign(rank, { funcao: f.id, event: ev!.id, fot: fot.id, tipo: tipo.id });
 }
 
@@ -1487,7 +1502,7 @@ async function rankingCalls(a: string): Promise<Call[]> {
   await rankingWorld();
   const [batch] = await db
     .insert(agenda)
-    .values({ regiao: 'MG', fotId: rank.fot!, tipoEventoId: rank.tipo!, dataEvento: '2027-08-02' })
+    .values({ regiao: 'MG', fotId: rank.fot!, tipoEventoId: rank.tipo!, dataEvento: '2027-08-02', cidadeIbge: BH })
     .returning();
   const pesos = {
     distancia: 2,
@@ -1872,12 +1887,14 @@ const GROWS_WITH_DATA: Record<string, number> = {
   'confiabilidade mine': 1001,
   'confiabilidade of': 1001,
   // Ranking (D29): one statement over the function's holders (GROW_ROWS of them here), by design: about
-  // 27 rows per holder (its index entry, profile and city, one probe each of its invitations to the event,
-  // its accepted events of three days and of 30 days, its answered invitations, its declarations, the
-  // CTEs' scans and the two sorts of the order); nothing read grows with the region's events.
-  'ranking candidatos': 30109,
-  'ranking candidatos (excluidos)': 30109,
-  'ranking convites lote': 30164,
+  // 31 rows per holder (its index entry, profile and city, one probe each of its invitations to the event,
+  // its accepted events of three days and of 30 days, its answered invitations, its declarations, its
+  // travel to the event: the matrix probes and D23's travel rule, which reads the event and its city,
+  // the CTEs' scans and the two sorts of the order); nothing read grows with the region's events. Was
+  // 30,109 / 30,164 while the measured event had no city (no travel read): +4 rows per holder since.
+  'ranking candidatos': 34120,
+  'ranking candidatos (excluidos)': 34120,
+  'ranking convites lote': 34214,
 };
 
 /**
@@ -1909,9 +1926,9 @@ const READS_BEYOND_ROWS: Record<string, number> = {
   'disponibilidades resumo': 4053,
   'campanha create': 1847,
   'campanha resultado': 1015,
-  'ranking candidatos': 29914,
-  'ranking candidatos (excluidos)': 29989,
-  'ranking convites lote': 30004,
+  'ranking candidatos': 33915,
+  'ranking candidatos (excluidos)': 33990,
+  'ranking convites lote': 34005,
 };
 
 /**

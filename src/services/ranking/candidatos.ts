@@ -166,7 +166,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
   );
   return sql`with
   q as (select ${regiao} as regiao, ${q.funcao_id} as funcao, ${ids ? JSON.stringify(ids) : null} as ids,
-    ${ctx.config.DESLOCAMENTO_MESMA_CIDADE_MIN} as mesma_cidade, ${regionMeanSql(regiao)} as conf_m),
+    ${ctx.config.DESLOCAMENTO_MESMA_CIDADE_MIN} as mesma_cidade),
   w as (${pesosCte(regiao)}),
   ev as materialized (select ${agenda.id} as id, ${agenda.dataEvento} as data_evento, ${agenda.horario} as horario,
       ${agenda.horarioFim} as horario_fim, ${agenda.cidadeIbge} as cidade_ibge, c.latitude as lat, c.longitude as lon
@@ -207,10 +207,9 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
         and j.data_evento >= date(ev.data_evento, ${sql.raw(`'-${RODIZIO_DIAS} days'`)}) and j.data_evento < ev.data_evento) as trabalhos,
       pool.cidade_ibge as origem_ibge, ev.cidade_ibge as destino_ibge,
       ${travelMinutesSql(cityPlace('pool'), cityPlace('ev'), { regiao: sql`q.regiao`, mesmaCidade: sql`q.mesma_cidade` })} as minutos,
-      exists (select 1 from deslocamentos d where d.regiao = q.regiao
-        and ((d.origem_ibge = pool.cidade_ibge and d.destino_ibge = ev.cidade_ibge)
-          or (d.origem_ibge = ev.cidade_ibge and d.destino_ibge = pool.cidade_ibge))) as na_matriz,
-      pool.confiabilidade, q.conf_m,
+      exists (select 1 from deslocamentos d where d.regiao = q.regiao and d.origem_ibge = pool.cidade_ibge and d.destino_ibge = ev.cidade_ibge)
+        or exists (select 1 from deslocamentos d where d.regiao = q.regiao and d.origem_ibge = ev.cidade_ibge and d.destino_ibge = pool.cidade_ibge) as na_matriz,
+      pool.confiabilidade,
       (select json_group_array(json_object('evento', oa.id, 'tipo', te.nome, 'horario', oa.horario, 'folga_min', ${gap}))
         from convites oc join agenda oa on oa.id = oc.agenda_id join tipos_eventos te on te.id = oa.tipo_evento_id
         where oc.profissional_id = pool.id and oc.status = 'aceito' and oc.data_evento = ev.data_evento
@@ -227,7 +226,8 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
         when f.conflito then 'CONFLITO_HORARIO' when f.deslocamento then 'DESLOCAMENTO' end as motivo
     from f),
   pm as materialized (select coalesce(sum(av_soma) * 1.0 / nullif(sum(av_n), 0), ${sql.raw(String(AVALIACAO_PRIOR_VAZIO))}) as av_m,
-      coalesce(avg(trabalhos), 0) as media_trabalhos
+      coalesce(avg(trabalhos), 0) as media_trabalhos,
+      ${regionMeanSql(regiao)} as conf_m
     from t where t.motivo is null or t.motivo not in ('SEM_FUNCAO', 'INATIVO')),
   v as (select t.*, pm.av_m, pm.media_trabalhos,
       case when t.minutos is null then ${sql.raw(String(NEUTRO))}
@@ -236,7 +236,7 @@ function rankingSql(ctx: Pick<Ctx, 'regiao' | 'config'>, scope: Scope, id: strin
       1.0 / (1 + max(0, t.trabalhos - pm.media_trabalhos)) as v_rodizio,
       case when t.principal then 1.0 else 0.7 end as v_funcao,
       case when t.preferencial then 1.0 else 0.0 end as v_preferencia,
-      coalesce(t.confiabilidade, 100 * t.conf_m) / 100.0 as v_confiabilidade,
+      coalesce(t.confiabilidade, 100 * pm.conf_m) / 100.0 as v_confiabilidade,
       case when t.mediana is null then ${sql.raw(String(NEUTRO))}
         else 1 - min(t.mediana, ${sql.raw(String(RESPOSTA_MAX_HORAS))}) / ${sql.raw(`${RESPOSTA_MAX_HORAS}.0`)} end as v_responsividade
     from t cross join pm),
