@@ -1447,6 +1447,9 @@ async function planningCalls(a: string): Promise<Call[]> {
       },
       expect: 200,
     },
+  ];
+}
+
 // Ranking (D29), in region MG (the SP lists of this file measure SP's rows): a function of its own
 // whose holders are the ranking's pool, 3 of them (one already invited) at 1 row, GROW_ROWS more in the
 // large phase (rankingGrow); a fresh event per phase, its batch invitation of the first three, the weights.
