@@ -1,12 +1,19 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { run } from '../../db/cached-batch';
-import { categoriasFinanceiras, lancamentos, type CategoriaFinanceiraRow, type TipoLancamento } from '../../db/schema';
+import {
+  CATEGORIAS_SISTEMA,
+  categoriasFinanceiras,
+  lancamentos,
+  type CategoriaFinanceiraRow,
+  type TipoLancamento,
+} from '../../db/schema';
 import { writeThenRead } from '../../db/write-read';
 import { ApiError } from '../../lib/errors';
+import { nameKey } from '../../lib/names';
 import type { Page } from '../../lib/pagination';
 import { countCatalog, deleteCatalog, insertCatalog, listCatalog, updateCatalog } from '../catalogs/catalogs';
 import type { Ctx, QueryCtx, WriteCtx } from '../core/context';
-import { ensureSystemCategories } from './financeiro';
+import { ensureSystemCategories, systemCategoryAltName } from './financeiro';
 
 /**
  * Finance categories (docs/decisions.md#d18-finance, docs/guide/money.md): a regional catalog (nome
@@ -44,8 +51,19 @@ export async function listCategorias({ db, regiao }: QueryCtx, page: Page) {
   return { rows: (rows as CategoriaFinanceiraRow[]).map(toCategoriaResponse), total: n?.n ?? 0 };
 }
 
-/** The generic catalog insert with the category's tipo; the system categories go first, so a user category never takes a system name. */
+/** A system category's name, or the one it takes beside a user category of that name (financeiro.ts ensureSystemCategories). */
+const SYSTEM_NAMES = new Set(
+  Object.values(CATEGORIAS_SISTEMA).flatMap((c) => [nameKey(c.nome), nameKey(systemCategoryAltName(c.nome))]),
+);
+
+/**
+ * The generic catalog insert with the category's tipo. A system category's name is refused (409, from
+ * the list of system names, whether or not the region's row exists yet); the system categories go
+ * first in the batch all the same.
+ */
 export async function createCategoria({ db, regiao, write }: QueryCtx & Pick<WriteCtx, 'write'>, body: CategoriaBody) {
+  if (SYSTEM_NAMES.has(nameKey(body.nome)))
+    throw new ApiError('CONFLICT', `nome: "${body.nome.trim()}" é o nome de uma categoria do sistema; escolha outro`);
   const row = await insertCatalog(
     { db, write, regiao },
     {

@@ -34,25 +34,35 @@ export type RequestWriter = Pick<Ctx, 'db' | 'log'>;
 /**
  * Makes sure the region has its system categories (the migration seeds the regions known then; a
  * region configured later gets them here). Put it first in any batch that uses systemCategoryId():
- * a no-op when they exist.
+ * a no-op when they exist. Code finds them by `sistema` key only, so a user category that already
+ * holds a system name (made before that system category existed) never blocks one: the system row
+ * then takes the name "<nome> (sistema)" (docs/decisions.md#d25, "Taxa de instituição").
  */
 export function ensureSystemCategories(db: Db, regiao: string | SQL, now: string | SQL = nowIso()) {
   const v = (k: string) => sql`json_extract(value, ${'$.' + k})`;
+  const taken = sql`exists (select 1 from ${categoriasFinanceiras} u where u.regiao = ${regiao} and u.nome_key = ${v('key')})`;
+  const pick = (usual: string, alt: string) => sql`case when ${taken} then ${v(alt)} else ${v(usual)} end`;
   // INSERT ... SELECT ... WHERE (the WHERE keeps SQLite from reading ON CONFLICT as a join clause).
-  // Ids made by SQL: the statement holds no per-request value but `regiao` and `now`.
+  // Ids made by SQL: the statement holds no per-request value but `regiao` and `now`. A racing copy
+  // of this statement conflicts on (regiao, sistema) and does nothing.
   return db
     .insert(categoriasFinanceiras)
     .select(
-      sql`select ${generatedId}, ${regiao}, ${v('nome')}, ${v('key')}, ${v('tipo')}, ${v('sistema')}, ${now}, ${now}
+      sql`select ${generatedId}, ${regiao}, ${pick('nome', 'nomeAlt')}, ${pick('key', 'keyAlt')}, ${v('tipo')}, ${v('sistema')}, ${now}, ${now}
         from json_each(${SYSTEM_CATEGORY_ROWS}) where ${regiao} is not null`,
     )
     .onConflictDoNothing();
 }
 
+/** The name a system category takes when a user category already holds its own (see ensureSystemCategories). */
+export const systemCategoryAltName = (nome: string) => `${nome} (sistema)`;
+
 const SYSTEM_CATEGORY_ROWS = JSON.stringify(
   Object.entries(CATEGORIAS_SISTEMA).map(([sistema, c]) => ({
     nome: c.nome,
     key: nameKey(c.nome),
+    nomeAlt: systemCategoryAltName(c.nome),
+    keyAlt: nameKey(systemCategoryAltName(c.nome)),
     tipo: c.tipo,
     sistema,
   })),

@@ -1,7 +1,15 @@
 import { and, eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AplicacaoSchema } from '../../../src/routes/operations/regras-aplicar.schemas';
-import { agenda, agendaEquipe, agendaLogistica, lancamentos, regrasAplicacoes } from '../../../src/db/schema';
+import {
+  agenda,
+  agendaEquipe,
+  agendaLogistica,
+  categoriasFinanceiras,
+  lancamentos,
+  regrasAplicacoes,
+} from '../../../src/db/schema';
+import { nameKey } from '../../../src/lib/names';
 import {
   db,
   makeAdmin,
@@ -147,5 +155,97 @@ describe('POST /api/agenda/{id}/regras/aplicar', () => {
     const owner = await makeUser({ role: 'EVENT_OWNER' });
     expectError(await aplicar(ev.id, uniq('k'), owner.token), 403, 'FORBIDDEN');
     expect(await feesOf(ev.id)).toHaveLength(0);
+  });
+});
+
+describe('POST /api/agenda/{id}/regras/aplicar: the system category Taxa de instituição', () => {
+  /** A region of its own (configured after the migrations: no category of any kind yet). */
+  const freshRegion = () => uniq('T').toUpperCase();
+  const bindings = (regiao: string) => ({ REGIOES: `SP,MG,${regiao}` });
+
+  async function feeEvent(regiao: string) {
+    const inst = await makeInstituicao(regiao);
+    const rule = await api('POST', '/api/regras', {
+      token: admin.token,
+      regiao,
+      bindings: bindings(regiao),
+      body: {
+        nome: 'Credencial',
+        escopo: 'instituicao',
+        instituicao_id: inst.id,
+        vigencia_inicio: '2011-01-01',
+        definicao: { taxas: [{ descricao: 'Credencial', por: 'evento', valor: 80 }] },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    return makeEvento(regiao, viewer, { dataEvento: '2027-02-12', fot: { instituicaoId: inst.id } });
+  }
+  const apply = (id: string, regiao: string) =>
+    api('POST', `/api/agenda/${id}/regras/aplicar`, {
+      token: viewer.token,
+      regiao,
+      bindings: bindings(regiao),
+      headers: { 'idempotency-key': uniq('k') },
+    });
+  const categoriesOf = (regiao: string) =>
+    db.select().from(categoriasFinanceiras).where(eq(categoriasFinanceiras.regiao, regiao));
+
+  it("a region configured after the migration gets its system categories in the application's batch", async () => {
+    const regiao = freshRegion();
+    expect(await categoriesOf(regiao)).toEqual([]);
+    const ev = await feeEvent(regiao);
+    const res = await apply(ev.id, regiao);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const taxa = (await categoriesOf(regiao)).find((c) => c.sistema === 'taxa_instituicao');
+    expect(taxa).toMatchObject({ label: 'Taxa de instituição', tipo: 'despesa' });
+    expect((await feesOf(ev.id)).map((f) => [f.categoriaId, f.valorCentavos])).toEqual([[taxa!.id, 8000]]);
+  });
+
+  it('a user category already named "Taxa de instituição" (made before the migration) is left alone: 201, not 500', async () => {
+    const regiao = freshRegion();
+    // The state 0052 left where a region's user had taken the name: no system row, a user one.
+    const [mine] = await db
+      .insert(categoriasFinanceiras)
+      .values({ regiao, label: 'Taxa de instituição', labelKey: nameKey('Taxa de instituição'), tipo: 'receita' })
+      .returning();
+    const ev = await feeEvent(regiao);
+    const res = await apply(ev.id, regiao);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const rows = await categoriesOf(regiao);
+    const taxa = rows.find((c) => c.sistema === 'taxa_instituicao');
+    expect(taxa).toMatchObject({ label: 'Taxa de instituição (sistema)', tipo: 'despesa' });
+    expect(rows.find((c) => c.id === mine!.id)).toMatchObject({ label: 'Taxa de instituição', sistema: null });
+    expect((await feesOf(ev.id)).map((f) => [f.categoriaId, f.valorCentavos])).toEqual([[taxa!.id, 8000]]);
+    // The finance page lists both, each under its own name.
+    const list = await api('GET', '/api/financeiro/categorias', {
+      token: admin.token,
+      regiao,
+      bindings: bindings(regiao),
+    });
+    expect(list.status).toBe(200);
+    expect(
+      list.body
+        .filter((c: any) => c.nome.startsWith('Taxa de instituição'))
+        .map((c: any) => [c.nome, c.sistema])
+        .sort(),
+    ).toEqual([
+      ['Taxa de instituição (sistema)', true],
+      ['Taxa de instituição', false],
+    ]);
+  });
+
+  it("the categories API refuses a system category's name (409), in a region with or without its system rows", async () => {
+    for (const regiao of ['SP', freshRegion()])
+      for (const nome of ['Taxa de instituição', 'taxa de instituição (sistema)', ' CONTRATO '])
+        expectError(
+          await api('POST', '/api/financeiro/categorias', {
+            token: admin.token,
+            regiao,
+            bindings: bindings(regiao),
+            body: { nome, tipo: 'despesa' },
+          }),
+          409,
+          'CONFLICT',
+        );
   });
 });
