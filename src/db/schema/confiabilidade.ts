@@ -55,6 +55,8 @@ export const confiabilidadeEventos = sqliteTable(
     // A professional's ledger, newest first, and the score's sums read from the index alone.
     index('confiabilidade_eventos_profissional_idx').on(t.profissionalId, t.abonado, t.ocorridoEm, t.peso, t.credito),
     index('confiabilidade_eventos_agenda_idx').on(t.agendaId),
+    // The research aggregates' floor: a kind's distinct professionals in a region, counted up to the floor.
+    index('confiabilidade_eventos_regiao_tipo_idx').on(t.regiao, t.tipo, t.profissionalId),
   ],
 );
 

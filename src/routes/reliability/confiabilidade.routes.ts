@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { requireAdmin, requireRole } from '../../middleware/require-role';
 import { listResponse } from '../../lib/pagination';
+import { MIN_PROFISSIONAIS_AGREGADO } from '../../services/reliability/formula';
 import { errors, IdParam, jsonBody, jsonResponse } from '../openapi';
 import { authedRoute } from '../route';
 import {
@@ -83,5 +84,6 @@ export const regioes = authedRoute({
   tags,
   allow: requireRole('RESEARCHER', 'SUPERADMIN', 'BUSINESS_OWNER'),
   summary: 'The ledger in aggregate per region (RESEARCHER, administrators): no professional is named',
+  description: `A floor against singling anyone out (k-anonymity, k = ${MIN_PROFISSIONAIS_AGREGADO}): a kind with rows of fewer than ${MIN_PROFISSIONAIS_AGREGADO} distinct professionals in a region is suppressed (zeros, null mean, \`suprimido\`), and the region's figures (rows, excused rows, mean credit) sum only the kinds shown; a region with no kind shown reads as one without rows (\`padrao\`, mean 0.85).`,
   responses: { 200: jsonResponse(z.array(RegiaoAgregadaSchema), 'Every configured region') },
 });

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { CONFIABILIDADE_TIPOS, CONTESTACAO_STATUS } from '../../db/schema';
 import { reqStr, uuid } from '../../lib/fields';
 import { pageFields } from '../../lib/pagination';
+import { MIN_PROFISSIONAIS_AGREGADO } from '../../services/reliability/formula';
 import { out } from '../openapi';
 
 export const ContestacaoSchema = z
@@ -109,12 +110,18 @@ export const RegiaoAgregadaSchema = z
     padrao: z.boolean().openapi({ description: 'true: no row yet, m is the default' }),
     eventos: z.number().int(),
     abonados: z.number().int(),
+    suprimido: z.boolean().openapi({
+      description: `true: at least one kind is hidden by the floor (fewer than ${MIN_PROFISSIONAIS_AGREGADO} professionals); the region's figures sum only the kinds shown`,
+    }),
     por_tipo: z.array(
       z.object({
         tipo: z.enum(CONFIABILIDADE_TIPOS),
         eventos: z.number().int(),
         abonados: z.number().int(),
         media_credito: z.number().nullable(),
+        suprimido: z.boolean().openapi({
+          description: `true: fewer than ${MIN_PROFISSIONAIS_AGREGADO} professionals have rows of this kind in the region; its figures read as zero`,
+        }),
       }),
     ),
   })

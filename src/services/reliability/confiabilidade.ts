@@ -21,7 +21,7 @@ import { created, loggedUpdate, logStatement } from '../core/activity-log';
 import type { Ctx } from '../core/context';
 import { notifiedPush, notifyFromRow, notifyUsersWhere } from '../core/notifications';
 import { REGRAS, efeito, resumo } from './explain';
-import { PRIOR_PADRAO, ageDays, decay, effectOf, score } from './formula';
+import { MIN_PROFISSIONAIS_AGREGADO, PRIOR_PADRAO, ageDays, decay, effectOf, score } from './formula';
 import { refreshScores, regionMeanSql } from './ledger';
 
 /**
@@ -383,29 +383,52 @@ export async function decideContestacao(ctx: Ctx, id: string, body: DecisaoInput
 
 /**
  * Per region (every configured one), the ledger in aggregate for RESEARCHERs and administrators:
- * rows and excused rows per kind with their mean credit, and the region's mean credit (the prior).
- * Read from the kept sums alone: no professional, no row of anyone's ledger.
+ * rows and excused rows per kind with their mean credit, and the region's mean credit. Read from the
+ * kept sums: no professional, no row of anyone's ledger. A kind with fewer than
+ * MIN_PROFISSIONAIS_AGREGADO distinct professionals in the region is suppressed (zeros, null mean,
+ * `suprimido`), and the region's own figures sum only the kinds shown, so no difference gives a
+ * suppressed kind back; a region with no kind shown reads as one without rows (`padrao`, `suprimido`).
+ * The floor's count stops at the floor: the K-th distinct professional of (region, kind) on
+ * confiabilidade_eventos_regiao_tipo_idx.
  */
 export async function regioesAgregados(ctx: Pick<Ctx, 'db' | 'config'>) {
-  const kept = await ctx.db.select().from(confiabilidadeRegioes);
+  const e = confiabilidadeEventos;
+  const r = confiabilidadeRegioes;
+  const kept = await ctx.db
+    .select({
+      regiao: r.regiao,
+      tipo: r.tipo,
+      eventos: r.eventos,
+      abonados: r.abonados,
+      somaCreditoCent: r.somaCreditoCent,
+      somaPesoCent: r.somaPesoCent,
+      // Qualified by hand: drizzle leaves a one-table select's columns bare, and both tables have these.
+      visivel: sql<number>`(select 1 from ${e} e where e.regiao = ${r}.regiao and e.tipo = ${r}.tipo
+        group by e.profissional_id limit 1 offset ${MIN_PROFISSIONAIS_AGREGADO - 1}) is not null`,
+    })
+    .from(r);
   return ctx.config.REGIOES.map((regiao) => {
-    const mine = kept.filter((k) => k.regiao === regiao);
+    const mine = kept.filter((k) => k.regiao === regiao && k.visivel);
     const credito = mine.reduce((n, k) => n + k.somaCreditoCent, 0);
     const peso = mine.reduce((n, k) => n + k.somaPesoCent, 0);
+    const suprimido = kept.some((k) => k.regiao === regiao && !k.visivel && k.eventos > 0);
     return {
       regiao,
       media_credito: peso > 0 ? Math.round((credito / peso) * 10_000) / 10_000 : PRIOR_PADRAO,
       padrao: peso === 0,
       eventos: mine.reduce((n, k) => n + k.eventos, 0),
       abonados: mine.reduce((n, k) => n + k.abonados, 0),
+      suprimido,
       por_tipo: CONFIABILIDADE_TIPOS.map((tipo) => {
         const k = mine.find((x) => x.tipo === tipo);
+        const hidden = !k && kept.some((x) => x.regiao === regiao && x.tipo === tipo && x.eventos > 0);
         return {
           tipo,
           eventos: k?.eventos ?? 0,
           abonados: k?.abonados ?? 0,
           media_credito:
             k && k.somaPesoCent > 0 ? Math.round((k.somaCreditoCent / k.somaPesoCent) * 10_000) / 10_000 : null,
+          suprimido: hidden,
         };
       }),
     };

@@ -16,6 +16,11 @@ export const PRIOR_WEIGHT = 3;
 export const NOVO_BELOW = 3;
 /** The region's mean credit while its ledger is empty (a region's first rows move it). */
 export const PRIOR_PADRAO = 0.85;
+/**
+ * The research aggregates' floor (k-anonymity): a region's figures of a kind are shown only when at
+ * least this many distinct professionals have rows of that kind there (docs/decisions.md#d28).
+ */
+export const MIN_PROFISSIONAIS_AGREGADO = 5;
 
 export interface Outcome {
   credito: number;

@@ -3,7 +3,13 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { confiabilidadeContestacoes, confiabilidadeEventos } from '../../../src/db/schema';
 import { ConfiabilidadeSchema, ContestacaoSchema } from '../../../src/routes/reliability/confiabilidade.schemas';
-import { decay, effectOf, score } from '../../../src/services/reliability/formula';
+import {
+  MIN_PROFISSIONAIS_AGREGADO,
+  PRIOR_PADRAO,
+  decay,
+  effectOf,
+  score,
+} from '../../../src/services/reliability/formula';
 import { runScheduled } from '../../../src/scheduled';
 import { confiabilidadeNoturna } from '../../../src/scheduled/confiabilidade';
 import { entriesOf } from '../../helpers/activity-log';
@@ -183,11 +189,18 @@ describe('who sees what', () => {
       'FORBIDDEN',
     );
 
+    // Five professionals with on-time arrivals: SP's `chegada` is above the floor.
+    for (let i = 0; i < MIN_PROFISSIONAIS_AGREGADO; i++)
+      await makeLedger(await makeProfissional('SP'), [{ tipo: 'chegada', credito: 1, peso: 1, minutos: 0 }]);
     const agg = await api('GET', '/api/confiabilidade/regioes', { token: researcher.token });
     expect(agg.status).toBe(200);
     expect(agg.body.map((r: { regiao: string }) => r.regiao)).toEqual(['SP', 'MG']);
-    // read from the kept sums (other tests of this file add rows to SP): they agree with the ledger
-    const sums = await regionSums('SP');
+    // read from the kept sums (other tests of this file add rows to SP): they agree with the ledger,
+    // over the kinds with rows of at least MIN_PROFISSIONAIS_AGREGADO professionals
+    const ledger = await db.select().from(confiabilidadeEventos).where(eq(confiabilidadeEventos.regiao, 'SP'));
+    const shown = (tipo: string) =>
+      new Set(ledger.filter((l) => l.tipo === tipo).map((l) => l.profissionalId)).size >= MIN_PROFISSIONAIS_AGREGADO;
+    const sums = (await regionSums('SP')).filter((k) => shown(k.tipo));
     const kept = (tipo: string) => sums.find((k) => k.tipo === tipo);
     const sp = agg.body[0];
     expect(sp.eventos).toBe(sums.reduce((n, k) => n + k.eventos, 0));
@@ -198,9 +211,9 @@ describe('who sees what', () => {
     expect(sp.por_tipo.find((t: { tipo: string }) => t.tipo === 'chegada')).toMatchObject({
       tipo: 'chegada',
       eventos: kept('chegada')!.eventos,
+      suprimido: false,
     });
-    const ledger = await db.select().from(confiabilidadeEventos).where(eq(confiabilidadeEventos.regiao, 'SP'));
-    expect(sp.eventos).toBe(ledger.length);
+    expect(sp.eventos).toBe(ledger.filter((l) => shown(l.tipo)).length);
     // nothing in the aggregates names or points at a professional
     expect(JSON.stringify(agg.body)).not.toMatch(/profissional|nome|_id/);
 
@@ -375,5 +388,86 @@ describe('the nightly refresh (cron dispatcher)', () => {
     // 360 days: a quarter
     await nightly(new Date('2032-05-04T06:10:00.000Z'));
     expect((await keptScore(prof.id)).valor).toBeCloseTo((100 * 2.7) / 3.5, 4);
+  });
+});
+
+describe('GET /api/confiabilidade/regioes: the floor (k-anonymity)', () => {
+  /** Regions of their own, so each holds exactly the rows made here. */
+  const regions = () => {
+    const [a, b] = [crypto.randomUUID().slice(0, 6).toUpperCase(), crypto.randomUUID().slice(0, 6).toUpperCase()];
+    return { a: `K${a}`, b: `K${b}`, bindings: { REGIOES: `SP,MG,K${a},K${b}` } };
+  };
+  const aggregates = async (bindings: { REGIOES: string }) => {
+    const researcher = await makeUser({ role: 'RESEARCHER' });
+    const res = await api('GET', '/api/confiabilidade/regioes', { token: researcher.token, bindings });
+    expect(res.status).toBe(200);
+    return res.body as any[];
+  };
+  const pros = (regiao: string, n: number) => Promise.all(Array.from({ length: n }, () => makeProfissional(regiao)));
+
+  it('a region with one professional (under the floor) shows nothing of that person', async () => {
+    const { a, bindings } = regions();
+    const [alone] = await pros(a, 1);
+    await makeLedger(alone!, [
+      { tipo: 'chegada', credito: 0.5, peso: 1, minutos: 20 },
+      { tipo: 'chegada', credito: 1, peso: 1, minutos: 0 },
+      { tipo: 'falta', credito: 0, peso: 2 },
+    ]);
+    const region = (await aggregates(bindings)).find((r) => r.regiao === a);
+    expect(region).toEqual({
+      regiao: a,
+      media_credito: PRIOR_PADRAO,
+      padrao: true,
+      eventos: 0,
+      abonados: 0,
+      suprimido: true,
+      por_tipo: [
+        { tipo: 'chegada', eventos: 0, abonados: 0, media_credito: null, suprimido: true },
+        { tipo: 'falta', eventos: 0, abonados: 0, media_credito: null, suprimido: true },
+        { tipo: 'cancelamento', eventos: 0, abonados: 0, media_credito: null, suprimido: false },
+        { tipo: 'sem_confirmacao', eventos: 0, abonados: 0, media_credito: null, suprimido: false },
+      ],
+    });
+  });
+
+  it(`a kind at the floor (${MIN_PROFISSIONAIS_AGREGADO} professionals) is shown; one under it is hidden, and left out of the region's figures`, async () => {
+    const { b, bindings } = regions();
+    const group = await pros(b, MIN_PROFISSIONAIS_AGREGADO);
+    // Every one arrives twice (on time, then 20 minutes late); all but one also miss a confirmation.
+    for (const [i, p] of group.entries())
+      await makeLedger(p, [
+        { tipo: 'chegada', credito: 1, peso: 1, minutos: 0 },
+        { tipo: 'chegada', credito: 0.5, peso: 1, minutos: 20, abonado: i === 0 },
+        ...(i > 0 ? [{ tipo: 'sem_confirmacao' as const, credito: 0.5, peso: 0.5 }] : []),
+      ]);
+    const region = (await aggregates(bindings)).find((r) => r.regiao === b);
+    // chegada: 10 rows, 1 excused; the mean over the 9 that count (5 × 1 + 4 × 0.5) / 9.
+    const media = Math.round(((5 + 4 * 0.5) / 9) * 10_000) / 10_000;
+    expect(region).toEqual({
+      regiao: b,
+      media_credito: media,
+      padrao: false,
+      eventos: 10,
+      abonados: 1,
+      suprimido: true,
+      por_tipo: [
+        { tipo: 'chegada', eventos: 10, abonados: 1, media_credito: media, suprimido: false },
+        { tipo: 'falta', eventos: 0, abonados: 0, media_credito: null, suprimido: false },
+        { tipo: 'cancelamento', eventos: 0, abonados: 0, media_credito: null, suprimido: false },
+        { tipo: 'sem_confirmacao', eventos: 0, abonados: 0, media_credito: null, suprimido: true },
+      ],
+    });
+    // The fifth professional's missed confirmation: the kind reaches the floor and shows.
+    await makeLedger(group[0]!, [{ tipo: 'sem_confirmacao', credito: 0.5, peso: 0.5 }]);
+    const after = (await aggregates(bindings)).find((r) => r.regiao === b);
+    expect(after.suprimido).toBe(false);
+    expect(after.eventos).toBe(15);
+    expect(after.por_tipo[3]).toEqual({
+      tipo: 'sem_confirmacao',
+      eventos: 5,
+      abonados: 0,
+      media_credito: 0.5,
+      suprimido: false,
+    });
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX `confiabilidade_eventos_regiao_tipo_idx` ON `confiabilidade_eventos` (`regiao`,`tipo`,`profissional_id`);
