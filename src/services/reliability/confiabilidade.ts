@@ -382,17 +382,27 @@ export async function decideContestacao(ctx: Ctx, id: string, body: DecisaoInput
 // ------------------------------------------------------------------------------ research
 
 /**
+ * The n-th distinct professional (by id) with rows of the outer confiabilidade_regioes row's region and
+ * kind, or null: each step one seek of confiabilidade_eventos_regiao_tipo_idx past the previous one, so
+ * n index entries read whatever the ledger's length. Qualified by hand: drizzle leaves a one-table
+ * select's columns bare, and both tables have these.
+ */
+function nthProfessional(n: number): SQL {
+  const after = n > 1 ? sql` and e.profissional_id > ${nthProfessional(n - 1)}` : sql``;
+  return sql`(select min(e.profissional_id) from ${confiabilidadeEventos} e
+    where e.regiao = ${confiabilidadeRegioes}.regiao and e.tipo = ${confiabilidadeRegioes}.tipo${after})`;
+}
+
+/**
  * Per region (every configured one), the ledger in aggregate for RESEARCHERs and administrators:
  * rows and excused rows per kind with their mean credit, and the region's mean credit. Read from the
  * kept sums: no professional, no row of anyone's ledger. A kind with fewer than
  * MIN_PROFISSIONAIS_AGREGADO distinct professionals in the region is suppressed (zeros, null mean,
  * `suprimido`), and the region's own figures sum only the kinds shown, so no difference gives a
  * suppressed kind back; a region with no kind shown reads as one without rows (`padrao`, `suprimido`).
- * The floor's count stops at the floor: the K-th distinct professional of (region, kind) on
- * confiabilidade_eventos_regiao_tipo_idx.
+ * The floor's count stops at the floor (nthProfessional).
  */
 export async function regioesAgregados(ctx: Pick<Ctx, 'db' | 'config'>) {
-  const e = confiabilidadeEventos;
   const r = confiabilidadeRegioes;
   const kept = await ctx.db
     .select({
@@ -402,9 +412,7 @@ export async function regioesAgregados(ctx: Pick<Ctx, 'db' | 'config'>) {
       abonados: r.abonados,
       somaCreditoCent: r.somaCreditoCent,
       somaPesoCent: r.somaPesoCent,
-      // Qualified by hand: drizzle leaves a one-table select's columns bare, and both tables have these.
-      visivel: sql<number>`(select 1 from ${e} e where e.regiao = ${r}.regiao and e.tipo = ${r}.tipo
-        group by e.profissional_id limit 1 offset ${MIN_PROFISSIONAIS_AGREGADO - 1}) is not null`,
+      visivel: sql<number>`${nthProfessional(MIN_PROFISSIONAIS_AGREGADO)} is not null`,
     })
     .from(r);
   return ctx.config.REGIOES.map((regiao) => {
