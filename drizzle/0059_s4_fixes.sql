@@ -1,1 +1,2 @@
+CREATE INDEX `disponibilidades_profissional_tipo_idx` ON `disponibilidades` (`profissional_id`,`tipo`,`data_inicio`,`data_fim`,`hora_inicio`,`hora_fim`,`dias_semana`);--> statement-breakpoint
 CREATE INDEX `confiabilidade_eventos_regiao_tipo_idx` ON `confiabilidade_eventos` (`regiao`,`tipo`,`profissional_id`);

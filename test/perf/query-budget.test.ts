@@ -1858,11 +1858,14 @@ const GROWS_WITH_DATA: Record<string, number> = {
   // Since D24's effects (w3-conflicts): the listing's professional has indisponivel declarations over
   // the grown day (availabilityCalls), so each listing row probes its declarations (hidden dates), and
   // the paged total counts the open places of its declared days to subtract the hidden ones (was
-  // 10,054 and 475). Growth with the places inside a professional's declared ranges, by design.
-  'vagas list': 21150,
-  'vagas list (page)': 6744,
-  'vagas list (filters, page)': 1025,
-  'vagas list (city, page)': 1033,
+  // 10,054 and 475 before them). That count walked every open place of a declaration's range and probed
+  // each (21,150, 6,744, 1,025, 1,033); it now visits only the days a declaration covers (the grown day
+  // is a Monday, the declaration weekends only) and the probe reads the caller's indisponivel rows from
+  // one covering index (disponibilidades_profissional_tipo_idx).
+  'vagas list': 19151,
+  'vagas list (page)': 757,
+  'vagas list (filters, page)': 73,
+  'vagas list (city, page)': 97,
   'fin lancamentos': 1004,
   'fin contratos': 170,
   // One kept row per day, category and tipo of the period (drizzle/0035): grows with the days that have entries, not with the entries.
@@ -1919,11 +1922,12 @@ const PER_ROW = 5;
 const READS_BEYOND_ROWS: Record<string, number> = {
   'agenda update': 1663,
   'logs verificacao': 481,
-  // Was 5,013 and 196 before the declarations' probe and hidden count (GROWS_WITH_DATA says why).
-  'vagas list': 16081,
-  'vagas list (page)': 6446,
-  'vagas list (filters, page)': 1010,
-  'vagas list (city, page)': 1013,
+  // Was 5,013 and 196 before the declarations' probe and hidden count, then 16,081, 6,446, 1,010 and
+  // 1,013 until the hidden count walked only the declared days (GROWS_WITH_DATA says why).
+  'vagas list': 14079,
+  'vagas list (page)': 457,
+  'vagas list (filters, page)': 58,
+  'vagas list (city, page)': 78,
   'fin resultado periodo': 36,
   'instituicoes vincular': 102,
   'disponibilidades resumo': 4053,

@@ -49,6 +49,18 @@ export const disponibilidades = sqliteTable(
       t.horaFim,
       t.diasSemana,
     ),
+    // The rule's probe (availability/rule.ts) and the listing's hidden places: P's `indisponivel` rows
+    // only, by range, from the index alone (it holds every column the rule reads); its `preferencial`
+    // ones are never read there.
+    index('disponibilidades_profissional_tipo_idx').on(
+      t.profissionalId,
+      t.tipo,
+      t.dataInicio,
+      t.dataFim,
+      t.horaInicio,
+      t.horaFim,
+      t.diasSemana,
+    ),
     index('disponibilidades_campanha_idx').on(t.campanhaId, t.profissionalId),
     index('disponibilidades_criado_por_idx').on(t.criadoPor),
   ],

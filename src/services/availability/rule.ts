@@ -67,8 +67,8 @@ export const declMeets = (d: DeclSql, w: Window) =>
   sql`(${meetsOn(d, w.data, w)} or ${meetsOn(d, sql`date(${w.data}, '+1 day')`, w)})`;
 
 /**
- * P has a declaration of `tipo` meeting W. The declarations are read from P's rows of
- * disponibilidades_profissional_idx, by range.
+ * P has a declaration of `tipo` meeting W. The declarations are read from P's rows of that `tipo` in
+ * disponibilidades_profissional_tipo_idx, by range (the index holds every column the rule reads).
  */
 export function declaredDuring(profissionalId: SQL, w: Window, tipo: DisponibilidadeTipo) {
   return sql`exists (select 1 from ${disponibilidades} av_d

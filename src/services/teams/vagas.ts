@@ -28,7 +28,8 @@ import { acceptStatements, quotaOpenFor, refusal, type Reason, type TravelConfli
 import { holdsFuncao, selectConvites, toConviteResponse, type ConviteView } from './convite-read';
 import { prepareNotifications, type NewNotification } from '../core/notifications';
 import { listedProfile } from '../professionals/profissionais';
-import { unavailableForAgenda, unavailableForEvent } from '../availability/rule';
+import { MAX_RANGE_DAYS } from '../availability/disponibilidades';
+import { coversDay, unavailableForAgenda, unavailableForEvent, type DeclSql } from '../availability/rule';
 import { acceptedOverlap, travelConflictOf, travelRuleOf, type TravelRule } from './time-window';
 import { logRowWrite } from '../core/activity-log';
 import type { Ctx } from '../core/context';
@@ -238,26 +239,49 @@ function openPlaces(x: VagasShape, p: P, invited: boolean) {
 }
 
 /**
+ * Day offsets 0..MAX_RANGE_DAYS + 1 (a declaration's days and the day before its first) as JSON
+ * strings of one width, without the brackets: the first n of them are its first 6n - 1 characters, so
+ * json_each yields a declaration's own days only (D1 counts each value it yields as a row read).
+ */
+const DAY_OFFSETS = Array.from({ length: MAX_RANGE_DAYS + 2 }, (_, n) => `"${String(n).padStart(3, '0')}"`).join(',');
+
+/**
  * The open places (as openPlaces) of events hidden by the caller's `indisponivel` declarations and
- * where it has no invitation (those are counted apart), found from its declarations: the places of
- * its functions in each declaration's days (and the day before, whose event may reach into it), each
- * once. Reads the places near the caller's declarations, never every open place.
+ * where it has no invitation (those are counted apart), found from its declarations: for each one,
+ * the days it covers and the day before each (whose event may reach into it), and on each such day
+ * the places of the caller's functions (agenda_equipe_vagas_idx by date), each counted once. A day
+ * the declaration does not cover (a weekday outside `dias_semana`) reads no place at all: walking the
+ * whole range instead read every open place in it and probed each (docs/performance.md). The rule's
+ * probe still decides each place found (unavailableForAgenda): a place is hidden only when some
+ * declaration meets its window, and that declaration covers its day or the next.
  */
 function unavailablePlaces(x: VagasShape, p: P) {
   const byType = typeFilter(x, p);
   const d = disponibilidades;
+  const decl: DeclSql = {
+    inicio: sql`${d.dataInicio}`,
+    fim: sql`${d.dataFim}`,
+    horaInicio: sql`${d.horaInicio}`,
+    horaFim: sql`${d.horaFim}`,
+    dias: sql`${d.diasSemana}`,
+  };
+  // The n-th day from the one before the declaration's first; its days and that one, as JSON.
+  const day = sql`date(${d.dataInicio}, printf('%+d days', cast(dn.value as integer) - 1))`;
+  const days = sql`'[' || substr(${DAY_OFFSETS}, 1, 6 * (cast(julianday(${d.dataFim}) - julianday(${d.dataInicio}) as integer) + 2) - 1) || ']'`;
   const where = and(
     eq(d.profissionalId, profissionais.id),
     eq(d.tipo, 'indisponivel'),
     sql`${d.dataFim} >= ${p.desde}`,
     x.ate ? sql`${d.dataInicio} <= date(${p.ate}, '+1 day')` : undefined,
+    sql`${day} <= ${d.dataFim}`,
+    sql`${day} >= ${p.desde}`,
+    x.ate ? sql`${day} <= ${p.ate}` : undefined,
+    sql`(${coversDay(decl, day)} or ${coversDay(decl, sql`date(${day}, '+1 day')`)})`,
     eq(profissionalFuncoes.profissionalId, profissionais.id),
     eq(agendaEquipe.funcaoId, profissionalFuncoes.funcaoId),
     openPlace,
     sql`${agendaEquipe.regiao} = ${profissionais.regiao}`,
-    sql`${agendaEquipe.dataEvento} between date(${d.dataInicio}, '-1 day') and ${d.dataFim}`,
-    sql`${agendaEquipe.dataEvento} >= ${p.desde}`,
-    x.ate ? sql`${agendaEquipe.dataEvento} <= ${p.ate}` : undefined,
+    sql`${agendaEquipe.dataEvento} = ${day}`,
     x.funcao ? eq(agendaEquipe.funcaoId, p.funcao) : undefined,
     ...placeFilters(x, p),
     byType
@@ -266,8 +290,10 @@ function unavailablePlaces(x: VagasShape, p: P) {
     unavailableForAgenda(sql`${profissionais.id}`, sql`${agendaEquipe.agendaId}`),
     sql`not exists (select 1 from ${convites} where ${convites.agendaId} = ${agendaEquipe.agendaId} and ${convites.profissionalId} = ${profissionais.id})`,
   );
+  // CROSS JOIN fixes the order: the declarations, their days, the caller's functions, the places.
   return sql`select count(distinct ${agendaEquipe.agendaId} || ${agendaEquipe.funcaoId})
-    from ${d} cross join ${profissionalFuncoes} cross join ${agendaEquipe} where ${where}`;
+    from ${d} cross join json_each(${days}) dn cross join ${profissionalFuncoes} cross join ${agendaEquipe}
+    where ${where}`;
 }
 
 /**
