@@ -1,7 +1,7 @@
 import { emailOutbox } from '../db/schema';
 import type { Bindings, Config } from '../env';
 import { createLogger } from '../lib/logger';
-import { emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
+import { EMAIL_MAX_ATTEMPTS, emailNeedsToken, openSecret, renderEmail } from '../services/core/mail';
 import { backoff, errText } from './consume';
 import { outboxConsumer, type Outcome } from './outbox';
 
@@ -10,15 +10,16 @@ import { outboxConsumer, type Outcome } from './outbox';
  * claim the row, send, settle; a message delivered twice is sent once). Its own part: the row is
  * rendered (services/core/mail.ts) and sent through MAIL_PROVIDER with the outbox id as the
  * provider's idempotency key: should the worker die after the provider accepted the message but
- * before the settle, the row goes back to `pendente` after the claim lease (requeuePendingEmails)
- * and the resend carries the same key, which Resend deduplicates (for 24 hours). Transient failures
+ * before the settle, the row goes back to `pendente` after the claim lease (requeuePendingEmails,
+ * at most until it has MAX_ATTEMPTS claims) and the resend carries the same key, which Resend
+ * deduplicates (for 24 hours); the `cloudflare` binding has no key. Transient failures
  * (network, 5xx, 429, 409 of a concurrent idempotent request) retry with backoff, the row `falhou`
  * after MAX_ATTEMPTS and its message acknowledged; a refusal (other 4xx), or a link token that
  * cannot be opened (JWT_SECRET rotated), is `falhou` at once.
  */
 
-/** Attempts per e-mail (the claim counts them); after the last transient failure the row is `falhou`. */
-export const MAX_ATTEMPTS = 6;
+/** Attempts per e-mail (the claim counts them; services/core/mail.ts, whose requeue has the same bound). */
+export { EMAIL_MAX_ATTEMPTS as MAX_ATTEMPTS };
 const FETCH_TIMEOUT_MS = 10_000;
 
 /** Backoff from the attempt count (1, 2, 3, ...): 30 s, 60 s, 120 s, ... at most 30 minutes. */
@@ -132,7 +133,7 @@ export function mailerFor(env: Bindings, config: Config, fetchImpl: typeof fetch
 export const handleEmailBatch = outboxConsumer({
   table: emailOutbox,
   log,
-  maxAttempts: MAX_ATTEMPTS,
+  maxAttempts: EMAIL_MAX_ATTEMPTS,
   deadLetter: false,
   backoff: emailRetryDelaySeconds,
   adapter: mailerFor,

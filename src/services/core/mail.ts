@@ -1,9 +1,10 @@
 import { enqueueInBackground } from '../../lib/background';
-import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../../db/client';
 import type { Ctx } from './context';
 import { insertWhere } from '../../db/guarded';
-import { olderThan, staleIds } from '../../db/stale';
+import { outboxSteps, requeuedIds } from '../../db/outbox-claim';
+import { olderThan } from '../../db/stale';
 import { emailOutbox, type EmailTipo } from '../../db/schema';
 import type { Bindings, Config } from '../../env';
 import type { MailMessage } from '../../lib/messages';
@@ -307,37 +308,39 @@ export function enqueueEmails(
 export const REQUEUE_AFTER_MS = 5 * 60 * 1000;
 /** A row claimed (`enviando`) this long ago belongs to a consumer that died mid-send. */
 export const CLAIM_LEASE_MS = 10 * 60 * 1000;
+/**
+ * Claims per e-mail at most (the claim counts them): after the last transient failure the consumer
+ * marks the row `falhou` (src/queue/email-consumer.ts), and a dead claim with this many is given up.
+ */
+export const EMAIL_MAX_ATTEMPTS = 6;
 /** The sealed token is kept no longer than the longest token lives (an invitation: 7 days) plus a day. */
 export const SEGREDO_RETENTION_MS = 8 * 86_400 * 1000;
 
 /**
  * Re-enqueues the e-mails whose queue message was lost: rows `pendente` whose retry time passed
- * more than 5 minutes ago, and rows stuck `enviando` past the claim lease (their consumer died; the
- * resend carries the same idempotency key, so Resend does not deliver twice). Each picked row's
- * `disponivel_em` is moved to `now` in the same guarded UPDATE that picks it, so two overlapping
- * runs do not pick the same row twice; and the consumer's claim sends a row at most once anyway.
- * Also erases sealed tokens past their retention. Idempotent; answers the ids it enqueued.
- * Called by the scheduled dispatcher.
+ * more than 5 minutes ago, and rows stuck `enviando` past the claim lease (their consumer died). A
+ * resend through Resend carries the same idempotency key, so Resend does not deliver twice; the
+ * `cloudflare` provider has none, so a consumer dying after the send and before its settle means a
+ * second copy. Its bound: a dead claim with EMAIL_MAX_ATTEMPTS claims is given up (`falhou`), never
+ * sent again (db/outbox-claim.ts `requeue`, the WhatsApp outbox's too). The guarded UPDATE that
+ * picks a row moves its `disponivel_em` to `now`, so two overlapping runs do not pick it twice; and
+ * the consumer's claim sends a row at most once anyway. Also erases sealed tokens past their
+ * retention. Idempotent; answers the ids it enqueued. Called by the scheduled dispatcher.
  */
 export async function requeuePendingEmails(env: Bindings, now: Date): Promise<string[]> {
   const db = createDb(env.DB);
-  const at = now.toISOString();
-  const stale = or(
-    and(eq(emailOutbox.status, 'pendente'), olderThan(emailOutbox.disponivelEm, now, REQUEUE_AFTER_MS)),
-    and(eq(emailOutbox.status, 'enviando'), olderThan(emailOutbox.updatedAt, now, CLAIM_LEASE_MS)),
-  )!;
   const [picked] = await db.batch([
-    db
-      .update(emailOutbox)
-      .set({ status: 'pendente', disponivelEm: at, updatedAt: at })
-      .where(and(inArray(emailOutbox.id, staleIds(db, emailOutbox.id, stale)), stale))
-      .returning({ id: emailOutbox.id }),
+    outboxSteps(emailOutbox).requeue(db, now, {
+      requeueAfterMs: REQUEUE_AFTER_MS,
+      leaseMs: CLAIM_LEASE_MS,
+      maxAttempts: EMAIL_MAX_ATTEMPTS,
+    }),
     db
       .update(emailOutbox)
       .set({ segredo: null })
       .where(and(isNotNull(emailOutbox.segredo), olderThan(emailOutbox.createdAt, now, SEGREDO_RETENTION_MS))),
   ]);
-  const ids = picked.map((r) => r.id);
+  const ids = requeuedIds(picked);
   if (ids.length > 0 && env.EMAIL_QUEUE) {
     // Awaited (not in the background): a failure leaves the rows to the next run, 5 minutes later.
     await env.EMAIL_QUEUE.sendBatch(ids.map((outboxId) => ({ body: { outboxId } })));

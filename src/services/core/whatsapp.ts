@@ -1,8 +1,9 @@
-import { and, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { createDb } from '../../db/client';
 import type { Db } from '../../db/client';
 import { generatedId } from '../../db/generated-id';
 import { insertWhere } from '../../db/guarded';
+import { outboxSteps, requeuedIds } from '../../db/outbox-claim';
 import { insertSelect } from '../../db/insert-select';
 import {
   agenda,
@@ -279,7 +280,6 @@ export async function verifyConviteToken(secret: string, token: string, profissi
 /** Like e-mail's: a pending row past its time by 5 minutes lost its message; a claim 10 minutes old lost its consumer. */
 export const WA_REQUEUE_AFTER_MS = 5 * 60 * 1000;
 export const WA_CLAIM_LEASE_MS = 10 * 60 * 1000;
-const REQUEUE_LIMIT = 100;
 /** A status kept for a wamid that never appeared (a message sent outside the API) is dropped after a day. */
 const KEPT_STATUS_MS = 24 * 3600 * 1000;
 
@@ -292,39 +292,23 @@ export const WA_MAX_ATTEMPTS = 6;
  * so a message whose consumer died after Meta accepted it and before the settle may arrive twice: the
  * one case the claim cannot cover (SECURITY.md, "The WhatsApp webhook"). Its bound: a claim counts an
  * attempt, and a row past the lease with WA_MAX_ATTEMPTS claims is given up (`falhou`), never sent
- * again. The guarded UPDATE that picks a row moves its time to now, so two overlapping runs do not
- * pick it twice. Also drops the statuses kept for a wamid no row took within a day. Scheduled job.
+ * again (db/outbox-claim.ts `requeue`, the e-mail outbox's too). The guarded UPDATE that picks a row
+ * moves its time to now, so two overlapping runs do not pick it twice. Also drops the statuses kept
+ * for a wamid no row took within a day. Scheduled job.
  */
 export async function requeuePendingWhatsapp(env: Bindings, now: Date): Promise<string[]> {
   const db = createDb(env.DB);
-  const o = whatsappOutbox;
-  const at = now.toISOString();
-  const due = new Date(now.getTime() - WA_REQUEUE_AFTER_MS).toISOString();
-  const leaseOver = new Date(now.getTime() - WA_CLAIM_LEASE_MS).toISOString();
-  const abandoned = and(eq(o.status, 'enviando'), lt(o.updatedAt, leaseOver));
-  const stale = or(
-    and(eq(o.status, 'pendente'), lt(o.disponivelEm, due)),
-    and(abandoned, lt(o.tentativas, WA_MAX_ATTEMPTS)),
-  )!;
-  const [, picked] = await db.batch([
-    db
-      .update(o)
-      .set({
-        status: 'falhou',
-        erro: `sem confirmação do envio após ${WA_MAX_ATTEMPTS} tentativas: a mensagem pode ter chegado`,
-        updatedAt: at,
-      })
-      .where(and(abandoned, gte(o.tentativas, WA_MAX_ATTEMPTS))),
-    db
-      .update(o)
-      .set({ status: 'pendente', disponivelEm: at, updatedAt: at })
-      .where(and(inArray(o.id, db.select({ id: o.id }).from(o).where(stale).limit(REQUEUE_LIMIT)), stale))
-      .returning({ id: o.id }),
+  const [picked] = await db.batch([
+    outboxSteps(whatsappOutbox).requeue(db, now, {
+      requeueAfterMs: WA_REQUEUE_AFTER_MS,
+      leaseMs: WA_CLAIM_LEASE_MS,
+      maxAttempts: WA_MAX_ATTEMPTS,
+    }),
     db
       .delete(whatsappStatusPendentes)
       .where(lt(whatsappStatusPendentes.createdAt, new Date(now.getTime() - KEPT_STATUS_MS).toISOString())),
   ]);
-  const ids = picked.map((r) => r.id);
+  const ids = requeuedIds(picked);
   if (ids.length > 0 && env.WHATSAPP_QUEUE) {
     // Awaited: a failure leaves the rows to the next run.
     await env.WHATSAPP_QUEUE.sendBatch(ids.map((outboxId) => ({ body: { outboxId } })));
