@@ -512,6 +512,8 @@ describe('e-mail consumer (src/queue/email-consumer.ts)', () => {
 });
 
 describe('requeuePendingEmails (the scheduled safety net)', () => {
+  const row = async (id: string) => (await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)))[0]!;
+
   async function rowAt(status: EmailOutboxRow['status'], minutesAgo: number) {
     const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const mail = await prepareEmail(
@@ -560,6 +562,85 @@ describe('requeuePendingEmails (the scheduled safety net)', () => {
       .from(emailOutbox)
       .where(inArray(emailOutbox.id, [lost, stuck]));
     expect(done.map((r) => r.status)).toEqual(['enviado', 'enviado']);
+  });
+
+  it('a dead claim is sent again until it has MAX_ATTEMPTS claims, then given up (falhou), never enqueued', async () => {
+    const lost = await rowAt('pendente', 6);
+    const retried = await rowAt('enviando', 11);
+    const spent = await rowAt('enviando', 11);
+    const claimedAt = (await row(spent)).updatedAt;
+    await db
+      .update(emailOutbox)
+      .set({ tentativas: MAX_ATTEMPTS - 1, erro: 'resend answered 503', updatedAt: claimedAt })
+      .where(eq(emailOutbox.id, retried));
+    await db
+      .update(emailOutbox)
+      .set({ tentativas: MAX_ATTEMPTS, updatedAt: claimedAt })
+      .where(eq(emailOutbox.id, spent));
+    const mine = [lost, retried, spent];
+    const q = recordingQueue();
+    const now = new Date();
+    // Five overlapping runs (the cron firing while a slow run is still going): each row taken once.
+    const runs = await Promise.all(
+      Array.from({ length: 5 }, () => requeuePendingEmails({ ...env, EMAIL_QUEUE: q.queue }, now)),
+    );
+    expect(
+      runs
+        .flat()
+        .filter((id) => mine.includes(id))
+        .sort(),
+    ).toEqual([lost, retried].sort());
+    expect(q.sent.filter((id) => mine.includes(id)).sort()).toEqual([lost, retried].sort());
+    expect(await row(retried)).toMatchObject({
+      status: 'pendente',
+      tentativas: MAX_ATTEMPTS - 1,
+      erro: 'resend answered 503',
+    });
+    const given = await row(spent);
+    expect(given).toMatchObject({ status: 'falhou', tentativas: MAX_ATTEMPTS, updatedAt: now.toISOString() });
+    expect(given.erro).toBe(`sem confirmação do envio após ${MAX_ATTEMPTS} tentativas: a mensagem pode ter chegado`);
+    // Given up for good: a later run leaves it.
+    expect(await requeuePendingEmails({ ...env, EMAIL_QUEUE: q.queue }, new Date(Date.now() + 3600_000))).not.toContain(
+      spent,
+    );
+    expect((await row(spent)).status).toBe('falhou');
+  });
+
+  it('the cloudflare provider (no idempotency key): a consumer dying after every send sends a reset e-mail at most MAX_ATTEMPTS times', async () => {
+    const u = await makeUser();
+    await forgot(u.email);
+    const { row: mail } = await lastEmail(u.email, 'redefinir_senha');
+    expect(queued.sent).toEqual([mail.id]);
+    const sends: unknown[] = [];
+    const EMAIL = { send: vi.fn(async (msg: unknown) => (sends.push(msg), { messageId: `cf-${sends.length}` })) };
+    // The consumer dies after the binding accepted the e-mail: its settle (`enviado`) never lands.
+    const failing = failingD1(env.DB, {
+      single: (sql) => sql.startsWith('update "email_outbox"') && sql.includes('"enviado_em" = ?'),
+      times: Infinity,
+    });
+    const consumerEnv = { ...env, MAIL_PROVIDER: 'cloudflare', EMAIL, DB: failing.db } as unknown as Cloudflare.Env;
+    const q = recordingQueue();
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (let round = 1; round <= MAX_ATTEMPTS + 2; round++) {
+        if ((await row(mail.id)).status === 'pendente') {
+          const batch = createMessageBatch<MailMessage>(EMAIL_QUEUE_NAME, [
+            { id: `die-${round}-${uniq()}`, timestamp: new Date(), attempts: 1, body: { outboxId: mail.id } },
+          ]);
+          // Its clock 11 minutes back: the claim it leaves is past the lease for the requeue below.
+          await handleEmailBatch(batch, consumerEnv, fetch, () => new Date(Date.now() - 11 * 60_000));
+        }
+        await requeuePendingEmails({ ...env, EMAIL_QUEUE: q.queue }, new Date());
+      }
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(failing.injected).toBe(MAX_ATTEMPTS);
+    expect(sends).toHaveLength(MAX_ATTEMPTS);
+    expect(q.sent.filter((id) => id === mail.id)).toHaveLength(MAX_ATTEMPTS - 1);
+    const r = await row(mail.id);
+    expect(r).toMatchObject({ status: 'falhou', tentativas: MAX_ATTEMPTS });
+    expect(r.erro).toMatch(/pode ter chegado/);
   });
 
   it('erases sealed tokens once the longest link has expired', async () => {
