@@ -149,8 +149,15 @@ export function daysOf(de: string, ate: string) {
   return out;
 }
 
-/** The Monday of a day's week. */
-export const mondayOf = (d: string) => isoDay(dayMs(d) - ((new Date(dayMs(d)).getUTCDay() + 6) % 7) * DAY_MS);
+/** The first day of the API's calendar (lib/dates.ts: years 0000-9999). */
+const FIRST_DAY_MS = dayMs('0000-01-01');
+
+/**
+ * The Monday of a day's week; the calendar's first day for the days before year 0000's first Monday
+ * (0000-01-01 is a Saturday: its Monday is no date the API can write).
+ */
+export const mondayOf = (d: string) =>
+  isoDay(Math.max(FIRST_DAY_MS, dayMs(d) - ((new Date(dayMs(d)).getUTCDay() + 6) % 7) * DAY_MS));
 
 /** 400 unless `de` <= `ate` and the range holds at most MAX_DIAS days. */
 export function checkRange(q: { de: string; ate: string }) {

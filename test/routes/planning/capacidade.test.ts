@@ -380,6 +380,14 @@ describe('periods, equipment, CSV', () => {
     expect(w1!.eventos).not.toContain(a.id);
   });
 
+  it("a week before year 0000's first Monday is named by the calendar's first day (found by the fuzzer: it was -0001-12-27)", async () => {
+    const { get } = await planner();
+    const f = await makeFuncao('SP', uniq('Garçom'));
+    const res = await get(`de=0000-01-01&ate=0000-01-04&funcao_id=${f.id}&agrupar=semana`);
+    expect(res.status).toBe(200);
+    expect((res.body.linhas as Linha[]).map((l) => l.periodo)).toEqual(['0000-01-01', '0000-01-03']);
+  });
+
   it("equipment: the stock plus professionals' studios; studios of an unavailable owner do not count", async () => {
     const { admin, rowOf } = await planner();
     const put = await api('PUT', '/api/equipamentos', {
