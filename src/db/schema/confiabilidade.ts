@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { agenda } from './agenda';
 import { timestamps, uuidPk } from './columns';
@@ -51,7 +52,11 @@ export const confiabilidadeEventos = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('confiabilidade_eventos_convite_tipo_uq').on(t.conviteId, t.tipo),
+    // Once per (invitation, kind) among the rows that count: an undone no-show's excused row leaves room
+    // for a later confirmation's (docs/decisions.md#d27).
+    uniqueIndex('confiabilidade_eventos_convite_tipo_uq')
+      .on(t.conviteId, t.tipo)
+      .where(sql`${t.abonado} = 0`),
     // A professional's ledger, newest first, and the score's sums read from the index alone.
     index('confiabilidade_eventos_profissional_idx').on(t.profissionalId, t.abonado, t.ocorridoEm, t.peso, t.credito),
     index('confiabilidade_eventos_agenda_idx').on(t.agendaId),

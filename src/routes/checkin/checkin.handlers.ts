@@ -8,7 +8,7 @@ import {
 import { registrarManual, registrarPresenca, revisarPresenca } from '../../services/checkin/presencas';
 import { personalQr, registrarLeituras } from '../../services/checkin/pessoal';
 import { listaPresencas } from '../../services/checkin/lista';
-import { registrarFalta } from '../../services/checkin/faltas';
+import { desfazerFalta as undoFalta, registrarFalta } from '../../services/checkin/faltas';
 import { handler } from '../route';
 import * as r from './checkin.routes';
 
@@ -60,3 +60,7 @@ export const falta = handler(r.falta, async (c, ctx) => {
   const { created, falta } = await registrarFalta(ctx, c.req.valid('param').id, c.req.valid('json') ?? {});
   return created ? c.json(falta, 201) : c.json(falta, 200);
 });
+
+export const desfazerFalta = handler(r.desfazerFalta, async (c, ctx) =>
+  c.json(await undoFalta(ctx, c.req.valid('param').id, c.req.valid('json') ?? {}), 200),
+);

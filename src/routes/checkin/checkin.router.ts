@@ -17,4 +17,7 @@ export const agendaCheckinRoutes = createRouter()
 export const presencasRoutes = createRouter().openapi(r.checkin, h.checkin).openapi(r.revisar, h.revisar);
 
 /** Under /api/convites/{id}: the invitee's personal code, an administrator's no-show. */
-export const convitesCheckinRoutes = createRouter().openapi(r.personalQr, h.pessoal).openapi(r.falta, h.falta);
+export const convitesCheckinRoutes = createRouter()
+  .openapi(r.personalQr, h.pessoal)
+  .openapi(r.falta, h.falta)
+  .openapi(r.desfazerFalta, h.desfazerFalta);

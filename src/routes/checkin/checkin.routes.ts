@@ -205,3 +205,20 @@ export const falta = authedRoute({
     409: errors[409],
   },
 });
+
+export const desfazerFalta = authedRoute({
+  method: 'delete',
+  path: '/{id}/falta',
+  tags,
+  allow: requireAdmin,
+  regional: true,
+  summary: 'Undo a confirmed no-show (administrators)',
+  description:
+    "For an office that confirmed the wrong person. The `confirmada` record of an invitation of an event of the region goes back to `provavel` (confirmation cleared, `motivo` the undo's), its reliability row is excused (`abonado`, the kept score recomputed; a contest still open on it is closed as `abonada`), the professional is notified (`falta_desfeita`); logged `faltas.desfazer`, all in one batch. 404 for an invitation not in the region or without a no-show record; 409 INVALID_STATE when the record is not `confirmada` (only flagged, or undone already: a repeated undo changes nothing). A later `POST` may confirm it again, with a new reliability row.",
+  request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: FaltaRequest } } } },
+  responses: {
+    200: jsonResponse(FaltaSchema, 'Undone: the record after the undo'),
+    404: errors[404],
+    409: errors[409],
+  },
+});

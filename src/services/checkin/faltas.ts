@@ -7,6 +7,8 @@ import {
   agenda,
   agendaCheckin,
   CHECKIN_DEFAULTS,
+  confiabilidadeContestacoes,
+  confiabilidadeEventos,
   convites,
   faltas,
   notifications,
@@ -19,10 +21,10 @@ import { eventStart, eventStartSql, saoPauloDate } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import type { PushMessage } from '../../lib/messages';
 import { regionAdmin } from '../accounts/profile';
-import { logStatement } from '../core/activity-log';
+import { loggedUpdate, logStatement } from '../core/activity-log';
 import type { Ctx } from '../core/context';
 import { notifyFromRow } from '../core/notifications';
-import { outcomeStatements } from '../reliability/ledger';
+import { excuseStatements, outcomeStatements } from '../reliability/ledger';
 import { hasEntry } from './presencas';
 
 /**
@@ -154,6 +156,118 @@ export async function registrarFalta(ctx: Ctx, conviteId: string, body: { motivo
     throw new ApiError('INVALID_STATE', 'o evento ainda não começou: a falta só é registrada depois do início');
   if (inv.entrada) throw new ApiError('INVALID_STATE', 'há entrada registrada para este convite: não é falta');
   throw new ApiError('CONFLICT', 'o convite mudou enquanto isso: nada foi gravado, tente de novo');
+}
+
+/**
+ * An administrator undoes a confirmed no-show (docs/decisions.md#d27), in ONE batch: the guarded
+ * update of the invitation's `confirmada` row back to `provavel` (confirmation cleared, `motivo` the
+ * undo's, `execucao` this request's mark), and, each guarded by that mark so a retry or a concurrent
+ * undo writes nothing twice: its log entry (`faltas.desfazer`), the contest still open on the ledger's
+ * `falta` row closed as `abonada`, that row excused the one way reliability excuses rows (with the
+ * kept score recomputed), and the professional's notification (`falta_desfeita`). 200 with the record;
+ * 404 for an invitation not in the region or without a no-show record; 409 INVALID_STATE when the
+ * record is not `confirmada` (never confirmed, or undone already).
+ */
+export async function desfazerFalta(ctx: Ctx, conviteId: string, body: { motivo?: string | null }) {
+  const { db, log, regiao, user, push } = ctx;
+  const marca = crypto.randomUUID();
+  const agora = new Date().toISOString();
+  const motivo = body.motivo ?? null;
+  const update = db
+    .update(faltas)
+    .set({
+      status: 'provavel',
+      confirmadaEm: null,
+      confirmadaPor: null,
+      motivo,
+      execucao: marca,
+      updatedAt: agora,
+    })
+    .where(
+      and(
+        eq(faltas.conviteId, conviteId),
+        eq(faltas.status, 'confirmada'),
+        sql`exists (select 1 from ${agenda} where ${agenda.id} = ${faltas.agendaId} and ${agenda.regiao} = ${regiao})`,
+      ),
+    );
+  // This undo's own mark: every statement after the update lands only with it.
+  const undone = sql`exists (select 1 from ${faltas} where ${faltas.conviteId} = ${conviteId} and ${faltas.execucao} = ${marca} and ${faltas.status} = 'provavel')`;
+  const entry = logStatement(db, log, {
+    acao: 'faltas.desfazer',
+    entidade: 'faltas',
+    entidadeId: conviteId,
+    regiao,
+    dados: { status: { antes: 'confirmada', depois: 'provavel' }, motivo: { depois: motivo } },
+    when: undone,
+  });
+  // The ledger's row of the undone no-show that still counts (one at most: the unique key).
+  const counting = and(
+    eq(confiabilidadeEventos.conviteId, conviteId),
+    eq(confiabilidadeEventos.tipo, 'falta'),
+    eq(confiabilidadeEventos.abonado, false),
+    undone,
+  )!;
+  const resposta = `Falta desfeita pelo escritório${motivo ? `: ${motivo}` : ''}.`;
+  const contest = loggedUpdate(
+    { db, log },
+    {
+      table: confiabilidadeContestacoes,
+      where: and(
+        sql`${confiabilidadeContestacoes.eventoId} in (select ${confiabilidadeEventos.id} from ${confiabilidadeEventos} where ${counting})`,
+        eq(confiabilidadeContestacoes.status, 'aberta'),
+      ),
+      set: { status: 'abonada', resposta, respondidoPor: user.id, respondidoEm: agora, updatedAt: agora },
+    },
+    { acao: 'confiabilidade_contestacoes.decidir', entidade: 'confiabilidade_contestacoes', regiao },
+  );
+  const excuse = excuseStatements(
+    { db, log },
+    {
+      which: counting,
+      owner: sql`(select ${faltas.profissionalId} from ${faltas} where ${faltas.conviteId} = ${conviteId} and ${faltas.execucao} = ${marca} and ${faltas.status} = 'provavel')`,
+      motivo: resposta,
+      now: agora,
+      regiao,
+    },
+  );
+  const brDate = sql`substr(${agenda.dataEvento}, 9, 2) || '/' || substr(${agenda.dataEvento}, 6, 2) || '/' || substr(${agenda.dataEvento}, 1, 4)`;
+  const notes = notifyFromRow(
+    db,
+    {
+      to: [profissionais.usuarioId],
+      tipo: 'falta_desfeita',
+      titulo: 'Falta retirada',
+      mensagem: sql`'O escritório retirou a falta registrada no evento de ' || ${brDate} || ': ela não conta mais na sua pontuação.'`,
+      dados: sql`json_object('agenda_id', ${faltas.agendaId}, 'convite_id', ${faltas.conviteId})`,
+    },
+    {
+      from: sql`from ${faltas} join ${agenda} on ${agenda.id} = ${faltas.agendaId} join ${profissionais} on ${profissionais.id} = ${faltas.profissionalId}`,
+      where: sql`${faltas.conviteId} = ${conviteId} and ${faltas.execucao} = ${marca} and ${faltas.status} = 'provavel'`,
+      now: agora,
+    },
+  );
+  const results = await db.batch([
+    update,
+    entry,
+    ...contest,
+    ...excuse,
+    notes.insert,
+    db
+      .select({ falta: faltas, convite: convites.id })
+      .from(convites)
+      .innerJoin(agenda, eq(agenda.id, convites.agendaId))
+      .leftJoin(faltas, eq(faltas.conviteId, convites.id))
+      .where(and(eq(convites.id, conviteId), eq(agenda.regiao, regiao))),
+  ] as unknown as Parameters<typeof db.batch>[0]);
+  const written = results.at(-2) as Awaited<typeof notes.insert>;
+  const [found] = results.at(-1) as { falta: FaltaRow | null; convite: string }[];
+  if (!found) throw new ApiError('NOT_FOUND', 'convite não encontrado');
+  const row = found.falta;
+  if (!row) throw new ApiError('NOT_FOUND', 'não há falta registrada para este convite');
+  if (row.execucao !== marca)
+    throw new ApiError('INVALID_STATE', 'não há falta confirmada para este convite: nada a desfazer');
+  push(notes.push(written));
+  return toFalta(row);
 }
 
 /** How many days back the job looks (an event's window closes at most a day after its date). */

@@ -42,9 +42,11 @@ export const NOTIFICATION_TIPOS = [
   'campanha_lembrete',
   // Institution rules (docs/decisions.md#d25): the credential list is due soon and not sent yet.
   'credenciamento_pendente',
-  // QR check-in (docs/decisions.md#d27): administrators told of probable no-shows; a professional of a confirmed one.
+  // QR check-in (docs/decisions.md#d27): administrators told of probable no-shows; a professional of a
+  // confirmed one, and of one the office undid.
   'falta_provavel',
   'falta_registrada',
+  'falta_desfeita',
   // Reliability (docs/decisions.md#d28): a contest to the region's administrators, its answer to the professional.
   'confiabilidade_contestacao',
   'confiabilidade_resposta',

@@ -22,7 +22,7 @@ import type { Ctx } from '../core/context';
 import { notifiedPush, notifyFromRow, notifyUsersWhere } from '../core/notifications';
 import { REGRAS, efeito, resumo } from './explain';
 import { MIN_PROFISSIONAIS_AGREGADO, PRIOR_PADRAO, ageDays, decay, effectOf, score } from './formula';
-import { refreshScores, regionMeanSql } from './ledger';
+import { excuseStatements, regionMeanSql } from './ledger';
 
 /**
  * The reliability score as people see it (docs/decisions.md#d28; docs/guide/reliability.md): the
@@ -322,24 +322,16 @@ export async function decideContestacao(ctx: Ctx, id: string, body: DecisaoInput
     sql`(select ${col} from ${confiabilidadeContestacoes} where ${confiabilidadeContestacoes.id} = ${id}
       and ${confiabilidadeContestacoes.status} = ${status} and ${confiabilidadeContestacoes.respondidoEm} = ${now})`;
   const excuse = abonar
-    ? [
-        ...loggedUpdate(
-          { db, log },
-          {
-            table: confiabilidadeEventos,
-            where: and(
-              sql`${confiabilidadeEventos.id} = ${decided(sql`${confiabilidadeContestacoes.eventoId}`)}`,
-              eq(confiabilidadeEventos.abonado, false),
-            ),
-            set: { abonado: true, motivo: body.resposta, updatedAt: now },
-          },
-          { acao: 'confiabilidade_eventos.abonar', entidade: 'confiabilidade_eventos', regiao },
-        ),
-        refreshScores(db, {
-          which: sql`${profissionais.id} = ${decided(sql`${confiabilidadeContestacoes.profissionalId}`)}`,
+    ? excuseStatements(
+        { db, log },
+        {
+          which: sql`${confiabilidadeEventos.id} = ${decided(sql`${confiabilidadeContestacoes.eventoId}`)}`,
+          owner: decided(sql`${confiabilidadeContestacoes.profissionalId}`),
+          motivo: body.resposta,
           now,
-        }),
-      ]
+          regiao,
+        },
+      )
     : [];
   const notes = notifyFromRow(
     db,

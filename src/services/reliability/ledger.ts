@@ -12,6 +12,7 @@ import {
   type ConfiabilidadeTipo,
 } from '../../db/schema';
 import { eventStartSql } from '../../lib/dates';
+import { loggedUpdate, type LogSource } from '../core/activity-log';
 import {
   CANCEL_FAIXAS,
   CANCEL_NEUTRAL_MIN,
@@ -83,9 +84,41 @@ const refreshOwnerOf = (db: Db, o: { conviteId: V; tipo: ConfiabilidadeTipo; em:
     now: o.now,
   });
 
-/** No row of `tipo` for the invitation yet (the unique key is the backstop under a race). */
+/**
+ * No row of `tipo` for the invitation yet (the unique key, over the rows that count, is the backstop
+ * under a race). A `falta` looks only at the rows that count: an administrator who undid a no-show
+ * excused its row, and a later confirmation writes a new one (docs/decisions.md#d27); a confirmation
+ * that is not new writes nothing anyway (its batch's mark guards the row).
+ */
 const notRecorded = (tipo: ConfiabilidadeTipo) =>
-  sql`not exists (select 1 from ${confiabilidadeEventos} where ${confiabilidadeEventos.conviteId} = ${convites.id} and ${confiabilidadeEventos.tipo} = ${tipo})`;
+  sql`not exists (select 1 from ${confiabilidadeEventos} where ${confiabilidadeEventos.conviteId} = ${convites.id} and ${confiabilidadeEventos.tipo} = ${tipo}${
+    tipo === 'falta' ? sql` and ${confiabilidadeEventos.abonado} = 0` : sql``
+  })`;
+
+/**
+ * The one way a ledger row stops counting (docs/decisions.md#d28): the rows `which` selects that
+ * still count become `abonado` with `motivo` (logged `confiabilidade_eventos.abonar`), and the kept
+ * score of the professional `owner` names (a scalar subquery; null: nobody) is recomputed in the same
+ * batch. Used by a contest's `abonar` and by an administrator undoing a no-show (D27); both guard
+ * `which` and `owner` with their own mark, so a refused or repeated request changes nothing.
+ */
+export function excuseStatements(
+  { db, log }: { db: Db; log: LogSource },
+  o: { which: SQL; owner: SQL; motivo: string | SQL; now: string; regiao: string },
+) {
+  return [
+    ...loggedUpdate(
+      { db, log },
+      {
+        table: confiabilidadeEventos,
+        where: and(o.which, eq(confiabilidadeEventos.abonado, false)),
+        set: { abonado: true, motivo: o.motivo, updatedAt: o.now },
+      },
+      { acao: 'confiabilidade_eventos.abonar', entidade: 'confiabilidade_eventos', regiao: o.regiao },
+    ),
+    refreshScores(db, { which: sql`${profissionais.id} = ${o.owner}`, now: o.now }),
+  ] as const;
+}
 
 /** The start of the invitation's event, as an ISO instant (São Paulo time: lib/dates.ts). */
 const startOf = eventStartSql(agenda.dataEvento, agenda.horario);

@@ -1,0 +1,2 @@
+DROP INDEX `confiabilidade_eventos_convite_tipo_uq`;--> statement-breakpoint
+CREATE UNIQUE INDEX `confiabilidade_eventos_convite_tipo_uq` ON `confiabilidade_eventos` (`convite_id`,`tipo`) WHERE "confiabilidade_eventos"."abonado" = 0;
