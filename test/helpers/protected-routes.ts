@@ -196,6 +196,7 @@ export const protectedRoutes: ProtectedRoute[] = [
   { method: 'PATCH', path: `/api/presencas/${ID}`, allowed: ADMINS, body: { situacao: 'ok' } },
   { method: 'GET', path: `/api/convites/${ID}/checkin/qr`, allowed: ['profissional'] },
   { method: 'POST', path: `/api/convites/${ID}/falta`, allowed: ADMINS, body: { motivo: 'não veio' } },
+  { method: 'DELETE', path: `/api/convites/${ID}/falta`, allowed: ADMINS, body: { motivo: 'pessoa errada' } },
   // Reliability (D28): never EVENT_OWNER or agenda_viewer; a RESEARCHER reads the aggregates only.
   { method: 'GET', path: '/api/profissionais/me/confiabilidade', allowed: ['profissional'] },
   {

@@ -1302,6 +1302,15 @@ async function checkinCalls(a: string): Promise<Call[]> {
       body: { motivo: 'não veio' },
       expect: 201,
     },
+    {
+      name: 'convite falta desfeita',
+      method: 'DELETE',
+      path: `/api/convites/${absent.id}/falta`,
+      token: a,
+      headers,
+      body: { motivo: 'pessoa errada' },
+      expect: 200,
+    },
   ];
 }
 

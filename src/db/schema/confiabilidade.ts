@@ -53,10 +53,12 @@ export const confiabilidadeEventos = sqliteTable(
   },
   (t) => [
     // Once per (invitation, kind) among the rows that count: an undone no-show's excused row leaves room
-    // for a later confirmation's (docs/decisions.md#d27).
+    // for a later confirmation's (docs/decisions.md#d27). Lookups by (invitation, kind) use the plain
+    // index: a partial one serves only queries that repeat its literal condition.
     uniqueIndex('confiabilidade_eventos_convite_tipo_uq')
       .on(t.conviteId, t.tipo)
       .where(sql`${t.abonado} = 0`),
+    index('confiabilidade_eventos_convite_tipo_idx').on(t.conviteId, t.tipo),
     // A professional's ledger, newest first, and the score's sums read from the index alone.
     index('confiabilidade_eventos_profissional_idx').on(t.profissionalId, t.abonado, t.ocorridoEm, t.peso, t.credito),
     index('confiabilidade_eventos_agenda_idx').on(t.agendaId),
