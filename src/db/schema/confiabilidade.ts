@@ -21,7 +21,8 @@ export type ContestacaoStatus = (typeof CONTESTACAO_STATUS)[number];
 
 /**
  * One outcome that moves a professional's score, written in the same batch as the flow that caused
- * it, once per (invitation, kind) (the unique key). `credito` and `peso` are stored as the rules gave
+ * it, once per (invitation, kind) among the rows that count (the unique key; an undone no-show's row
+ * is excused, and a new confirmation writes another). `credito` and `peso` are stored as the rules gave
  * them then, so a later change of the rules does not rewrite history. The invitation and event may be
  * deleted later (an office withdrawing an invitation it already judged): the row stays, with the
  * event's date kept for its explanation.

@@ -98,7 +98,8 @@ export type PresencaRow = typeof presencas.$inferSelect;
 /**
  * No-shows: `provavel` when the job found no entrada by start + checkin_fecha_min (it notifies the
  * administrators once per invitation: the primary key), `confirmada` only by an administrator's
- * POST /api/convites/{id}/falta. `execucao` names the job run or request that wrote the row last: the
+ * POST /api/convites/{id}/falta, back to `provavel` by its DELETE (the undo, docs/decisions.md#d27;
+ * `provavel_em` stays null when the job never flagged it). `execucao` names the job run or request that wrote the row last: the
  * statements of that batch (notifications, log, a reliability row) are guarded by it.
  */
 export const faltas = sqliteTable(
