@@ -654,6 +654,7 @@ export function validBody(key: string, w: World, rows: RegionRows = w.sp): unkno
     'POST /api/presencas': () => ({ token: 'A'.repeat(44), tipo: 'entrada' }),
     'PATCH /api/presencas/{id}': () => ({ situacao: 'ok' }),
     'POST /api/convites/{id}/falta': () => ({ motivo: 'não veio' }),
+    'DELETE /api/convites/{id}/falta': () => ({ motivo: 'pessoa errada' }),
     'POST /api/vagas/{id}/candidaturas': () => ({ funcao_id: rows.funcao.id }),
     'POST /api/chamados': () => ({ assunto: 'Ajuda', categoria: 'outro', mensagem: 'Preciso de ajuda' }),
     'PATCH /api/chamados/{id}': () => ({ status: 'em_andamento', prioridade: 'alta' }),
