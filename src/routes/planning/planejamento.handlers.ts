@@ -1,4 +1,5 @@
-import { capacidade as capacidadeOf, capacidadeCsv } from '../../services/planning/capacidade';
+import { capacidade as capacidadeOf } from '../../services/planning/capacidade';
+import { capacidadeCsv } from '../../services/planning/capacidade-csv';
 import { csvAnswer, handler } from '../route';
 import * as r from './planejamento.routes';
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { RECURSOS } from '../../db/schema';
 import { hhmm, isoDate, uuid } from '../../lib/fields';
-import { MAX_DIAS } from '../../services/planning/capacidade';
+import { MAX_DIAS } from '../../services/planning/periodos';
 import { out } from '../openapi';
 import { cidadeIbge } from '../places/cidades.schemas';
 

@@ -1,4 +1,5 @@
 import { setTotal } from '../../lib/pagination';
+import * as candidatura from '../../services/teams/candidatura';
 import * as vagas from '../../services/teams/vagas';
 import { foldedHandler, handler } from '../route';
 import * as r from './vagas.routes';
@@ -12,5 +13,5 @@ export const list = foldedHandler(r.list, async (c, ctx) => {
 });
 
 export const apply = handler(r.apply, async (c, ctx) =>
-  c.json(await vagas.apply(ctx, c.req.valid('param').id, c.req.valid('json')), 201),
+  c.json(await candidatura.apply(ctx, c.req.valid('param').id, c.req.valid('json')), 201),
 );

@@ -7,7 +7,8 @@ import { getConfig, type Bindings } from '../../env';
 import { saoPauloDate } from '../../lib/dates';
 import type { PushMessage } from '../../lib/messages';
 import { regionAdmin } from '../accounts/profile';
-import { capacidade, mondayOf, type CapacidadeLinha } from './capacidade';
+import { capacidade, type CapacidadeLinha } from './capacidade';
+import { mondayOf } from './periodos';
 
 /** How many (date, function) pairs the notice names before "e mais N". */
 const NAMED = 5;

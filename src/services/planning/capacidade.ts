@@ -19,7 +19,6 @@ import {
 } from '../../db/schema';
 import { keptCountOf } from '../../db/kept-count';
 import { rawBatch } from '../../db/raw-batch';
-import { toCsv } from '../../lib/csv';
 import { eventWindow } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { faltanteField } from '../agenda/equipe';
@@ -30,6 +29,8 @@ import { travelMinutes, type MatrixRow, type Place } from '../places/deslocament
 import { avaliarRegras, type Regra } from '../rules/avaliacao';
 import { toRegra } from '../rules/regras';
 import { peakDemand, type PeakItem } from './peak';
+import { checkRange, daysOf, mondayOf } from './periodos';
+import { checkSimulation, simulation, type Refs } from './simulacao';
 
 /**
  * The season planner (docs/decisions.md#d26): per day (or week) and per function or equipment
@@ -42,8 +43,6 @@ import { peakDemand, type PeakItem } from './peak';
  * that it answers what the same events would answer once created.
  */
 
-/** At most this many days per request (D26). */
-export const MAX_DIAS = 120;
 /** Free supply under 120% of the need is `atencao` (D26). */
 const ATENCAO_PERCENT = 120;
 
@@ -136,34 +135,6 @@ interface Evento {
   tipoEventoId: string;
   qtdFormandos: number | null;
   instituicaoId: string | null;
-}
-
-const DAY_MS = 86_400_000;
-const dayMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** Every day from `de` to `ate`. */
-export function daysOf(de: string, ate: string) {
-  const out: string[] = [];
-  for (let t = dayMs(de); t <= dayMs(ate); t += DAY_MS) out.push(isoDay(t));
-  return out;
-}
-
-/** The first day of the API's calendar (lib/dates.ts: years 0000-9999). */
-const FIRST_DAY_MS = dayMs('0000-01-01');
-
-/**
- * The Monday of a day's week; the calendar's first day for the days before year 0000's first Monday
- * (0000-01-01 is a Saturday: its Monday is no date the API can write).
- */
-export const mondayOf = (d: string) =>
-  isoDay(Math.max(FIRST_DAY_MS, dayMs(d) - ((new Date(dayMs(d)).getUTCDay() + 6) % 7) * DAY_MS));
-
-/** 400 unless `de` <= `ate` and the range holds at most MAX_DIAS days. */
-export function checkRange(q: { de: string; ate: string }) {
-  if (q.ate < q.de) throw new ApiError('VALIDATION_FAILED', 'ate: não pode ser antes de de');
-  if ((dayMs(q.ate) - dayMs(q.de)) / DAY_MS + 1 > MAX_DIAS)
-    throw new ApiError('VALIDATION_FAILED', `ate: no máximo ${MAX_DIAS} dias a partir de de`);
 }
 
 // ---------------------------------------------------------------- the statements
@@ -264,12 +235,6 @@ function statements(regiao: string, q: CapacidadeQuery, sim: { json: string; ref
           where not exists (select 1 from ${instituicoes} i where i.id = j.value and i.regiao = ${regiao})`,
     );
   return list;
-}
-
-interface Refs {
-  tipos: string[];
-  funcoes: string[];
-  instituicoes: string[];
 }
 
 // ---------------------------------------------------------------- the computation
@@ -620,69 +585,3 @@ function gapOf(
     return t === undefined ? undefined : t.minutos + config.MARGEM_DESLOCAMENTO_MIN;
   };
 }
-
-// ---------------------------------------------------------------- the simulation
-
-/** The hypothetical events as one JSON parameter, and the references to check. 400 for one outside the range. */
-function simulation(simulados: EventoSimulado[], q: CapacidadeQuery) {
-  simulados.forEach((s, i) => {
-    if (s.data_evento < q.de || s.data_evento > q.ate)
-      throw new ApiError('VALIDATION_FAILED', `eventos.${i}.data_evento: fora do período de ${q.de} a ${q.ate}`);
-  });
-  const json = JSON.stringify(
-    simulados.map((s) => ({
-      data_evento: s.data_evento,
-      horario: s.horario ?? null,
-      horario_fim: s.horario_fim ?? null,
-      cidade_ibge: s.cidade_ibge ?? null,
-    })),
-  );
-  const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))];
-  const refs: Refs = {
-    tipos: uniq(simulados.map((s) => s.tipo_evento_id)),
-    funcoes: uniq(simulados.flatMap((s) => (s.equipe ?? []).map((t) => t.funcao_id))),
-    instituicoes: uniq(simulados.map((s) => s.instituicao_id)),
-  };
-  return { json, refs };
-}
-
-/** 404 for a reference missing from the region, 400 for an unknown city (as creating the event would answer). */
-function checkSimulation(missing: Row[], cities: Row[], simulados: EventoSimulado[]) {
-  const first = missing[0];
-  if (first)
-    throw new ApiError(
-      'NOT_FOUND',
-      `${first.campo as string}: registro não encontrado na região (${first.id as string})`,
-    );
-  const known = new Set(cities.map((c) => Number(c.codigo_ibge)));
-  const i = simulados.findIndex((s) => s.cidade_ibge != null && !known.has(s.cidade_ibge));
-  if (i >= 0) throw new ApiError('VALIDATION_FAILED', `eventos.${i}.cidade_ibge: cidade não encontrada`);
-}
-
-// ---------------------------------------------------------------- CSV
-
-const CSV_COLUMNS = [
-  'periodo',
-  'dia_critico',
-  'tipo',
-  'funcao_id',
-  'recurso',
-  'nome',
-  'demanda_confirmada',
-  'demanda_regras',
-  'demanda_pico',
-  'pool',
-  'indisponiveis',
-  'ja_alocados',
-  'oferta_livre',
-  'deficit',
-  'status',
-  'eventos',
-] as const;
-
-/** The rows as a spreadsheet (lib/csv.ts: formula-escaped; a function's name is text someone typed). */
-export const capacidadeCsv = (c: Capacidade) =>
-  toCsv(
-    CSV_COLUMNS,
-    c.linhas.map((l) => CSV_COLUMNS.map((k) => (k === 'eventos' ? l.eventos.join(' ') : l[k]))),
-  );

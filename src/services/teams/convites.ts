@@ -29,7 +29,7 @@ import {
  * Teams and invitations (docs/decisions.md#d11): an administrator invites and withdraws, the invited
  * professional confirms and acknowledges. The rest of the domain, by what it does: the acceptance
  * rule (acceptance.ts), the answer (answer.ts), the reads and lists (convite-read.ts), the team quota
- * (team-quota.ts), the job listings and applications (vagas.ts).
+ * (team-quota.ts), the job listings (vagas.ts) and applications (candidatura.ts).
  */
 
 /**
