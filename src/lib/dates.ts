@@ -58,6 +58,14 @@ export function isoDateOf(ms: number): string | undefined {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Every YYYY-MM-DD day from `de` to `ate` (both dates; empty when `ate` is before `de`). */
+export function daysFrom(de: string, ate: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${de}T00:00:00Z`); t <= Date.parse(`${ate}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
 const ISO_INSTANT_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z$/;
 /** An ISO-8601 UTC instant as the API writes them (`2026-11-22T01:21:00.000Z`), on a real date. */
 export const isIsoInstant = (s: string) => {

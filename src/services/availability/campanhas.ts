@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import { generatedId } from '../../db/generated-id';
 import type { Bindings } from '../../env';
-import { saoPauloDate } from '../../lib/dates';
+import { daysFrom, saoPauloDate } from '../../lib/dates';
 import type { PushMessage } from '../../lib/messages';
 import { ApiError } from '../../lib/errors';
 import { isAdmin } from '../../lib/permissions';
@@ -337,21 +337,13 @@ export async function resultadoCampanha(ctx: Ctx, id: string) {
   const counts = new Map<string, number>();
   for (const r of answers!.rows) counts.set(`${r.data}|${r.funcao_id}|${r.resposta}`, Number(r.n));
   const linhas: ResultadoLinha[] = [];
-  for (const data of datesFrom(campanha.de, campanha.ate))
+  for (const data of daysFrom(campanha.de, campanha.ate))
     for (const h of holders!.rows as { funcao_id: string; funcao_nome: string; titulares: number }[]) {
       const n = (resposta: CampanhaResposta) => counts.get(`${data}|${h.funcao_id}|${resposta}`) ?? 0;
       const [sim, talvez, nao] = [n('sim'), n('talvez'), n('nao')];
       linhas.push({ data, ...h, sim, talvez, nao, sem_resposta: h.titulares - sim - talvez - nao });
     }
   return { campanha_id: id, linhas };
-}
-
-/** Every YYYY-MM-DD day from `de` to `ate`. */
-function datesFrom(de: string, ate: string) {
-  const out: string[] = [];
-  for (let t = Date.parse(`${de}T00:00:00Z`); t <= Date.parse(`${ate}T00:00:00Z`); t += 86_400_000)
-    out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
 }
 
 /**

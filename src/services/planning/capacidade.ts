@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import { keptCountOf } from '../../db/kept-count';
 import { rawBatch } from '../../db/raw-batch';
-import { eventWindow } from '../../lib/dates';
+import { daysFrom, eventWindow } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { faltanteField } from '../agenda/equipe';
 import { MAX_RANGE_DAYS } from '../availability/disponibilidades';
@@ -29,7 +29,7 @@ import { travelMinutes, type MatrixRow, type Place } from '../places/deslocament
 import { avaliarRegras, type Regra } from '../rules/avaliacao';
 import { toRegra } from '../rules/regras';
 import { peakDemand, type PeakItem } from './peak';
-import { checkRange, daysOf, mondayOf } from './periodos';
+import { checkRange, mondayOf } from './periodos';
 import { checkSimulation, simulation, type Refs } from './simulacao';
 
 /**
@@ -262,7 +262,7 @@ function byKey(rows: Row[]): Map<string, Map<string, string[]>> {
 /** Who is unavailable at some hour of each day of the range, from the declarations read. */
 function byDay(declared: Row[], q: CapacidadeQuery) {
   const out = new Map<string, Map<string, string[]>>();
-  for (const dia of daysOf(q.de, q.ate)) {
+  for (const dia of daysFrom(q.de, q.ate)) {
     const m = new Map<string, string[]>();
     for (const d of declared) {
       const decl = {
@@ -357,7 +357,7 @@ export async function capacidade(
   for (const e of events) eventsByDay.set(e.data, [...(eventsByDay.get(e.data) ?? []), e]);
 
   const dayRows: CapacidadeLinha[] = [];
-  for (const dia of daysOf(q.de, q.ate)) {
+  for (const dia of daysFrom(q.de, q.ate)) {
     const todays = eventsByDay.get(dia) ?? [];
     const acc = acceptedByDay.get(dia) ?? [];
     for (const k of keys) {

@@ -9,13 +9,6 @@ const DAY_MS = 86_400_000;
 const dayMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Every day from `de` to `ate`. */
-export function daysOf(de: string, ate: string) {
-  const out: string[] = [];
-  for (let t = dayMs(de); t <= dayMs(ate); t += DAY_MS) out.push(isoDay(t));
-  return out;
-}
-
 /** The first day of the API's calendar (lib/dates.ts: years 0000-9999). */
 const FIRST_DAY_MS = dayMs('0000-01-01');
 
